@@ -1,0 +1,48 @@
+/// A cache under test. Backends do cache work only; the replayer owns the clock, the
+/// histograms and the hit counters (DESIGN.md: backends never measure themselves).
+///
+/// Each call may throw (disk backends meet I/O errors); a throw ends that run and the
+/// results row says it failed.
+public protocol CacheBackend: AnyObject {
+    /// Looks the request's key up and returns whether it was present. May update recency.
+    func get(_ request: Request) throws -> Bool
+
+    /// Stores the request's object with the given cost (bytes or pixel bytes, decided by
+    /// the replayer's cost model), evicting as the backend's policy says. The replayer
+    /// never offers an object whose cost exceeds the capacity.
+    func set(_ request: Request, cost: Int) throws
+
+    /// Removes the key if present.
+    func remove(_ request: Request) throws
+
+    /// Cheap facts the replayer samples; never a measurement of time or memory.
+    var facts: BackendFacts { get }
+
+    /// True when the backend needs `Request.name` (stores by key text). Readers then keep
+    /// key names; policy-only backends say false and never pay for strings.
+    static var needsKeyNames: Bool { get }
+
+    /// Runs `replayer` over this backend. Don't implement it: the default lets the
+    /// compiler specialize the replay loop for each concrete backend type.
+    func replay(with replayer: Replayer) throws -> ReplayTally
+}
+
+extension CacheBackend {
+    public func replay(with replayer: Replayer) throws -> ReplayTally {
+        try replayer.replay(self)
+    }
+}
+
+/// What a backend can say about itself in O(1).
+public struct BackendFacts: Sendable, Equatable {
+    public var entries: Int
+    /// The cost the backend believes it holds (what it compares with its capacity).
+    public var accountedBytes: Int
+    public var evictions: Int
+
+    public init(entries: Int, accountedBytes: Int, evictions: Int) {
+        self.entries = entries
+        self.accountedBytes = accountedBytes
+        self.evictions = evictions
+    }
+}

@@ -1,0 +1,123 @@
+/// A cache capacity as the user wrote it: absolute bytes, or a share of the trace's
+/// working set (resolved once the working set is known).
+///
+/// Accepted: `1048576`, `64KiB`/`64KB`/`64K`, `64MiB`/`64MB`/`64M`, `1.5GiB`, `1TiB`
+/// (every unit is binary: `MB` means 2²⁰, as DESIGN.md rule 6 says), `10%`, `0.1`.
+public enum Capacity: Sendable, Equatable, CustomStringConvertible {
+    case bytes(Int)
+    /// A fraction in (0, 1] of the working-set bytes.
+    case share(Double)
+
+    public init(parsing text: String) throws(WorkbenchError) {
+        let spec = text.trimmingSpaces
+        func bad(_ why: String) -> WorkbenchError {
+            WorkbenchError("capacity '\(text)': \(why)")
+        }
+        if spec.hasSuffix("%") {
+            guard let percent = Double(spec.dropLast()), percent > 0, percent <= 100 else {
+                throw bad("a percentage must be a number above 0 and at most 100")
+            }
+            self = .share(percent / 100)
+            return
+        }
+        let units: [(suffixes: [String], multiplier: Double)] = [
+            (["TIB", "TB", "T"], 1_099_511_627_776),
+            (["GIB", "GB", "G"], 1_073_741_824),
+            (["MIB", "MB", "M"], 1_048_576),
+            (["KIB", "KB", "K"], 1024),
+            (["B"], 1),
+        ]
+        let upper = spec.uppercased()
+        for unit in units {
+            for suffix in unit.suffixes where upper.hasSuffix(suffix) {
+                let number = String(spec.dropLast(suffix.count)).trimmingSpaces
+                guard let value = Double(number), value > 0, value.isFinite else {
+                    throw bad("expected a positive number before '\(suffix)'")
+                }
+                let bytes = (value * unit.multiplier).rounded()
+                guard bytes >= 1, bytes < 9.2e18 else { throw bad("out of range") }
+                self = .bytes(Int(bytes))
+                return
+            }
+        }
+        if let bytes = Int(spec) {
+            guard bytes > 0 else { throw bad("must be above 0 bytes") }
+            self = .bytes(bytes)
+            return
+        }
+        if let fraction = Double(spec) {
+            guard fraction > 0, fraction <= 1 else {
+                throw bad("a fraction of the working set must be above 0 and at most 1; write bytes as a whole number or with a unit (64MiB)")
+            }
+            self = .share(fraction)
+            return
+        }
+        throw bad("expected bytes (1048576), a size with a unit (64MiB), a percentage (10%) or a fraction (0.1)")
+    }
+
+    /// Parses a comma-separated list (a sweep).
+    public static func list(parsing text: String) throws(WorkbenchError) -> [Capacity] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: true)
+        guard !parts.isEmpty else { throw WorkbenchError("capacity: give at least one value") }
+        var result: [Capacity] = []
+        for part in parts { result.append(try Capacity(parsing: String(part))) }
+        return result
+    }
+
+    /// Bytes for a trace whose working set is `workingSetBytes` (at least 1 byte).
+    public func resolve(workingSetBytes: Int) -> Int {
+        switch self {
+        case .bytes(let bytes): return bytes
+        case .share(let fraction): return max(1, Int((Double(workingSetBytes) * fraction).rounded()))
+        }
+    }
+
+    public var needsWorkingSet: Bool {
+        if case .share = self { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .bytes(let bytes): return ByteCount.format(bytes)
+        case .share(let fraction): return "\(ByteCount.trim(fraction * 100))%"
+        }
+    }
+}
+
+/// Human-readable byte counts with binary units, as capacities are written.
+public enum ByteCount {
+    public static func format(_ bytes: Int) -> String {
+        let units: [(String, Int)] = [("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+        for (name, size) in units where bytes >= size {
+            return "\(trim(Double(bytes) / Double(size)))\(name)"
+        }
+        return "\(bytes)B"
+    }
+
+    /// A number with at most two decimals and no trailing zeros.
+    static func trim(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        var text = String(format2: rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var slice = Substring(self)
+        while slice.first?.isWhitespace == true { slice.removeFirst() }
+        while slice.last?.isWhitespace == true { slice.removeLast() }
+        return String(slice)
+    }
+
+    /// Two decimals without Foundation's locale-dependent formatting.
+    init(format2 value: Double) {
+        let scaled = Int((abs(value) * 100).rounded())
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        let fraction = scaled % 100
+        self = "\(sign)\(scaled / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

@@ -1,0 +1,26 @@
+/// How a replay runs. Defaults are what DESIGN.md's demand-fill, libCacheSim-comparable
+/// mode needs.
+public struct ReplayOptions: Sendable {
+    /// Time every backend call (clock read around the call only). Off for hit-ratio sweeps.
+    public var timing = true
+    public var costModel: CostModel = .encoded
+    /// Sample jemalloc and RSS about this often (in requests; at chunk boundaries).
+    public var memorySampleInterval = 65_536
+    /// Called about four times a second while a replay runs.
+    public var progress: (@Sendable (ReplayProgress) -> Void)?
+
+    public init() {}
+}
+
+public struct ReplayProgress: Sendable {
+    /// Share of the trace consumed, when known.
+    public var fraction: Double?
+    public var requests: Int
+    public var elapsedSeconds: Double
+}
+
+/// The replay mode, as the CSV `mode` column names it.
+public enum ReplayMode: String, Sendable {
+    /// Every request is a read; a miss inserts the object (libCacheSim's semantics).
+    case demandFill = "demand-fill"
+}

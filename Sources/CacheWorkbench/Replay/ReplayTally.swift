@@ -1,0 +1,28 @@
+/// What one replay counted and measured. Filled by the replayer only.
+public struct ReplayTally: Sendable {
+    /// Rows the trace produced, dropped ones included.
+    public var traceRequests = 0
+    /// Requests replayed (size-0 requests are dropped, rule 4).
+    public var requests = 0
+    public var hits = 0
+    public var requestedBytes = 0
+    public var hitBytes = 0
+    public var droppedZeroSize = 0
+    /// Misses whose cost exceeded the whole capacity, so were not inserted (rule 3).
+    public var tooLarge = 0
+    public var skippedRows = 0
+    public var get: LatencySummary?
+    public var set: LatencySummary?
+    public var wallSeconds = 0.0
+    public var memory = MemoryPeaks()
+    public var finalFacts = BackendFacts(entries: 0, accountedBytes: 0, evictions: 0)
+    /// Set when the backend failed mid-run; the counts then cover the requests before it.
+    public var failure: String?
+
+    public init() {}
+
+    public var misses: Int { requests - hits }
+    public var objectHitRatio: Double? { requests > 0 ? Double(hits) / Double(requests) : nil }
+    public var byteHitRatio: Double? { requestedBytes > 0 ? Double(hitBytes) / Double(requestedBytes) : nil }
+    public var throughput: Double? { wallSeconds > 0 ? Double(requests) / wallSeconds : nil }
+}

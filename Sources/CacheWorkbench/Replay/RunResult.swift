@@ -1,0 +1,82 @@
+/// One results row: a replay's tally plus everything needed to reproduce it.
+public struct RunResult: Sendable {
+    public var runID: String
+    public var trace: String
+    public var traceChecksum: String?
+    public var mode: ReplayMode
+    public var backend: String
+    public var backendOptions: String
+    public var costModel: CostModel
+    public var capacity: Capacity
+    public var capacityBytes: Int
+    public var workingSetBytes: Int?
+    public var seed: UInt64
+    public var timing: Bool
+    public var preloaded: Bool
+    public var tally: ReplayTally
+    public var environment: RunEnvironment
+
+    public var failed: Bool { tally.failure != nil }
+
+    /// Bytes the backend's payloads really hold in memory; nil for policy-only backends,
+    /// whose accounted bytes are notional (so no memory overhead ratio applies).
+    public var materializedBytes: Int? { nil }
+}
+
+/// A value in a results row. `.empty` means "not applicable", never zero.
+public enum Cell: Sendable, Equatable {
+    case int(Int)
+    case double(Double)
+    case text(String)
+    case empty
+
+    static func from(_ value: Int?) -> Cell { value.map(Cell.int) ?? .empty }
+    static func from(_ value: UInt64?) -> Cell { value.map { Cell.int(Int($0)) } ?? .empty }
+    static func from(_ value: Double?) -> Cell { value.map(Cell.double) ?? .empty }
+    static func from(_ value: String?) -> Cell { value.map(Cell.text) ?? .empty }
+}
+
+extension RunResult {
+    /// DESIGN.md's stable columns first, in order; later additions after them. Columns
+    /// are added, never renamed.
+    public static let columnNames: [String] = [
+        "run_id", "trace", "trace_requests", "mode", "backend", "backend_options", "cost_model",
+        "capacity_bytes", "requests", "hits", "misses", "object_hit_ratio", "byte_hit_ratio",
+        "get_p50_ns", "get_p99_ns", "get_p999_ns", "get_max_ns", "set_p50_ns", "set_p99_ns", "set_p999_ns",
+        "throughput_rps", "wall_s", "accounted_peak_bytes", "allocated_peak_bytes", "rss_peak_bytes",
+        "memory_overhead_ratio", "memory_warnings", "evictions", "logical_write_bytes",
+        "syscall_write_bytes", "page_write_bytes", "fsyncs", "write_amplification",
+        "disk_footprint_bytes", "git_rev", "swift_version", "allocator",
+        // Added by the workbench (after the stable set).
+        "status", "error", "trace_sha256", "capacity_spec", "working_set_bytes", "dropped_zero_size",
+        "too_large", "skipped_rows", "get_p90_ns", "set_p90_ns", "set_max_ns", "timing", "preloaded",
+        "clock_overhead_ns", "final_entries", "final_accounted_bytes", "seed",
+    ]
+
+    public var cells: [Cell] {
+        let t = tally
+        let overhead: Double? = materializedBytes.flatMap { held in
+            t.memory.allocated.map { Double($0) / Double(max(held, 1)) }
+        }
+        return [
+            .text(runID), .text(trace), .int(t.traceRequests), .text(mode.rawValue), .text(backend),
+            .text(backendOptions), .text(costModel.rawValue),
+            .int(capacityBytes), .int(t.requests), .int(t.hits), .int(t.misses),
+            .from(t.objectHitRatio), .from(t.byteHitRatio),
+            .from(t.get?.p50), .from(t.get?.p99), .from(t.get?.p999), .from(t.get?.max),
+            .from(t.set?.p50), .from(t.set?.p99), .from(t.set?.p999),
+            .from(t.throughput), .double(t.wallSeconds),
+            .int(t.memory.accounted), .from(t.memory.allocated), .from(t.memory.resident),
+            .from(overhead), .int(0), .int(t.finalFacts.evictions),
+            // Disk columns: not applicable to memory and policy backends.
+            .empty, .empty, .empty, .empty, .empty, .empty,
+            .text(environment.gitRevision), .text(environment.swiftVersion), .text(environment.allocator),
+            .text(failed ? "failed" : "ok"), .from(t.failure), .from(traceChecksum), .text(capacity.description),
+            .from(workingSetBytes), .int(t.droppedZeroSize), .int(t.tooLarge), .int(t.skippedRows),
+            .from(t.get?.p90), .from(t.set?.p90), .from(t.set?.max),
+            .text(timing ? "on" : "off"), .text(preloaded ? "yes" : "no"),
+            timing ? .int(Int(environment.clockOverheadNanoseconds)) : .empty,
+            .int(t.finalFacts.entries), .int(t.finalFacts.accountedBytes), .text(String(seed)),
+        ]
+    }
+}

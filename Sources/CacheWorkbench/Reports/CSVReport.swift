@@ -1,0 +1,36 @@
+/// The results CSV: DESIGN.md's columns, one row per run. Empty cell = not applicable.
+public enum CSVReport {
+    public static func render(_ results: [RunResult]) -> String {
+        var text = RunResult.columnNames.joined(separator: ",") + "\n"
+        for result in results {
+            text += result.cells.map(field).joined(separator: ",") + "\n"
+        }
+        return text
+    }
+
+    static func field(_ cell: Cell) -> String {
+        switch cell {
+        case .int(let value): return String(value)
+        case .double(let value): return value.isFinite ? String(value) : ""
+        case .text(let value): return escape(value)
+        case .empty: return ""
+        }
+    }
+
+    /// RFC 4180: quote fields holding a comma, a quote or a line break; double the quotes.
+    public static func escape(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        return "\"" + value.replacingAll("\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        result.reserveCapacity(count)
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Byte-level parsers for trace fields. Each returns the value or throws a one-line
+/// reason (the reader adds file and line). No allocation on the success path.
+enum FieldParsing {
+    struct Failure: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A shortened, printable copy of a field for an error message.
+    static func quote(_ bytes: UnsafeRawBufferPointer) -> String {
+        let shown = text(UnsafeRawBufferPointer(rebasing: bytes.prefix(40)))
+        return "'\(shown)\(bytes.count > 40 ? "…" : "")'"
+    }
+
+    /// A non-negative whole number of bytes.
+    @inline(__always)
+    static func size(_ bytes: UnsafeRawBufferPointer, column: String) throws(Failure) -> Int {
+        guard let value = wholeNumber(bytes) else { throw wholeNumberFailure(bytes, column: column) }
+        return value
+    }
+
+    /// A pixel dimension; an empty field means unknown (0).
+    @inline(__always)
+    static func dimension(_ bytes: UnsafeRawBufferPointer, column: String) throws(Failure) -> UInt32 {
+        if bytes.isEmpty { return 0 }
+        guard let value = wholeNumber(bytes) else { throw wholeNumberFailure(bytes, column: column) }
+        guard value <= Int(UInt32.max) else { throw Failure("\(column) \(quote(bytes)) is too large") }
+        return UInt32(value)
+    }
+
+    @inline(__always)
+    static func wholeNumber(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
+        var value = 0
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int(digit)
+        }
+        return value  // 19 digits cannot overflow Int64's 9.2e18
+    }
+
+    static func wholeNumberFailure(_ bytes: UnsafeRawBufferPointer, column: String) -> Failure {
+        if bytes.isEmpty { return Failure("\(column) is empty") }
+        if bytes.first == UInt8(ascii: "-"), wholeNumber(UnsafeRawBufferPointer(rebasing: bytes.dropFirst())) != nil {
+            return Failure("\(column) is negative (\(text(bytes)))")
+        }
+        if bytes.count > 19, bytes.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) {
+            return Failure("\(column) \(quote(bytes)) is too large")
+        }
+        return Failure("\(column) \(quote(bytes)) is not a whole number")
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// Seconds: a decimal number, fractions and exponents allowed.
+    @inline(__always)
+    static func time(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Double {
+        // Fast path: [-]digits[.digits] with at most 15 significant digits is exact in a
+        // Double, and one division by an exact power of ten rounds correctly.
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        var fast = index < bytes.count
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") && !seenPoint {
+                seenPoint = true
+            } else if byte &- UInt8(ascii: "0") < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                digits += 1
+                if seenPoint { fractionDigits += 1 }
+            } else {
+                fast = false
+                break
+            }
+            index += 1
+        }
+        if fast && digits > 0 && digits <= 15 {
+            let value = Double(mantissa) / powersOfTen[fractionDigits]
+            return negative ? -value : value
+        }
+        return try slowTime(bytes)
+    }
+
+    private static func slowTime(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Double {
+        guard !bytes.isEmpty else { throw Failure("time is empty") }
+        guard bytes.count < 64 else { throw Failure("time \(quote(bytes)) is not a number") }
+        var copy = [CChar](repeating: 0, count: bytes.count + 1)
+        for (offset, byte) in bytes.enumerated() { copy[offset] = CChar(bitPattern: byte) }
+        let parsed: Double? = copy.withUnsafeBufferPointer { buffer in
+            var end: UnsafeMutablePointer<CChar>? = nil
+            let value = strtod(buffer.baseAddress!, &end)
+            guard let end, end - UnsafeMutablePointer(mutating: buffer.baseAddress!) == bytes.count else { return nil }
+            return value
+        }
+        guard let parsed, parsed.isFinite,
+              bytes.allSatisfy({ $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "x") && $0 != UInt8(ascii: "X") })
+        else { throw Failure("time \(quote(bytes)) is not a number") }
+        return parsed
+    }
+
+    /// get | set | delete, any case; empty means get.
+    @inline(__always)
+    static func operation(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Operation {
+        switch bytes.count {
+        case 0: return .get
+        case 3:
+            let lower = (bytes[0] | 0x20, bytes[1] | 0x20, bytes[2] | 0x20)
+            if lower == (UInt8(ascii: "g"), UInt8(ascii: "e"), UInt8(ascii: "t")) { return .get }
+            if lower == (UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "t")) { return .set }
+        case 6:
+            if text(bytes).lowercased() == "delete" { return .delete }
+        default: break
+        }
+        throw Failure("op \(quote(bytes)) is not get, set or delete")
+    }
+}

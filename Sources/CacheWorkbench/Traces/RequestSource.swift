@@ -1,0 +1,79 @@
+/// A stream of requests in trace order, handed out in chunks so the replay loop makes one
+/// dynamic call per few thousand requests instead of one per request.
+public protocol RequestSource: AnyObject {
+    /// The next requests, or nil at the end. Throws `TraceError` on malformed input.
+    func nextChunk() throws -> ArraySlice<Request>?
+    /// Share of the input consumed, in 0...1, when the size is known.
+    var progress: Double? { get }
+    /// Rows passed over because the user asked to skip malformed ones.
+    var skippedRows: Int { get }
+}
+
+/// Something that can be replayed any number of times: a file, or requests in memory.
+public protocol Trace: Sendable {
+    /// What the results name as the trace (a path, or a generator description).
+    var label: String { get }
+    func open(keepKeyNames: Bool) throws -> any RequestSource
+}
+
+/// How a reader treats its input, whatever the format.
+public struct ReadOptions: Sendable, Equatable {
+    /// Keep key text on each request (backends that store by name need it).
+    public var keepKeyNames: Bool
+    /// Skip malformed rows and count them instead of stopping at the first.
+    public var skipBadRows: Bool
+
+    public init(keepKeyNames: Bool = true, skipBadRows: Bool = false) {
+        self.keepKeyNames = keepKeyNames
+        self.skipBadRows = skipBadRows
+    }
+}
+
+/// Requests held in memory: replays measure cache work only, not parsing.
+public final class InMemoryTrace: Trace, @unchecked Sendable {
+    public let label: String
+    public let requests: [Request]
+    /// Rows the reader skipped while loading (with skip-bad), reported with each run.
+    public let skippedRows: Int
+
+    public init(label: String, requests: [Request], skippedRows: Int = 0) {
+        self.label = label
+        self.requests = requests
+        self.skippedRows = skippedRows
+    }
+
+    /// Reads a whole trace into memory.
+    public static func load(_ trace: any Trace, keepKeyNames: Bool) throws -> InMemoryTrace {
+        let source = try trace.open(keepKeyNames: keepKeyNames)
+        var requests: [Request] = []
+        while let chunk = try source.nextChunk() { requests.append(contentsOf: chunk) }
+        return InMemoryTrace(label: trace.label, requests: requests, skippedRows: source.skippedRows)
+    }
+
+    public func open(keepKeyNames: Bool) throws -> any RequestSource {
+        Cursor(requests: requests, skippedRows: skippedRows)
+    }
+
+    final class Cursor: RequestSource {
+        static let chunkSize = 1 << 14
+        let requests: [Request]
+        var position = 0
+        let skippedRows: Int
+
+        init(requests: [Request], skippedRows: Int) {
+            self.requests = requests
+            self.skippedRows = skippedRows
+        }
+
+        func nextChunk() throws -> ArraySlice<Request>? {
+            guard position < requests.count else { return nil }
+            let end = min(position + Self.chunkSize, requests.count)
+            defer { position = end }
+            return requests[position..<end]
+        }
+
+        var progress: Double? {
+            requests.isEmpty ? 1 : Double(position) / Double(requests.count)
+        }
+    }
+}

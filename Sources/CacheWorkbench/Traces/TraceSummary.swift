@@ -1,0 +1,32 @@
+/// Facts about a whole trace that a replay needs before it starts: the working set that
+/// `%` capacities are shares of (unique keys × their first size, DESIGN.md rule 6).
+public struct TraceSummary: Sendable, Equatable {
+    public var requests = 0
+    public var droppedZeroSize = 0
+    public var uniqueKeys = 0
+    /// Sum over unique keys of the cost of their first (non-zero-size) request.
+    public var workingSetBytes = 0
+
+    public init() {}
+
+    /// One streaming pass; memory grows with unique keys, not with requests.
+    public static func scan(_ trace: any Trace, costModel: CostModel) throws -> TraceSummary {
+        let source = try trace.open(keepKeyNames: false)
+        var summary = TraceSummary()
+        var seen = Set<UInt64>()
+        while let chunk = try source.nextChunk() {
+            for request in chunk {
+                summary.requests += 1
+                guard request.size > 0 else {
+                    summary.droppedZeroSize += 1
+                    continue
+                }
+                if seen.insert(request.id).inserted {
+                    summary.workingSetBytes += costModel.cost(of: request)
+                }
+            }
+        }
+        summary.uniqueKeys = seen.count
+        return summary
+    }
+}

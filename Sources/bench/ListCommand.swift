@@ -1,0 +1,13 @@
+import ArgumentParser
+import CacheWorkbench
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the backends and trace formats.",
+        discussion: "Example:\n  bench list")
+
+    func run() throws {
+        print(Catalog.text(), terminator: "")
+    }
+}
