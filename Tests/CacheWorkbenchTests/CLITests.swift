@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+/// Runs the built `bench` executable (it sits next to the test binary).
+func bench(_ arguments: [String], in folder: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        .deletingLastPathComponent().appendingPathComponent("bench")
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+/// A results CSV as dictionaries (no quoted commas in these tests' values).
+func csvRows(_ path: String) throws -> [[String: String]] {
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+    let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    return lines.dropFirst().map { line in
+        let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        return Dictionary(uniqueKeysWithValues: zip(header, cells))
+    }
+}
+
+@Suite("bench end to end", .serialized)
+struct CLITests {
+    /// The LRU hand-computed trace of LRUCacheTests, as a file: 1 hit, 6 misses, 3 evictions at 10 bytes.
+    static let handTrace = "time,key,size\n0,A,4\n1,B,4\n2,A,4\n3,C,4\n4,B,4\n5,D,2\n6,A,4\n7,E,0\n"
+
+    @Test("run writes the CSV with the hand-computed figures")
+    func runCSV() throws {
+        let folder = TemporaryFolder()
+        let tracePath = folder.file("hand.csv", Self.handTrace)
+        let result = try bench(["run", "--trace", tracePath, "--backend", "lru", "--capacity", "10,1KiB", "--csv", folder.path + "/out.csv", "--json", folder.path + "/out.json"])
+        #expect(result.status == 0, "\(result.err)")
+        let header = try String(contentsOfFile: folder.path + "/out.csv", encoding: .utf8).split(separator: "\n")[0]
+        #expect(header == RunResult.columnNames.joined(separator: ","))
+        let rows = try csvRows(folder.path + "/out.csv")
+        #expect(rows.count == 2)
+        let row = rows[0]
+        #expect(row["backend"] == "lru" && row["mode"] == "demand-fill" && row["cost_model"] == "encoded")
+        #expect(row["capacity_bytes"] == "10" && row["trace_requests"] == "8" && row["requests"] == "7")
+        #expect(row["hits"] == "1" && row["misses"] == "6" && row["evictions"] == "3")
+        #expect(row["dropped_zero_size"] == "1" && row["status"] == "ok")
+        #expect(Double(row["object_hit_ratio"] ?? "") == 1.0 / 7.0)
+        #expect(Double(row["byte_hit_ratio"] ?? "") == 4.0 / 26.0)
+        #expect(Int(row["get_p50_ns"] ?? "") != nil && Int(row["set_p50_ns"] ?? "") != nil)
+        #expect(row["logical_write_bytes"] == "" && row["write_amplification"] == "")  // not applicable
+        #expect(row["allocator"]?.hasPrefix("jemalloc") == true)
+        #expect(row["trace_sha256"]?.count == 64)
+        #expect(rows[1]["hits"] == "3" && rows[1]["evictions"] == "0")  // 1 KiB holds all four keys
+        #expect(result.out.contains("lru"))
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out.json"))
+    }
+
+    @Test("--no-timing leaves latency columns empty; % capacity resolves on the working set")
+    func noTimingAndShare() throws {
+        let folder = TemporaryFolder()
+        let tracePath = folder.file("hand.csv", Self.handTrace)
+        let result = try bench(["run", "--trace", tracePath, "--capacity", "50%", "--no-timing", "--preload", "--csv", folder.path + "/o.csv"])
+        #expect(result.status == 0, "\(result.err)")
+        let row = try csvRows(folder.path + "/o.csv")[0]
+        #expect(row["get_p50_ns"] == "" && row["timing"] == "off" && row["preloaded"] == "yes")
+        #expect(row["working_set_bytes"] == "14" && row["capacity_bytes"] == "7" && row["capacity_spec"] == "50%")
+    }
+
+    @Test("a malformed row: file:line and reason on stderr, status 2, no CSV left behind")
+    func badTrace() throws {
+        let folder = TemporaryFolder()
+        let tracePath = folder.file("bad.csv", "time,key,size\n1,a,1\n2,b,-3\n")
+        let result = try bench(["run", "--trace", tracePath, "--csv", folder.path + "/o.csv"])
+        #expect(result.status == 2)
+        #expect(result.err == "bench: error: \(tracePath):3: size is negative (-3)\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/o.csv"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["bad.csv"])
+        let skipped = try bench(["run", "--trace", tracePath, "--skip-bad", "--csv", folder.path + "/o.csv"])
+        #expect(skipped.status == 0)
+        #expect(try csvRows(folder.path + "/o.csv")[0]["skipped_rows"] == "1")
+        #expect(skipped.out.contains("1 malformed rows skipped"))
+    }
+
+    @Test("bad options and missing files exit 2 with one clear line")
+    func badOptions() throws {
+        let folder = TemporaryFolder()
+        let tracePath = folder.file("t.csv", Self.handTrace)
+        let cases: [([String], String)] = [
+            (["run", "--trace", folder.path + "/nope.csv"], "cannot open: No such file or directory"),
+            (["run", "--trace", tracePath, "--capacity", "lots"], "capacity 'lots'"),
+            (["run", "--trace", tracePath, "--backend", "lru,fifo9"], "unknown backend 'fifo9'"),
+            (["run", "--trace", tracePath, "--cost", "weight"], "unknown cost model 'weight'"),
+            (["run", "--trace", tracePath, "--csv", folder.path + "/no/such/dir/o.csv"], "does not exist"),
+        ]
+        for (arguments, message) in cases {
+            let result = try bench(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.err.hasPrefix("bench: error: ") && result.err.contains(message), "\(result.err)")
+        }
+    }
+
+    @Test("gen is deterministic and its output replays")
+    func gen() throws {
+        let folder = TemporaryFolder()
+        let first = try bench(["gen", "--requests", "2000", "--seed", "9", "--out", folder.path + "/a.csv"])
+        let second = try bench(["gen", "--requests", "2000", "--seed", "9"])
+        #expect(first.status == 0 && second.status == 0)
+        #expect(try String(contentsOfFile: folder.path + "/a.csv", encoding: .utf8) == second.out)
+        #expect(second.out.hasPrefix("time,key,size,width,height\n"))
+        let plain = try bench(["gen", "--requests", "3", "--keys", "id", "--plain"])
+        #expect(plain.out.split(separator: "\n").allSatisfy { $0.split(separator: ",").count == 3 })
+        #expect(try bench(["gen", "--alpha", "-1"]).status != 0)
+    }
+
+    @Test("bare bench runs the bundled trace; --help and list work")
+    func defaults() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let result = try bench(["--no-timing"], in: root.path)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("Traces/default.csv: 50000 requests"))
+        #expect(try bench(["--help"]).out.contains("SUBCOMMANDS"))
+        #expect(try bench(["run", "--help"]).out.contains("--capacity"))
+        #expect(try bench(["list"]).out.contains("lru"))
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import CacheWorkbench
+
+@Suite("LRU backend")
+struct LRUCacheTests {
+    /// Capacity 10 bytes; hand-computed:
+    /// A4 miss [A] 4 · B4 miss [B A] 8 · A hit [A B] · C4 miss, evict B, [C A] 8 ·
+    /// B4 miss, evict A, [B C] 8 · D2 miss [D B C] 10 · A4 miss, evict C, [A D B] 10.
+    @Test("hand-computed trace: hits, misses, byte hit ratio, evictions, order")
+    func handComputed() throws {
+        let cache = LRUCache(capacity: 10)
+        let requests = trace([(1, 4), (2, 4), (1, 4), (3, 4), (2, 4), (4, 2), (1, 4)])
+        let tally = try replay(requests, backend: cache, capacity: 10)
+        #expect(tally.requests == 7)
+        #expect(tally.hits == 1)
+        #expect(tally.misses == 6)
+        #expect(tally.hitBytes == 4 && tally.requestedBytes == 26)
+        #expect(tally.byteHitRatio == 4.0 / 26.0)
+        #expect(tally.finalFacts.evictions == 3)
+        #expect(cache.keysByRecency == [1, 4, 2])
+        #expect(cache.usedBytes == 10)
+        #expect(tally.memory.accounted == 10)
+    }
+
+    @Test("a hit moves the key to the front so another is evicted")
+    func recencyProtects() {
+        let cache = LRUCache(capacity: 3)
+        for id: UInt64 in [1, 2, 3] { cache.set(Request(time: 0, id: id, size: 1), cost: 1) }
+        #expect(cache.get(Request(time: 0, id: 1, size: 1)))
+        cache.set(Request(time: 0, id: 4, size: 1), cost: 1)
+        #expect(cache.keysByRecency == [4, 1, 3])
+        #expect(!cache.get(Request(time: 0, id: 2, size: 1)))
+    }
+
+    @Test("one large insert evicts several; remove frees its bytes; slots are reused")
+    func multiEvictAndRemove() {
+        let cache = LRUCache(capacity: 10)
+        for id: UInt64 in 1...5 { cache.set(Request(time: 0, id: id, size: 2), cost: 2) }
+        cache.set(Request(time: 0, id: 9, size: 7), cost: 7)
+        #expect(cache.keysByRecency == [9, 5])
+        #expect(cache.facts == BackendFacts(entries: 2, accountedBytes: 9, evictions: 4))
+        cache.remove(Request(time: 0, id: 9, size: 7))
+        #expect(cache.keysByRecency == [5])
+        #expect(cache.usedBytes == 2)
+        cache.remove(Request(time: 0, id: 42, size: 1))  // absent: no effect
+        for id: UInt64 in 20...23 { cache.set(Request(time: 0, id: id, size: 2), cost: 2) }
+        #expect(cache.keysByRecency == [23, 22, 21, 20, 5])
+        #expect(cache.usedBytes == 10)
+    }
+
+    @Test("set on a present key updates its cost and evicts others if needed")
+    func overwrite() {
+        let cache = LRUCache(capacity: 10)
+        cache.set(Request(time: 0, id: 1, size: 4), cost: 4)
+        cache.set(Request(time: 0, id: 2, size: 4), cost: 4)
+        cache.set(Request(time: 0, id: 2, size: 9), cost: 9)
+        #expect(cache.keysByRecency == [2])
+        #expect(cache.usedBytes == 9)
+    }
+
+    @Test("never holds more than its capacity, on a generated trace")
+    func capacityInvariant() throws {
+        var spec = ImageFeedSpec()
+        spec.requests = 20_000
+        spec.keys = .id
+        let cache = LRUCache(capacity: 50 << 20)
+        for request in ImageFeedGenerator(spec: spec).requests() {
+            if !cache.get(request), request.size <= cache.capacity {
+                cache.set(request, cost: request.size)
+            }
+            #expect(cache.usedBytes <= cache.capacity)
+        }
+        #expect(cache.facts.evictions > 0)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+@testable import CacheWorkbench
+
+/// A fresh temporary folder per test, removed when the value goes away.
+final class TemporaryFolder {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "cwb-test-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String, _ contents: String) -> String {
+        let full = path + "/" + name
+        try! Data(contents.utf8).write(to: URL(fileURLWithPath: full))
+        return full
+    }
+
+    func bytes(_ name: String, _ contents: [UInt8]) -> String {
+        let full = path + "/" + name
+        try! Data(contents).write(to: URL(fileURLWithPath: full))
+        return full
+    }
+}
+
+/// Reads a whole CSV trace.
+func readCSV(_ path: String, keepKeyNames: Bool = true, skipBad: Bool = false) throws -> (requests: [Request], skipped: Int) {
+    let reader = try CSVTraceReader(path: path, options: ReadOptions(keepKeyNames: keepKeyNames, skipBadRows: skipBad))
+    var requests: [Request] = []
+    while let chunk = try reader.nextChunk() { requests.append(contentsOf: chunk) }
+    return (requests, reader.skippedRows)
+}
+
+/// The error a CSV trace raises, or nil.
+func csvError(_ contents: String) -> TraceError? {
+    let folder = TemporaryFolder()
+    let path = folder.file("t.csv", contents)
+    do {
+        _ = try readCSV(path)
+        return nil
+    } catch let error as TraceError {
+        return TraceError(path: "t.csv", line: error.line, reason: error.reason)
+    } catch {
+        return TraceError(path: "t.csv", line: nil, reason: "unexpected \(error)")
+    }
+}
+
+/// Requests with integer keys and the given sizes, one second apart.
+func trace(_ items: [(UInt64, Int)]) -> [Request] {
+    items.enumerated().map { index, item in Request(time: Double(index), id: item.0, size: item.1) }
+}
+
+/// Replays requests in memory against a fresh backend.
+func replay(
+    _ requests: [Request], backend: some CacheBackend, capacity: Int, options: ReplayOptions = ReplayOptions()
+) throws -> ReplayTally {
+    let source = try InMemoryTrace(label: "test", requests: requests).open(keepKeyNames: true)
+    return try backend.replay(with: Replayer(source: source, capacity: capacity, options: options))
+}
