@@ -1,42 +1,78 @@
 /// Least-recently-used eviction under a byte capacity, policy only (no payloads, no
 /// per-object overhead: DESIGN.md rule 5, as libCacheSim's LRU).
 ///
-/// A hash map from key id to a slot in a node array; the slots form a doubly linked list
-/// from most (head) to least (tail) recently used, linked by index rather than by
-/// pointer so nodes stay in one contiguous allocation and need no reference counting.
+/// An `IdIndex` from key id to a slot in a node array; the slots form a doubly linked
+/// list from most (head) to least (tail) recently used, linked by index rather than by
+/// pointer so nodes sit in one allocation and need no reference counting. All state is
+/// one struct, so each call pays one exclusivity check rather than one per field access.
 ///
 /// Complexity: `get` O(1); `set` O(1) amortized plus O(1) per eviction; `remove` O(1).
-/// Memory: one dictionary entry and one 24-byte node per cached object.
+/// Memory: a 24-byte node and 2–4 16-byte index buckets per cached object.
 public final class LRUCache: CacheBackend {
     public static let needsKeyNames = false
 
+    private var list: LRUList
+
+    public init(capacity: Int) {
+        precondition(capacity > 0, "capacity must be positive")
+        list = LRUList(capacity: capacity)
+    }
+
+    deinit { list.deallocate() }
+
+    public var capacity: Int { list.capacity }
+    public var usedBytes: Int { list.usedBytes }
+
+    public var facts: BackendFacts {
+        BackendFacts(entries: list.count, accountedBytes: list.usedBytes, evictions: list.evictions)
+    }
+
+    /// Keys from most to least recently used (for tests and debugging; O(n)).
+    public var keysByRecency: [UInt64] { list.keysByRecency }
+
+    @inline(__always)
+    public func get(_ request: Request) -> Bool { list.touch(request.id) }
+
+    @inline(__always)
+    public func set(_ request: Request, cost: Int) { list.insert(request.id, cost: cost) }
+
+    public func remove(_ request: Request) { list.remove(request.id) }
+}
+
+/// The LRU's state and operations, as a value.
+struct LRUList {
     struct Node {
         var key: UInt64
         var cost: Int
         var previous: Int32
+        /// Next towards the tail; for a free slot, the next free slot.
         var next: Int32
     }
 
-    public let capacity: Int
-    private var slotOf: [UInt64: Int32] = [:]
-    private var nodes: [Node] = []
-    private var freeSlots: [Int32] = []
+    let capacity: Int
+    private var index = IdIndex()
+    private var nodes: UnsafeMutablePointer<Node>
+    private var allocatedNodes = 16
+    private var usedNodes = 0
+    private var freeHead: Int32 = -1
     private var head: Int32 = -1
     private var tail: Int32 = -1
-    public private(set) var usedBytes = 0
-    public private(set) var evictions = 0
+    private(set) var usedBytes = 0
+    private(set) var evictions = 0
 
-    public init(capacity: Int) {
-        precondition(capacity > 0, "capacity must be positive")
+    init(capacity: Int) {
         self.capacity = capacity
+        nodes = .allocate(capacity: allocatedNodes)
     }
 
-    public var facts: BackendFacts {
-        BackendFacts(entries: slotOf.count, accountedBytes: usedBytes, evictions: evictions)
+    func deallocate() {
+        index.deallocate()
+        nodes.deallocate()
     }
 
-    /// Keys from most to least recently used (for tests and debugging; O(n)).
-    public var keysByRecency: [UInt64] {
+    var count: Int { index.count }
+
+    var keysByRecency: [UInt64] {
         var keys: [UInt64] = []
         var slot = head
         while slot >= 0 {
@@ -46,15 +82,17 @@ public final class LRUCache: CacheBackend {
         return keys
     }
 
+    /// Moves the key to the front; false when absent.
     @inline(__always)
-    public func get(_ request: Request) -> Bool {
-        guard let slot = slotOf[request.id] else { return false }
+    mutating func touch(_ key: UInt64) -> Bool {
+        guard let slot = index.find(key) else { return false }
         moveToFront(slot)
         return true
     }
 
-    public func set(_ request: Request, cost: Int) {
-        if let slot = slotOf[request.id] {
+    @inline(__always)
+    mutating func insert(_ key: UInt64, cost: Int) {
+        if let slot = index.find(key) {
             usedBytes += cost - nodes[Int(slot)].cost
             nodes[Int(slot)].cost = cost
             moveToFront(slot)
@@ -63,46 +101,59 @@ public final class LRUCache: CacheBackend {
         }
         guard cost <= capacity else { return }
         evictUntilFits(extra: cost)
-        let node = Node(key: request.id, cost: cost, previous: -1, next: head)
-        let slot: Int32
-        if let free = freeSlots.popLast() {
-            slot = free
-            nodes[Int(slot)] = node
-        } else {
-            slot = Int32(nodes.count)
-            nodes.append(node)
-        }
+        let slot = takeFreeSlot()
+        nodes[Int(slot)] = Node(key: key, cost: cost, previous: -1, next: head)
         if head >= 0 { nodes[Int(head)].previous = slot }
         head = slot
         if tail < 0 { tail = slot }
-        slotOf[request.id] = slot
+        index.insert(key, slot)
         usedBytes += cost
     }
 
-    public func remove(_ request: Request) {
-        guard let slot = slotOf.removeValue(forKey: request.id) else { return }
+    mutating func remove(_ key: UInt64) {
+        guard let slot = index.remove(key) else { return }
         release(slot)
     }
 
     /// Evicts from the tail until `extra` more bytes fit.
     @inline(__always)
-    private func evictUntilFits(extra: Int) {
+    private mutating func evictUntilFits(extra: Int) {
         while usedBytes + extra > capacity && tail >= 0 {
             let victim = tail
-            slotOf.removeValue(forKey: nodes[Int(victim)].key)
+            index.remove(nodes[Int(victim)].key)
             release(victim)
             evictions += 1
         }
     }
 
-    private func release(_ slot: Int32) {
+    @inline(__always)
+    private mutating func release(_ slot: Int32) {
         unlink(slot)
         usedBytes -= nodes[Int(slot)].cost
-        freeSlots.append(slot)
+        nodes[Int(slot)].next = freeHead
+        freeHead = slot
     }
 
     @inline(__always)
-    private func moveToFront(_ slot: Int32) {
+    private mutating func takeFreeSlot() -> Int32 {
+        if freeHead >= 0 {
+            let slot = freeHead
+            freeHead = nodes[Int(slot)].next
+            return slot
+        }
+        if usedNodes == allocatedNodes {
+            let grown = UnsafeMutablePointer<Node>.allocate(capacity: allocatedNodes * 2)
+            grown.moveInitialize(from: nodes, count: usedNodes)
+            nodes.deallocate()
+            nodes = grown
+            allocatedNodes *= 2
+        }
+        usedNodes += 1
+        return Int32(usedNodes - 1)
+    }
+
+    @inline(__always)
+    private mutating func moveToFront(_ slot: Int32) {
         guard slot != head else { return }
         unlink(slot)
         nodes[Int(slot)].previous = -1
@@ -113,7 +164,7 @@ public final class LRUCache: CacheBackend {
     }
 
     @inline(__always)
-    private func unlink(_ slot: Int32) {
+    private mutating func unlink(_ slot: Int32) {
         let node = nodes[Int(slot)]
         if node.previous >= 0 { nodes[Int(node.previous)].next = node.next } else { head = node.next }
         if node.next >= 0 { nodes[Int(node.next)].previous = node.previous } else { tail = node.previous }

@@ -29,7 +29,13 @@ public struct RunPlan: Sendable {
         environment: RunEnvironment, willRun: (BackendKind, Int) -> Void = { _, _ in }
     ) throws -> [RunResult] {
         let keepKeyNames = backends.contains { $0.needsKeyNames }
-        let trace: any Trace = preload ? try InMemoryTrace.load(self.trace, keepKeyNames: keepKeyNames) : self.trace
+        var loadSeconds: Double?
+        var trace: any Trace = self.trace
+        if preload {
+            let started = MonotonicClock.now()
+            trace = try InMemoryTrace.load(self.trace, keepKeyNames: keepKeyNames)
+            loadSeconds = Double(MonotonicClock.now() - started) / 1e9
+        }
         let summary = capacities.contains(where: \.needsWorkingSet)
             ? try TraceSummary.scan(trace, costModel: options.costModel) : nil
         if let summary, summary.workingSetBytes == 0 {
@@ -56,7 +62,7 @@ public struct RunPlan: Sendable {
                     runID: environment.runID(index: results.count), trace: trace.label, traceChecksum: traceChecksum,
                     mode: .demandFill, backend: backend.name, backendOptions: "", costModel: options.costModel,
                     capacity: capacity, capacityBytes: bytes, workingSetBytes: summary?.workingSetBytes,
-                    seed: seed, timing: options.timing, preloaded: preload, tally: tally, environment: environment))
+                    seed: seed, timing: options.timing, loadSeconds: loadSeconds, tally: tally, environment: environment))
             }
         }
         return results

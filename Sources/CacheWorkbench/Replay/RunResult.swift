@@ -12,7 +12,8 @@ public struct RunResult: Sendable {
     public var workingSetBytes: Int?
     public var seed: UInt64
     public var timing: Bool
-    public var preloaded: Bool
+    /// Seconds spent reading the trace into memory (`--preload`), nil when streamed.
+    public var loadSeconds: Double?
     public var tally: ReplayTally
     public var environment: RunEnvironment
 
@@ -50,7 +51,7 @@ extension RunResult {
         // Added by the workbench (after the stable set).
         "status", "error", "trace_sha256", "capacity_spec", "working_set_bytes", "dropped_zero_size",
         "too_large", "skipped_rows", "get_p90_ns", "set_p90_ns", "set_max_ns", "timing", "preloaded",
-        "clock_overhead_ns", "final_entries", "final_accounted_bytes", "seed",
+        "clock_overhead_ns", "final_entries", "final_accounted_bytes", "seed", "trace_load_s",
     ]
 
     public var cells: [Cell] {
@@ -74,9 +75,9 @@ extension RunResult {
             .text(failed ? "failed" : "ok"), .from(t.failure), .from(traceChecksum), .text(capacity.description),
             .from(workingSetBytes), .int(t.droppedZeroSize), .int(t.tooLarge), .int(t.skippedRows),
             .from(t.get?.p90), .from(t.set?.p90), .from(t.set?.max),
-            .text(timing ? "on" : "off"), .text(preloaded ? "yes" : "no"),
+            .text(timing ? "on" : "off"), .text(loadSeconds != nil ? "yes" : "no"),
             timing ? .int(Int(environment.clockOverheadNanoseconds)) : .empty,
-            .int(t.finalFacts.entries), .int(t.finalFacts.accountedBytes), .text(String(seed)),
+            .int(t.finalFacts.entries), .int(t.finalFacts.accountedBytes), .text(String(seed)), .from(loadSeconds),
         ]
     }
 }

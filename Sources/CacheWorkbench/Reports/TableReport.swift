@@ -33,6 +33,9 @@ public enum TableReport {
             text += "\ntrace \(first.trace): \(first.tally.traceRequests) requests"
             if first.tally.droppedZeroSize > 0 { text += ", \(first.tally.droppedZeroSize) of size 0 dropped" }
             if first.tally.skippedRows > 0 { text += ", \(first.tally.skippedRows) malformed rows skipped" }
+            if let load = first.loadSeconds, load > 0 {
+                text += "; read into memory in \(String(format2: load)) s (\(rate(Double(first.tally.traceRequests + first.tally.skippedRows) / load)) rows/s)"
+            }
             if let workingSet = first.workingSetBytes { text += "; working set \(ByteCount.format(workingSet))" }
             text += "; cost model \(first.costModel.rawValue)"
             text += first.timing ? "; clock overhead \(environment.clockOverheadNanoseconds) ns per timed call (included in latencies)" : "; timing off"

@@ -49,6 +49,12 @@ public final class CSVTraceReader: RequestSource {
         return Double(file.consumedBytes) / Double(total)
     }
 
+    /// From the file size and the bytes per row so far (after the first chunk).
+    public var expectedCount: Int? {
+        guard let total = file.totalBytes, linesConsumed > 0, file.consumedBytes > 0 else { return nil }
+        return Int(Double(total) / Double(file.consumedBytes) * Double(linesConsumed) * 1.02)
+    }
+
     public func nextChunk() throws -> ArraySlice<Request>? {
         var chunk: [Request] = []
         chunk.reserveCapacity(Self.chunkSize)
@@ -121,8 +127,7 @@ public final class CSVTraceReader: RequestSource {
             let base = UnsafeRawPointer(file.buffer + file.start)
             if available > 0 {
                 let newline = memchr(base, 0x0A, available).map { UnsafeRawPointer($0) - base }
-                if let newline, memchr(base, 0x22, newline) == nil {
-                    splitUnquoted(base, length: newline)
+                if let newline, splitUnquoted(base, length: newline) {
                     file.start += newline + 1
                     linesConsumed += 1
                     return linesConsumed
@@ -157,9 +162,10 @@ public final class CSVTraceReader: RequestSource {
         fieldCount += 1
     }
 
-    /// The common case: no quotes anywhere in the row.
+    /// The common case: no quotes anywhere in the row. Returns false, having split
+    /// nothing for good, when it meets a quote (the row then takes `splitQuoted`).
     @inline(__always)
-    private func splitUnquoted(_ base: UnsafeRawPointer, length: Int) {
+    private func splitUnquoted(_ base: UnsafeRawPointer, length: Int) -> Bool {
         var row = base
         var length = length
         if length > 0 && row.load(fromByteOffset: length - 1, as: UInt8.self) == 0x0D { length -= 1 }
@@ -169,13 +175,17 @@ public final class CSVTraceReader: RequestSource {
         let end = row + length
         var cursor = row
         while cursor < end {
-            if cursor.load(as: UInt8.self) == 0x2C {
+            let byte = cursor.load(as: UInt8.self)
+            if byte == 0x2C {
                 appendField(fieldStart, cursor - fieldStart)
                 fieldStart = cursor + 1
+            } else if byte == 0x22 {
+                return false
             }
             cursor += 1
         }
         appendField(fieldStart, end - fieldStart)
+        return true
     }
 
     private func skipByteOrderMark(_ row: inout UnsafeRawPointer, _ length: inout Int) {

@@ -61,9 +61,11 @@ enum FieldParsing {
         return Failure("\(column) \(quote(bytes)) is not a whole number")
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
+    /// 10^n for n in 0...15, exactly (every one is representable in a Double).
+    @inline(__always)
+    private static func powerOfTen(_ n: Int) -> Double {
         var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
+        for _ in 0..<n { value *= 10 }
         return value
     }
 
@@ -72,30 +74,30 @@ enum FieldParsing {
     static func time(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Double {
         // Fast path: [-]digits[.digits] with at most 15 significant digits is exact in a
         // Double, and one division by an exact power of ten rounds correctly.
+        let count = bytes.count
         var index = 0
-        let negative = bytes.first == UInt8(ascii: "-")
+        let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
         if negative { index = 1 }
         var mantissa: UInt64 = 0
-        var digits = 0
-        var fractionDigits = 0
-        var seenPoint = false
-        var fast = index < bytes.count
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ".") && !seenPoint {
-                seenPoint = true
-            } else if byte &- UInt8(ascii: "0") < 10 {
-                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
-                digits += 1
-                if seenPoint { fractionDigits += 1 }
-            } else {
-                fast = false
-                break
-            }
+        let integerStart = index
+        while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(digit)
             index += 1
         }
-        if fast && digits > 0 && digits <= 15 {
-            let value = Double(mantissa) / powersOfTen[fractionDigits]
+        var digits = index - integerStart
+        var fractionDigits = 0
+        if index < count && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            fractionDigits = index - fractionStart
+            digits += fractionDigits
+        }
+        if index == count && digits > 0 && digits <= 15 {
+            let value = Double(mantissa) / powerOfTen(fractionDigits)
             return negative ? -value : value
         }
         return try slowTime(bytes)

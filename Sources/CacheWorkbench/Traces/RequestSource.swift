@@ -7,6 +7,12 @@ public protocol RequestSource: AnyObject {
     var progress: Double? { get }
     /// Rows passed over because the user asked to skip malformed ones.
     var skippedRows: Int { get }
+    /// A guess at the number of requests, for reserving memory; nil when unknown.
+    var expectedCount: Int? { get }
+}
+
+extension RequestSource {
+    public var expectedCount: Int? { nil }
 }
 
 /// Something that can be replayed any number of times: a file, or requests in memory.
@@ -46,7 +52,15 @@ public final class InMemoryTrace: Trace, @unchecked Sendable {
     public static func load(_ trace: any Trace, keepKeyNames: Bool) throws -> InMemoryTrace {
         let source = try trace.open(keepKeyNames: keepKeyNames)
         var requests: [Request] = []
-        while let chunk = try source.nextChunk() { requests.append(contentsOf: chunk) }
+        var reserved = false
+        while let chunk = try source.nextChunk() {
+            // Reserving once avoids copying the array each time it doubles.
+            if !reserved, let expected = source.expectedCount {
+                requests.reserveCapacity(expected)
+                reserved = true
+            }
+            requests.append(contentsOf: chunk)
+        }
         return InMemoryTrace(label: trace.label, requests: requests, skippedRows: source.skippedRows)
     }
 
