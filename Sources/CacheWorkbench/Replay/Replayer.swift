@@ -22,66 +22,29 @@ public struct Replayer {
     /// `CacheBackend.replay(with:)`). Trace errors propagate; backend errors end the run
     /// and are recorded in `failure`.
     public func replay<Backend: CacheBackend>(_ backend: Backend) throws -> ReplayTally {
-        var tally = ReplayTally()
-        var getLatency = LatencyRecorder()
-        var setLatency = LatencyRecorder()
-        let timing = options.timing
-        let costModel = options.costModel
-        let capacity = self.capacity
-        var accountedPeak = backend.facts.accountedBytes
+        var loop = ReplayLoop(backend: backend, capacity: capacity, options: options)
+        loop.tally.memory.sample()
         var nextMemorySample = options.memorySampleInterval
-        tally.memory.sample()
-        let progress = options.progress
         let started = MonotonicClock.now()
         var nextProgress = started + 250_000_000
-
         do {
             while let chunk = try source.nextChunk() {
-                tally.traceRequests += chunk.count
-                for request in chunk {
-                    if request.size == 0 {
-                        tally.droppedZeroSize += 1
-                        continue
-                    }
-                    tally.requests += 1
-                    tally.requestedBytes += request.size
-                    let hit: Bool
-                    if timing {
-                        let before = MonotonicClock.now()
-                        hit = try backend.get(request)
-                        getLatency.record(MonotonicClock.now() &- before)
-                    } else {
-                        hit = try backend.get(request)
-                    }
-                    if hit {
-                        tally.hits += 1
-                        tally.hitBytes += request.size
-                        continue
-                    }
-                    let cost = costModel.cost(of: request)
-                    if cost > capacity {
-                        tally.tooLarge += 1
-                        continue
-                    }
-                    if timing {
-                        let before = MonotonicClock.now()
-                        try backend.set(request, cost: cost)
-                        setLatency.record(MonotonicClock.now() &- before)
-                    } else {
-                        try backend.set(request, cost: cost)
-                    }
-                    accountedPeak = max(accountedPeak, backend.facts.accountedBytes)
+                loop.tally.traceRequests += chunk.count
+                // Borrow each request from the chunk's storage: a `for in` loop would copy
+                // it, retaining and releasing its key text every time.
+                try chunk.withUnsafeBufferPointer { requests in
+                    for position in requests.indices { try loop.handle(requests[position]) }
                 }
-                if tally.requests >= nextMemorySample {
-                    tally.memory.sample()
-                    nextMemorySample = tally.requests + options.memorySampleInterval
+                if loop.tally.requests >= nextMemorySample {
+                    loop.tally.memory.sample()
+                    nextMemorySample = loop.tally.requests + options.memorySampleInterval
                 }
-                if let progress {
+                if let progress = options.progress {
                     let now = MonotonicClock.now()
                     if now >= nextProgress {
                         nextProgress = now + 250_000_000
                         progress(ReplayProgress(
-                            fraction: source.progress, requests: tally.requests,
+                            fraction: source.progress, requests: loop.tally.requests,
                             elapsedSeconds: Double(now - started) / 1e9))
                     }
                 }
@@ -89,15 +52,72 @@ public struct Replayer {
         } catch let error as TraceError {
             throw error
         } catch {
-            tally.failure = String(describing: error)
+            loop.tally.failure = String(describing: error)
         }
+        var tally = loop.tally
         tally.wallSeconds = Double(MonotonicClock.now() - started) / 1e9
         tally.memory.sample()
-        tally.memory.accounted = accountedPeak
-        tally.get = getLatency.summary
-        tally.set = setLatency.summary
+        tally.memory.accounted = loop.accountedPeak
+        tally.get = loop.getLatency.summary
+        tally.set = loop.setLatency.summary
         tally.finalFacts = backend.facts
         tally.skippedRows = source.skippedRows
         return tally
+    }
+}
+
+/// The per-request work of one replay and the counters it keeps.
+private struct ReplayLoop<Backend: CacheBackend> {
+    let backend: Backend
+    let capacity: Int
+    let timing: Bool
+    let costModel: CostModel
+    var tally = ReplayTally()
+    var getLatency = LatencyRecorder()
+    var setLatency = LatencyRecorder()
+    var accountedPeak: Int
+
+    init(backend: Backend, capacity: Int, options: ReplayOptions) {
+        self.backend = backend
+        self.capacity = capacity
+        self.timing = options.timing
+        self.costModel = options.costModel
+        self.accountedPeak = backend.facts.accountedBytes
+    }
+
+    @inline(__always)
+    mutating func handle(_ request: Request) throws {
+        if request.size == 0 {  // rule 4
+            tally.droppedZeroSize += 1
+            return
+        }
+        tally.requests += 1
+        tally.requestedBytes += request.size
+        let hit: Bool
+        if timing {
+            let before = MonotonicClock.now()
+            hit = try backend.get(request)
+            getLatency.record(MonotonicClock.now() &- before)
+        } else {
+            hit = try backend.get(request)
+        }
+        if hit {  // rule 2: the stored size stays as it is
+            tally.hits += 1
+            tally.hitBytes += request.size
+            return
+        }
+        let cost = costModel.cost(of: request)
+        if cost > capacity {  // rule 3
+            tally.tooLarge += 1
+            return
+        }
+        if timing {  // rule 1: a miss inserts (the backend evicts as rule 5 says)
+            let before = MonotonicClock.now()
+            try backend.set(request, cost: cost)
+            setLatency.record(MonotonicClock.now() &- before)
+        } else {
+            try backend.set(request, cost: cost)
+        }
+        accountedPeak = max(accountedPeak, backend.facts.accountedBytes)
     }
 }
