@@ -58,10 +58,16 @@ public final class CSVTraceReader: RequestSource {
     public func nextChunk() throws -> ArraySlice<Request>? {
         var chunk: [Request] = []
         chunk.reserveCapacity(Self.chunkSize)
-        while chunk.count < Self.chunkSize, let request = try nextRequest() {
-            chunk.append(request)
+        return try append(to: &chunk, limit: Self.chunkSize) > 0 ? chunk[...] : nil
+    }
+
+    public func append(to requests: inout [Request], limit: Int) throws -> Int {
+        var added = 0
+        while added < limit, let request = try nextRequest() {
+            requests.append(request)
+            added += 1
         }
-        return chunk.isEmpty ? nil : chunk[...]
+        return added
     }
 
     /// The next data row as a request; nil at end of file.

@@ -9,10 +9,19 @@ public protocol RequestSource: AnyObject {
     var skippedRows: Int { get }
     /// A guess at the number of requests, for reserving memory; nil when unknown.
     var expectedCount: Int? { get }
+    /// Appends the next requests (about `limit`) straight to `requests`, sparing a chunk's
+    /// copy; returns how many, 0 at the end.
+    func append(to requests: inout [Request], limit: Int) throws -> Int
 }
 
 extension RequestSource {
     public var expectedCount: Int? { nil }
+
+    public func append(to requests: inout [Request], limit: Int) throws -> Int {
+        guard let chunk = try nextChunk() else { return 0 }
+        requests.append(contentsOf: chunk)
+        return chunk.count
+    }
 }
 
 /// Something that can be replayed any number of times: a file, or requests in memory.
@@ -53,13 +62,12 @@ public final class InMemoryTrace: Trace, @unchecked Sendable {
         let source = try trace.open(keepKeyNames: keepKeyNames)
         var requests: [Request] = []
         var reserved = false
-        while let chunk = try source.nextChunk() {
+        while try source.append(to: &requests, limit: 1 << 16) > 0 {
             // Reserving once avoids copying the array each time it doubles.
             if !reserved, let expected = source.expectedCount {
                 requests.reserveCapacity(expected)
                 reserved = true
             }
-            requests.append(contentsOf: chunk)
         }
         return InMemoryTrace(label: trace.label, requests: requests, skippedRows: source.skippedRows)
     }
