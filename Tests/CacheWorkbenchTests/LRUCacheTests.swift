@@ -73,3 +73,54 @@ struct LRUCacheTests {
         #expect(cache.facts.evictions > 0)
     }
 }
+
+@Suite("LRU against a naive reference")
+struct LRUDifferentialTests {
+    /// The textbook LRU: an array ordered from least to most recent, O(n) per request,
+    /// written from libCacheSim's cache_get_base and sharing no code with `LRUCache`.
+    struct NaiveLRU {
+        let capacity: Int
+        var entries: [(key: UInt64, size: Int)] = []
+        var used = 0
+        var hits = 0
+        var hitBytes = 0
+        var evictions = 0
+
+        mutating func request(_ key: UInt64, _ size: Int) {
+            guard size > 0 else { return }
+            if let position = entries.firstIndex(where: { $0.key == key }) {
+                entries.append(entries.remove(at: position))
+                hits += 1
+                hitBytes += size
+                return
+            }
+            guard size <= capacity else { return }
+            while used + size > capacity {
+                used -= entries.removeFirst().size
+                evictions += 1
+            }
+            entries.append((key, size))
+            used += size
+        }
+    }
+
+    @Test("same hits, hit bytes, evictions and final order on generated traces", arguments: [
+        (UInt64(1), 2 << 20), (UInt64(2), 20 << 20), (UInt64(3), 200 << 20),
+    ])
+    func agrees(seed: UInt64, capacity: Int) throws {
+        var spec = ImageFeedSpec()
+        spec.requests = 20_000
+        spec.images = 2_000
+        spec.seed = seed
+        let requests = ImageFeedGenerator(spec: spec).requests()
+        var reference = NaiveLRU(capacity: capacity)
+        for request in requests { reference.request(request.id, request.size) }
+        let cache = LRUCache(capacity: capacity)
+        let tally = try replay(requests, backend: cache, capacity: capacity)
+        #expect(tally.hits == reference.hits)
+        #expect(tally.hitBytes == reference.hitBytes)
+        #expect(tally.finalFacts.evictions == reference.evictions)
+        #expect(cache.keysByRecency == reference.entries.reversed().map(\.key))
+        #expect(tally.hits > 0 && reference.evictions > 0)
+    }
+}
