@@ -85,6 +85,7 @@ struct ReplayerTests {
         final class Failing: CacheBackend {
             struct Broken: Error, CustomStringConvertible { var description: String { "disk on fire" } }
             static let needsKeyNames = false
+            static let holdsPayloads = false
             var facts: BackendFacts { BackendFacts(entries: 0, accountedBytes: 0, evictions: 0) }
             func get(_ request: Request) throws -> Bool {
                 if request.id == 3 { throw Broken() }

@@ -17,6 +17,7 @@ public struct BackendKind: Sendable {
     public let name: String
     public let summary: String
     public let needsKeyNames: Bool
+    public let holdsPayloads: Bool
     private let factory: @Sendable (BackendConfig) throws -> any CacheBackend
 
     public init<Backend: CacheBackend>(
@@ -25,6 +26,7 @@ public struct BackendKind: Sendable {
         self.name = name
         self.summary = summary
         self.needsKeyNames = Backend.needsKeyNames
+        self.holdsPayloads = Backend.holdsPayloads
         self.factory = make
     }
 

@@ -12,6 +12,7 @@
 /// Memory: a 24-byte node and 2–4 16-byte index buckets per cached object.
 public final class LRUCache: CacheBackend {
     public static let needsKeyNames = false
+    public static let holdsPayloads = false
 
     private let list: UnsafeMutablePointer<LRUList>
 

@@ -22,6 +22,10 @@ public protocol CacheBackend: AnyObject {
     /// key names; policy-only backends say false and never pay for strings.
     static var needsKeyNames: Bool { get }
 
+    /// True when stored entries hold real payload memory (a decoded bitmap, a body), so
+    /// allocated / accounted is a meaningful overhead; false for policy-only simulators.
+    static var holdsPayloads: Bool { get }
+
     /// Runs `replayer` over this backend. Don't implement it: the default lets the
     /// compiler specialize the replay loop for each concrete backend type.
     func replay(with replayer: Replayer) throws -> ReplayTally

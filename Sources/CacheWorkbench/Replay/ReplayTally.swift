@@ -11,6 +11,8 @@ public struct ReplayTally: Sendable {
     /// Misses whose cost exceeded the whole capacity, so were not inserted (rule 3).
     public var tooLarge = 0
     public var skippedRows = 0
+    /// Simulated memory warnings delivered to the backend.
+    public var memoryWarnings = 0
     public var get: LatencySummary?
     public var set: LatencySummary?
     public var wallSeconds = 0.0

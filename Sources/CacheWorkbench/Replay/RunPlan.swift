@@ -60,7 +60,8 @@ public struct RunPlan: Sendable {
                 }
                 results.append(RunResult(
                     runID: environment.runID(index: results.count), trace: trace.label, traceChecksum: traceChecksum,
-                    mode: .demandFill, backend: backend.name, backendOptions: "", costModel: options.costModel,
+                    mode: .demandFill, backend: backend.name, backendOptions: "", holdsPayloads: backend.holdsPayloads,
+                    costModel: options.costModel,
                     capacity: capacity, capacityBytes: bytes, workingSetBytes: summary?.workingSetBytes,
                     seed: seed, timing: options.timing, loadSeconds: loadSeconds, tally: tally, environment: environment))
             }

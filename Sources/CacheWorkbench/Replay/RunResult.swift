@@ -6,6 +6,8 @@ public struct RunResult: Sendable {
     public var mode: ReplayMode
     public var backend: String
     public var backendOptions: String
+    /// Whether the backend's entries hold real memory (see `CacheBackend.holdsPayloads`).
+    public var holdsPayloads: Bool
     public var costModel: CostModel
     public var capacity: Capacity
     public var capacityBytes: Int
@@ -18,10 +20,6 @@ public struct RunResult: Sendable {
     public var environment: RunEnvironment
 
     public var failed: Bool { tally.failure != nil }
-
-    /// Bytes the backend's payloads really hold in memory; nil for policy-only backends,
-    /// whose accounted bytes are notional (so no memory overhead ratio applies).
-    public var materializedBytes: Int? { nil }
 }
 
 /// A value in a results row. `.empty` means "not applicable", never zero.
@@ -56,9 +54,10 @@ extension RunResult {
 
     public var cells: [Cell] {
         let t = tally
-        let overhead: Double? = materializedBytes.flatMap { held in
-            t.memory.allocated.map { Double($0) / Double(max(held, 1)) }
-        }
+        // allocated / accounted (DESIGN.md); policy-only backends hold no payloads, so
+        // their accounted bytes are notional and the ratio does not apply.
+        let overhead: Double? = holdsPayloads && t.memory.accounted > 0
+            ? t.memory.allocated.map { Double($0) / Double(t.memory.accounted) } : nil
         return [
             .text(runID), .text(trace), .int(t.traceRequests), .text(mode.rawValue), .text(backend),
             .text(backendOptions), .text(costModel.rawValue),
@@ -68,7 +67,7 @@ extension RunResult {
             .from(t.set?.p50), .from(t.set?.p99), .from(t.set?.p999),
             .from(t.throughput), .double(t.wallSeconds),
             .int(t.memory.accounted), .from(t.memory.allocated), .from(t.memory.resident),
-            .from(overhead), .int(0), .int(t.finalFacts.evictions),
+            .from(overhead), .int(t.memoryWarnings), .int(t.finalFacts.evictions),
             // Disk columns: not applicable to memory and policy backends.
             .empty, .empty, .empty, .empty, .empty, .empty,
             .text(environment.gitRevision), .text(environment.swiftVersion), .text(environment.allocator),

@@ -55,9 +55,7 @@ public struct RunEnvironment: Sendable {
     /// `git describe --always --dirty` of the checkout this binary was built from, found
     /// next to its sources; "unknown" when the sources or git are not there.
     static func gitDescribe() -> String {
-        let sourceRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+        let sourceRoot = SourceCheckout.root
         guard FileManager.default.fileExists(atPath: sourceRoot.appendingPathComponent(".git").path) else {
             return "unknown"
         }

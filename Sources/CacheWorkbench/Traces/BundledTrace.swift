@@ -15,10 +15,7 @@ public enum BundledTrace {
 
     /// Looks in the current folder, then in the checkout this binary was built from.
     public static func path() throws -> String {
-        let sourceRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [relativePath, sourceRoot.appendingPathComponent(relativePath).path]
+        let candidates = [relativePath, SourceCheckout.root.appendingPathComponent(relativePath).path]
         if let found = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0) }) {
             return found
         }

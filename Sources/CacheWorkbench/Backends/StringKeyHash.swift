@@ -1,0 +1,84 @@
+import Crypto
+
+/// How a string-keyed memory backend hashes its keys (`--key-hash`).
+public enum StringKeyHash: String, Sendable, CaseIterable {
+    /// CoreFoundation's CFStringHash, what NSCache hashes NSString keys with on Apple
+    /// platforms and in swift-corelibs-foundation: every UTF-16 unit of strings up to 96
+    /// units, otherwise only the first, middle and last 32 units plus the length. Long
+    /// keys that differ only outside those windows collide.
+    case cf
+    /// Swift's Hasher (SipHash) over the whole string.
+    case full
+    /// The SHA-256 digest of the key's UTF-8, stored as the key (as disk caches name
+    /// files): fixed-size keys, no collisions in practice.
+    case digest
+}
+
+/// CFStringHash, ported from CFString.c (`__CFStrHashCharacters`), so long-URL collisions
+/// can be studied without Foundation. A test checks it against `NSString.hash`.
+public enum CFStringHash {
+    static let everythingLimit = 96
+
+    public static func hash(_ string: String) -> UInt {
+        let units = Array(string.utf16)
+        return units.withUnsafeBufferPointer { hash(utf16: $0) }
+    }
+
+    public static func hash(utf16 units: UnsafeBufferPointer<UInt16>) -> UInt {
+        let length = units.count
+        var result = UInt(bitPattern: length)
+        @inline(__always) func four(_ start: Int) {
+            result = result &* 67_503_105 &+ UInt(units[start]) &* 16_974_593 &+ UInt(units[start + 1]) &* 66_049
+                &+ UInt(units[start + 2]) &* 257 &+ UInt(units[start + 3])
+        }
+        if length <= everythingLimit {
+            var index = 0
+            while index + 4 <= length {
+                four(index)
+                index += 4
+            }
+            while index < length {
+                result = result &* 257 &+ UInt(units[index])
+                index += 1
+            }
+        } else {
+            for window in [0, (length >> 1) - 16, length - 32] {
+                for start in stride(from: window, to: window + 32, by: 4) { four(start) }
+            }
+        }
+        return result &+ (result << UInt(length & 31))
+    }
+}
+
+/// A key as a string-keyed backend stores it: its text (or digest) and its hash under
+/// the chosen scheme. Equality compares the full key, as NSCache's isEqual: does.
+struct HashedKey: Equatable {
+    var hash: UInt64
+    var text: String
+
+    init(_ request: Request, scheme: StringKeyHash) {
+        let key = request.keyText
+        switch scheme {
+        case .cf:
+            text = key
+            hash = UInt64(CFStringHash.hash(key))
+        case .full:
+            text = key
+            var hasher = Hasher()
+            hasher.combine(key)
+            hash = UInt64(bitPattern: Int64(hasher.finalize()))
+        case .digest:
+            let digest = SHA256.hash(data: Array(key.utf8))
+            // 64 hex characters stand for the 32 digest bytes; the first 8 bytes are the hash.
+            var hex = ""
+            hex.reserveCapacity(64)
+            var first: UInt64 = 0
+            for (index, byte) in digest.enumerated() {
+                if index < 8 { first = first << 8 | UInt64(byte) }
+                hex += byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+            }
+            text = hex
+            hash = first
+        }
+    }
+}
