@@ -17,10 +17,13 @@ let package = Package(
         // System libraries (scripts/bootstrap installs their -dev packages).
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // jemalloc options compiled into every binary that links the library.
+        .target(name: "CJemallocConfig"),
         .target(
             name: "CacheWorkbench",
             dependencies: [
                 "CJemalloc",
+                "CJemallocConfig",
                 "CSQLite",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

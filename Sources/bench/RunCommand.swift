@@ -8,10 +8,12 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Every backend runs at every capacity, each replay from the start of the trace \
             (demand-fill: a miss inserts the object). Results print as a table; --csv and \
-            --json write every column (see README).
+            --json write every column (see README). Backend options (--key-hash, --eviction, \
+            --count-limit, --purge-target) go to the backends that take them (`bench list`).
 
             Examples:
               bench run --trace Traces/default.csv --backend lru --capacity 64MiB,256MiB,10%
+              bench run --backend nscache,autopurge,autopurge-o1 --capacity 100MB --memory-warning every:10000
               bench run --trace big.csv --preload --no-timing --capacity 1%,5%,10% --csv sweep.csv
             """)
 
@@ -24,17 +26,41 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Backends, comma-separated, or `all`. See `bench list`.", valueName: "list"))
     var backend = "all"
 
-    @Option(name: .long, help: ArgumentHelp("Capacities, comma-separated (a sweep): bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set.", valueName: "list"))
-    var capacity = "10%"
+    @Option(name: .long, help: ArgumentHelp("Capacities, comma-separated (a sweep): bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set. Default: 100MB, AFAutoPurgingImageCache's memory budget.", valueName: "list"))
+    var capacity = "100MB"
 
-    @Option(name: .long, help: ArgumentHelp("What an object costs: `encoded` (the size column) or `pixels` (width × height × 4, else size).", valueName: "model"))
-    var cost = "encoded"
+    @Option(name: .long, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions).", valueName: "model"))
+    var cost = "auto"
+
+    @Flag(name: .long, help: "Don't give stored objects real heap blocks of their cost (memory backends; pure hit-ratio runs).")
+    var noMaterialize = false
+
+    @Option(name: .long, help: ArgumentHelp("Simulated memory warnings: every:N (requests), at:T1,T2 (trace seconds) or above:BYTES (allocated heap).", valueName: "schedule"))
+    var memoryWarning: String?
+
+    @Option(name: .long, help: ArgumentHelp("Requests in the hit-ratio windows before and after each warning.", valueName: "n"))
+    var warningWindow = 1_000
+
+    @Option(name: .long, help: ArgumentHelp("nscache: key hashing, cf | full | digest.", valueName: "hash"))
+    var keyHash: String?
+
+    @Option(name: .long, help: ArgumentHelp("nscache: eviction order, lru | lowest-cost.", valueName: "order"))
+    var eviction: String?
+
+    @Option(name: .long, help: ArgumentHelp("nscache: most entries kept (0 = no limit).", valueName: "n"))
+    var countLimit: String?
+
+    @Option(name: .long, help: ArgumentHelp("autopurge, autopurge-o1: purge down to this fraction of capacity (default 0.6).", valueName: "fraction"))
+    var purgeTarget: String?
 
     @Option(name: .long, help: ArgumentHelp("Write all results columns as CSV to this file.", valueName: "file"))
     var csv: String?
 
     @Option(name: .long, help: ArgumentHelp("Write the results as JSON to this file.", valueName: "file"))
     var json: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write memory and hit ratio over time (every --sample-every requests and at warnings) as CSV.", valueName: "file"))
+    var timeline: String?
 
     @Flag(name: .long, help: "Don't time backend calls (pure hit-ratio sweeps run faster; latency columns stay empty).")
     var noTiming = false
@@ -49,20 +75,35 @@ struct RunCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     @Option(name: .long, help: ArgumentHelp("Sample allocated memory and RSS every N requests.", valueName: "n"))
-    var sampleEvery = 65_536
+    var sampleEvery = 4_096
 
     func validate() throws {
         guard sampleEvery > 0 else { throw ValidationError("--sample-every must be at least 1") }
+        guard warningWindow > 0 else { throw ValidationError("--warning-window must be at least 1") }
     }
 
     func run() throws {
         try reportingErrors {
-            let setup = try RunSetup(
-                tracePath: trace, format: format, backends: backend, capacities: capacity, cost: cost,
-                timing: !noTiming, preload: preload, skipBad: skipBad, seed: seed, sampleEvery: sampleEvery,
-                csv: csv, json: json)
-            let progress = ProgressLine()
-            let outcome = try setup.execute(progress: progress)
+            var arguments = RunSetup.Arguments()
+            arguments.trace = trace
+            arguments.format = format
+            arguments.backends = backend
+            arguments.capacities = capacity
+            arguments.cost = cost
+            arguments.timing = !noTiming
+            arguments.preload = preload
+            arguments.skipBad = skipBad
+            arguments.materialize = !noMaterialize
+            arguments.seed = seed
+            arguments.sampleEvery = sampleEvery
+            arguments.memoryWarning = memoryWarning
+            arguments.warningWindow = warningWindow
+            arguments.csv = csv
+            arguments.json = json
+            arguments.timeline = timeline
+            let backendOptions = ["key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget]
+            arguments.backendOptions = backendOptions.compactMapValues { $0 }
+            let outcome = try RunSetup(arguments).execute(progress: ProgressLine())
             print(outcome.table, terminator: "")
             if outcome.anyFailed { throw ExitCode(1) }
         }

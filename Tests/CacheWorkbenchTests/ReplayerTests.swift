@@ -87,11 +87,13 @@ struct ReplayerTests {
             static let needsKeyNames = false
             static let holdsPayloads = false
             var facts: BackendFacts { BackendFacts(entries: 0, accountedBytes: 0, evictions: 0) }
+            var settings: String { "" }
+            func didReceiveMemoryWarning() throws -> Int { 0 }
             func get(_ request: Request) throws -> Bool {
                 if request.id == 3 { throw Broken() }
                 return false
             }
-            func set(_ request: Request, cost: Int) throws {}
+            func set(_ request: Request, cost: Int, payload: Payload?) throws {}
             func remove(_ request: Request) throws {}
         }
         let tally = try replay(trace([(1, 1), (2, 1), (3, 1), (4, 1)]), backend: Failing(), capacity: 10)

@@ -24,7 +24,7 @@ struct ReportTests {
         let folder = TemporaryFolder()
         let path = folder.file("t,\"odd\".csv", "1,1,4\n2,2,4\n3,1,4\n")
         let plan = RunPlan(
-            trace: try TraceFile(path: path), backends: BackendRegistry.all, capacities: [.bytes(8), .share(0.5)])
+            trace: try TraceFile(path: path), backends: [try BackendRegistry.named("lru")], capacities: [.bytes(8), .share(0.5)])
         let environment = RunEnvironment(
             gitRevision: "abc", swiftVersion: "6.3.1", allocator: "jemalloc", clockOverheadNanoseconds: 20,
             startedAt: "20261122T000000Z", processID: 1)

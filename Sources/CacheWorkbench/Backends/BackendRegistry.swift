@@ -18,19 +18,41 @@ public struct BackendKind: Sendable {
     public let summary: String
     public let needsKeyNames: Bool
     public let holdsPayloads: Bool
+    /// Option names it takes (`--key-hash` arrives as `key-hash`), with a line of help each.
+    public let options: [(name: String, help: String)]
     private let factory: @Sendable (BackendConfig) throws -> any CacheBackend
 
     public init<Backend: CacheBackend>(
-        name: String, summary: String, make: @escaping @Sendable (BackendConfig) throws -> Backend
+        name: String, summary: String, options: [(name: String, help: String)] = [],
+        make: @escaping @Sendable (BackendConfig) throws -> Backend
     ) {
         self.name = name
         self.summary = summary
+        self.options = options
         self.needsKeyNames = Backend.needsKeyNames
         self.holdsPayloads = Backend.holdsPayloads
         self.factory = make
     }
 
-    public func make(_ config: BackendConfig) throws -> any CacheBackend { try factory(config) }
+    /// Builds the backend with the options it knows; the rest belong to other backends.
+    public func make(_ config: BackendConfig) throws -> any CacheBackend {
+        var own = config
+        own.options = config.options.filter { option in options.contains { $0.name == option.key } }
+        return try factory(own)
+    }
+}
+
+extension BackendConfig {
+    /// `purge-target` as bytes: a fraction of capacity in (0, 1], default 0.6 (AF's 60/100 MB).
+    func purgeTarget() throws -> Int {
+        let fraction = try options["purge-target"].map { text throws -> Double in
+            guard let value = Double(text), value > 0, value <= 1 else {
+                throw WorkbenchError("purge-target must be a fraction of capacity above 0 and at most 1, not '\(text)'")
+            }
+            return value
+        } ?? 0.6
+        return Int((Double(capacityBytes) * fraction).rounded(.down))
+    }
 }
 
 public enum BackendRegistry {
@@ -38,7 +60,33 @@ public enum BackendRegistry {
         BackendKind(name: "lru", summary: "policy-only LRU with a byte capacity (hash map + linked list), as libCacheSim's LRU") {
             LRUCache(capacity: $0.capacityBytes)
         },
+        BackendKind(
+            name: "nscache", summary: "NSCache-like: cost and count limits, thread-safe, hashed string keys, memory warning clears",
+            options: [
+                ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
+                ("eviction", "lru (default) or lowest-cost (what Foundation on Linux does)"),
+                ("count-limit", "most entries kept; 0 = no limit (default)"),
+            ]
+        ) { try NSCacheLike(NSCacheLike.Options($0)) },
+        BackendKind(name: "foundation-nscache", summary: "the real Foundation.NSCache of swift-corelibs-foundation, as it is") {
+            FoundationNSCache(totalCostLimit: $0.capacityBytes)
+        },
+        BackendKind(
+            name: "autopurge", summary: "AFAutoPurgingImageCache: over capacity, sort all by last access, purge to the preferred usage",
+            options: [("purge-target", "usage to purge down to, as a fraction of capacity (AF: 60 MB of 100 MB = 0.6)")]
+        ) { config in
+            try AutoPurgingImageCache(memoryCapacity: config.capacityBytes, preferredMemoryUsageAfterPurge: config.purgeTarget())
+        },
+        BackendKind(
+            name: "autopurge-o1", summary: "AFAutoPurgingImageCache's policy with an O(1) recency list (identical hits, cheap purges)",
+            options: [("purge-target", "as autopurge")]
+        ) { config in
+            try AutoPurgingImageCacheO1(memoryCapacity: config.capacityBytes, preferredMemoryUsageAfterPurge: config.purgeTarget())
+        },
     ]
+
+    /// Every option name some backend takes.
+    public static var optionNames: Set<String> { Set(all.flatMap { $0.options.map(\.name) }) }
 
     public static func named(_ name: String) throws -> BackendKind {
         guard let kind = all.first(where: { $0.name == name.lowercased() }) else {

@@ -29,6 +29,7 @@ public final class LRUCache: CacheBackend {
     }
 
     public var capacity: Int { list.pointee.capacity }
+    public var settings: String { "" }
     public var usedBytes: Int { list.pointee.usedBytes }
 
     public var facts: BackendFacts {
@@ -42,9 +43,14 @@ public final class LRUCache: CacheBackend {
     public func get(_ request: Request) -> Bool { list.pointee.touch(request.id) }
 
     @inline(__always)
-    public func set(_ request: Request, cost: Int) { list.pointee.insert(request.id, cost: cost) }
+    public func set(_ request: Request, cost: Int, payload: Payload? = nil) {
+        list.pointee.insert(request.id, cost: cost)
+    }
 
     public func remove(_ request: Request) { list.pointee.remove(request.id) }
+
+    /// A policy simulator models no app and has no memory-pressure response.
+    public func didReceiveMemoryWarning() -> Int { 0 }
 }
 
 /// The LRU's state and operations, as a value.

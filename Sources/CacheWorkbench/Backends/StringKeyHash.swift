@@ -20,11 +20,18 @@ public enum CFStringHash {
     static let everythingLimit = 96
 
     public static func hash(_ string: String) -> UInt {
+        var string = string
+        // ASCII (every URL): UTF-16 units are the UTF-8 bytes, so hash them in place.
+        if let ascii = string.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } ? hash(units: bytes) : nil }) {
+            return ascii
+        }
         let units = Array(string.utf16)
-        return units.withUnsafeBufferPointer { hash(utf16: $0) }
+        return units.withUnsafeBufferPointer { hash(units: $0) }
     }
 
-    public static func hash(utf16 units: UnsafeBufferPointer<UInt16>) -> UInt {
+    /// Over UTF-16 units (or bytes standing for them).
+    @inline(__always)
+    public static func hash<Unit: FixedWidthInteger>(units: UnsafeBufferPointer<Unit>) -> UInt {
         let length = units.count
         var result = UInt(bitPattern: length)
         @inline(__always) func four(_ start: Int) {

@@ -9,14 +9,25 @@ public protocol CacheBackend: AnyObject {
 
     /// Stores the request's object with the given cost (bytes or pixel bytes, decided by
     /// the replayer's cost model), evicting as the backend's policy says. The replayer
-    /// never offers an object whose cost exceeds the capacity.
-    func set(_ request: Request, cost: Int) throws
+    /// never offers an object whose cost exceeds the capacity. `payload` is the object's
+    /// memory when the run materializes payloads (nil otherwise); a backend that holds
+    /// payloads keeps it until the entry goes.
+    func set(_ request: Request, cost: Int, payload: Payload?) throws
 
     /// Removes the key if present.
     func remove(_ request: Request) throws
 
+    /// Responds to a simulated memory warning as the modeled cache does (most drop
+    /// everything, as apps do on UIApplicationDidReceiveMemoryWarning); returns the
+    /// accounted cost released.
+    func didReceiveMemoryWarning() throws -> Int
+
     /// Cheap facts the replayer samples; never a measurement of time or memory.
     var facts: BackendFacts { get }
+
+    /// The backend's effective options, `name=value` joined by `;` (the CSV's
+    /// `backend_options`); empty when it has none.
+    var settings: String { get }
 
     /// True when the backend needs `Request.name` (stores by key text). Readers then keep
     /// key names; policy-only backends say false and never pay for strings.

@@ -1,4 +1,5 @@
 import CJemalloc
+import CJemallocConfig
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,25 +30,77 @@ public enum MemoryProbe {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// "jemalloc 5.3.0-…" when jemalloc is the process allocator, else "system malloc".
+    /// "jemalloc 5.3.0-… (dirty_decay_ms:-1,…)" when jemalloc is the process allocator,
+    /// with the decay setting in force (ours from CJemallocConfig, or MALLOC_CONF's).
     public static var allocatorName: String {
         var version: UnsafePointer<CChar>? = nil
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
         guard mallctl("version", &version, &size, nil, 0) == 0, let version else { return "system malloc" }
-        return "jemalloc " + String(cString: version)
+        var decay = -2
+        var decaySize = MemoryLayout<Int>.size
+        let setting = mallctl("arenas.dirty_decay_ms", &decay, &decaySize, nil, 0) == 0
+            ? (decay < 0 ? " (\(String(cString: cwb_jemalloc_config()).replacingAll(",", with: " ")))" : " (dirty_decay_ms:\(decay))") : ""
+        return "jemalloc " + String(cString: version) + setting
+    }
+}
+
+/// Live heap bytes tracked cheaply between `stats.allocated` reads: jemalloc keeps
+/// per-thread running totals of bytes allocated and freed, readable through pointers
+/// with one load each, so a check per request costs nanoseconds. Exact for a
+/// single-threaded replay; other threads' allocations are not seen.
+public struct HeapTracker {
+    private let allocatedCounter: UnsafeMutablePointer<UInt64>?
+    private let freedCounter: UnsafeMutablePointer<UInt64>?
+    private let base: Int
+    private let allocatedAtBase: UInt64
+    private let freedAtBase: UInt64
+
+    public init() {
+        allocatedCounter = Self.counter("thread.allocatedp")
+        freedCounter = Self.counter("thread.deallocatedp")
+        base = MemoryProbe.allocatedBytes() ?? 0
+        allocatedAtBase = allocatedCounter?.pointee ?? 0
+        freedAtBase = freedCounter?.pointee ?? 0
+    }
+
+    public var isAvailable: Bool { allocatedCounter != nil && freedCounter != nil }
+
+    /// The process's allocated bytes now (estimated from this thread's activity).
+    @inline(__always)
+    public var liveBytes: Int {
+        guard let allocatedCounter, let freedCounter else { return base }
+        return base + Int(truncatingIfNeeded: allocatedCounter.pointee &- allocatedAtBase)
+            - Int(truncatingIfNeeded: freedCounter.pointee &- freedAtBase)
+    }
+
+    private static func counter(_ name: String) -> UnsafeMutablePointer<UInt64>? {
+        var pointer: UnsafeMutablePointer<UInt64>? = nil
+        var size = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
+        guard mallctl(name, &pointer, &size, nil, 0) == 0 else { return nil }
+        return pointer
     }
 }
 
 /// Peaks of the memory figures over one run, sampled every so many requests.
 public struct MemoryPeaks: Sendable, Equatable {
+    /// The most the backend accounted at any moment (tracked after every store).
     public var accounted = 0
     public var allocated: Int?
     public var resident: Int?
+    /// allocated / accounted measured at the same sample, at the sample where the backend
+    /// accounted the most (peaks of the two can fall at different moments).
+    public var overheadAtPeak: Double?
+    private var accountedAtSample = 0
 
     public init() {}
 
-    public mutating func sample() {
-        if let now = MemoryProbe.allocatedBytes() { allocated = max(allocated ?? 0, now) }
+    public mutating func sample(accounted: Int) {
+        let allocatedNow = MemoryProbe.allocatedBytes()
+        if let now = allocatedNow { allocated = max(allocated ?? 0, now) }
         if let now = MemoryProbe.residentBytes() { resident = max(resident ?? 0, now) }
+        if let allocatedNow, accounted > 0, accounted >= accountedAtSample {
+            accountedAtSample = accounted
+            overheadAtPeak = Double(allocatedNow) / Double(accounted)
+        }
     }
 }

@@ -5,7 +5,15 @@ public struct ReplayOptions: Sendable {
     public var timing = true
     public var costModel: CostModel = .encoded
     /// Sample jemalloc and RSS about this often (in requests; at chunk boundaries).
-    public var memorySampleInterval = 65_536
+    public var memorySampleInterval = 4_096
+    /// Give each stored object a real heap block of its cost (`Payload`), for backends that
+    /// hold payloads, so the allocator and RSS see what an app would hold.
+    public var materialize = false
+    public var memoryWarnings: MemoryWarningSchedule?
+    /// Requests in the hit-ratio windows before and after each warning.
+    public var warningWindow = 1_000
+    /// Keep a memory/hit-ratio sample at every memory sample point and warning.
+    public var timeline = false
     /// Called about four times a second while a replay runs.
     public var progress: (@Sendable (ReplayProgress) -> Void)?
 

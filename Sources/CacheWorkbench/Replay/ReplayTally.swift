@@ -11,8 +11,8 @@ public struct ReplayTally: Sendable {
     /// Misses whose cost exceeded the whole capacity, so were not inserted (rule 3).
     public var tooLarge = 0
     public var skippedRows = 0
-    /// Simulated memory warnings delivered to the backend.
-    public var memoryWarnings = 0
+    public var warnings: [MemoryWarningEvent] = []
+    public var timeline: [TimelineSample] = []
     public var get: LatencySummary?
     public var set: LatencySummary?
     public var wallSeconds = 0.0
@@ -24,6 +24,14 @@ public struct ReplayTally: Sendable {
     public init() {}
 
     public var misses: Int { requests - hits }
+    public var memoryWarnings: Int { warnings.count }
+    public var warningReleasedBytes: Int { warnings.reduce(0) { $0 + $1.releasedBytes } }
+
+    /// Mean over warnings whose window was complete.
+    public func meanHitRatio(_ side: KeyPath<MemoryWarningEvent, Double?>) -> Double? {
+        let values = warnings.compactMap { $0[keyPath: side] }
+        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
     public var objectHitRatio: Double? { requests > 0 ? Double(hits) / Double(requests) : nil }
     public var byteHitRatio: Double? { requestedBytes > 0 ? Double(hitBytes) / Double(requestedBytes) : nil }
     public var throughput: Double? { wallSeconds > 0 ? Double(requests) / wallSeconds : nil }

@@ -6,7 +6,8 @@
 /// 5. the backend evicts until used + cost <= capacity;
 /// 6. (capacities are resolved before the replay: see `Capacity`).
 ///
-/// The replayer owns the clock, the histograms and the counters; backends only do cache work.
+/// The replayer owns the clock, the histograms, the counters, payload creation and the
+/// memory-warning schedule; backends only do cache work.
 public struct Replayer {
     public let source: any RequestSource
     public let capacity: Int
@@ -23,7 +24,7 @@ public struct Replayer {
     /// and are recorded in `failure`.
     public func replay<Backend: CacheBackend>(_ backend: Backend) throws -> ReplayTally {
         var loop = ReplayLoop(backend: backend, capacity: capacity, options: options)
-        loop.tally.memory.sample()
+        loop.tally.memory.sample(accounted: backend.facts.accountedBytes)
         var nextMemorySample = options.memorySampleInterval
         let started = MonotonicClock.now()
         var nextProgress = started + 250_000_000
@@ -36,7 +37,7 @@ public struct Replayer {
                     for position in requests.indices { try loop.handle(requests[position]) }
                 }
                 if loop.tally.requests >= nextMemorySample {
-                    loop.tally.memory.sample()
+                    loop.sampleMemory(warningReleased: nil)
                     nextMemorySample = loop.tally.requests + options.memorySampleInterval
                 }
                 if let progress = options.progress {
@@ -54,9 +55,10 @@ public struct Replayer {
         } catch {
             loop.tally.failure = String(describing: error)
         }
+        let wall = Double(MonotonicClock.now() - started) / 1e9
+        loop.sampleMemory(warningReleased: nil)
         var tally = loop.tally
-        tally.wallSeconds = Double(MonotonicClock.now() - started) / 1e9
-        tally.memory.sample()
+        tally.wallSeconds = wall
         tally.memory.accounted = loop.accountedPeak
         tally.get = loop.getLatency.summary
         tally.set = loop.setLatency.summary
@@ -72,17 +74,41 @@ private struct ReplayLoop<Backend: CacheBackend> {
     let capacity: Int
     let timing: Bool
     let costModel: CostModel
+    let materialize: Bool
+    let schedule: MemoryWarningSchedule?
+    let window: Int
+    let keepTimeline: Bool
     var tally = ReplayTally()
     var getLatency = LatencyRecorder()
     var setLatency = LatencyRecorder()
     var accountedPeak: Int
+    var lastTime = 0.0
+
+    // Memory-warning state.
+    var heap: HeapTracker?
+    var nextAt = 0
+    var aboveArmed = true
+    /// `tally.requests` at the last warning, so `every:N` fires once per N.
+    var lastWarnedAt = -1
+    /// The last `window` outcomes (1 = hit) and their sum, for the before-warning ratio.
+    var recent: [UInt8] = []
+    var recentHits = 0
+    /// Warnings whose after-window is still filling: (event index, requests, hits) at the warning.
+    var pending: [(event: Int, requests: Int, hits: Int)] = []
+    var timelineMark = (requests: 0, hits: 0)
 
     init(backend: Backend, capacity: Int, options: ReplayOptions) {
         self.backend = backend
         self.capacity = capacity
         self.timing = options.timing
         self.costModel = options.costModel
+        self.materialize = options.materialize && Backend.holdsPayloads
+        self.schedule = options.memoryWarnings
+        self.window = max(1, options.warningWindow)
+        self.keepTimeline = options.timeline
         self.accountedPeak = backend.facts.accountedBytes
+        if schedule != nil { recent = [UInt8](repeating: 0, count: window) }
+        if case .above = schedule { heap = HeapTracker() }
     }
 
     @inline(__always)
@@ -91,8 +117,10 @@ private struct ReplayLoop<Backend: CacheBackend> {
             tally.droppedZeroSize += 1
             return
         }
+        if schedule != nil { try warnIfDue(request) }
         tally.requests += 1
         tally.requestedBytes += request.size
+        lastTime = request.time
         let hit: Bool
         if timing {
             let before = MonotonicClock.now()
@@ -101,6 +129,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         } else {
             hit = try backend.get(request)
         }
+        if schedule != nil { recordOutcome(hit) }
         if hit {  // rule 2: the stored size stays as it is
             tally.hits += 1
             tally.hitBytes += request.size
@@ -111,13 +140,69 @@ private struct ReplayLoop<Backend: CacheBackend> {
             tally.tooLarge += 1
             return
         }
+        // The "decoded" memory is made outside the timed call: set measures the cache.
+        let payload = materialize ? Payload(byteCount: cost) : nil
         if timing {  // rule 1: a miss inserts (the backend evicts as rule 5 says)
             let before = MonotonicClock.now()
-            try backend.set(request, cost: cost)
+            try backend.set(request, cost: cost, payload: payload)
             setLatency.record(MonotonicClock.now() &- before)
         } else {
-            try backend.set(request, cost: cost)
+            try backend.set(request, cost: cost, payload: payload)
         }
         accountedPeak = max(accountedPeak, backend.facts.accountedBytes)
+    }
+
+    private mutating func warnIfDue(_ request: Request) throws {
+        let due: Bool
+        switch schedule {
+        case .every(let count): due = tally.requests > 0 && tally.requests % count == 0 && lastWarnedAt != tally.requests
+        case .at(let times): due = nextAt < times.count && request.time >= times[nextAt]
+        case .above(let bytes):
+            let live = heap?.liveBytes ?? 0
+            if live <= bytes { aboveArmed = true }
+            due = aboveArmed && live > bytes
+        case nil: due = false
+        }
+        guard due else { return }
+        if case .at(let times) = schedule {
+            while nextAt < times.count && request.time >= times[nextAt] { nextAt += 1 }
+        }
+        aboveArmed = false
+        lastWarnedAt = tally.requests
+        let allocatedBefore = MemoryProbe.allocatedBytes()
+        let released = try backend.didReceiveMemoryWarning()
+        let allocatedAfter = MemoryProbe.allocatedBytes()
+        let filled = min(tally.requests, window)
+        tally.warnings.append(MemoryWarningEvent(
+            requestIndex: tally.requests, traceTime: request.time, releasedBytes: released,
+            allocatedBefore: allocatedBefore, allocatedAfter: allocatedAfter,
+            hitRatioBefore: filled == window ? Double(recentHits) / Double(window) : nil, hitRatioAfter: nil))
+        pending.append((tally.warnings.count - 1, tally.requests, tally.hits))
+        sampleMemory(warningReleased: released)
+    }
+
+    @inline(__always)
+    private mutating func recordOutcome(_ hit: Bool) {
+        let slot = (tally.requests - 1) % window
+        recentHits += Int(hit ? 1 : 0) - Int(recent[slot])
+        recent[slot] = hit ? 1 : 0
+        // `tally.hits` is updated after this call; count this request's hit explicitly.
+        while let first = pending.first, tally.requests - first.requests >= window {
+            let hits = tally.hits + (hit ? 1 : 0) - first.hits
+            tally.warnings[first.event].hitRatioAfter = Double(hits) / Double(window)
+            pending.removeFirst()
+        }
+    }
+
+    mutating func sampleMemory(warningReleased: Int?) {
+        tally.memory.sample(accounted: backend.facts.accountedBytes)
+        guard keepTimeline else { return }
+        let requests = tally.requests - timelineMark.requests
+        tally.timeline.append(TimelineSample(
+            requestIndex: tally.requests, traceTime: lastTime, accountedBytes: backend.facts.accountedBytes,
+            allocatedBytes: MemoryProbe.allocatedBytes(), residentBytes: MemoryProbe.residentBytes(),
+            windowHitRatio: requests > 0 ? Double(tally.hits - timelineMark.hits) / Double(requests) : nil,
+            warningReleasedBytes: warningReleased))
+        timelineMark = (tally.requests, tally.hits)
     }
 }

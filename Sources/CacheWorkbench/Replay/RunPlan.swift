@@ -4,7 +4,14 @@ public struct RunPlan: Sendable {
     public var trace: any Trace
     public var backends: [BackendKind]
     public var capacities: [Capacity]
+    /// Timing, sampling, warnings, timeline. Its cost model is replaced per backend when
+    /// `costModel` is nil, and `materialize` applies to backends that hold payloads.
     public var options: ReplayOptions
+    /// nil = auto: `pixels` for backends that hold payloads when the trace has dimensions
+    /// (a decoded image is what a memory cache holds), `encoded` otherwise.
+    public var costModel: CostModel?
+    /// Backend options by name (`key-hash` → `cf`); each backend takes the ones it knows.
+    public var backendOptions: [String: String] = [:]
     /// Read the whole trace into memory first, so replays measure cache work only.
     public var preload: Bool
     /// SHA-256 of the trace file (or nil for a trace made in memory), for the results.
@@ -20,14 +27,24 @@ public struct RunPlan: Sendable {
         self.backends = backends
         self.capacities = capacities
         self.options = options
+        self.costModel = nil
         self.preload = preload
         self.traceChecksum = traceChecksum
+    }
+
+    /// Every given option must be taken by at least one chosen backend.
+    public func checkBackendOptions() throws {
+        for name in backendOptions.keys.sorted() where !backends.contains(where: { $0.options.contains { $0.name == name } }) {
+            let takers = BackendRegistry.all.filter { $0.options.contains { $0.name == name } }.map(\.name)
+            throw WorkbenchError("--\(name) applies to \(takers.joined(separator: ", ")), and none of those backends was chosen")
+        }
     }
 
     /// Runs every replay; `willRun` is told before each (for progress labels).
     public func execute(
         environment: RunEnvironment, willRun: (BackendKind, Int) -> Void = { _, _ in }
     ) throws -> [RunResult] {
+        try checkBackendOptions()
         let keepKeyNames = backends.contains { $0.needsKeyNames }
         var loadSeconds: Double?
         var trace: any Trace = self.trace
@@ -36,36 +53,56 @@ public struct RunPlan: Sendable {
             trace = try InMemoryTrace.load(self.trace, keepKeyNames: keepKeyNames)
             loadSeconds = Double(MonotonicClock.now() - started) / 1e9
         }
-        let summary = capacities.contains(where: \.needsWorkingSet)
-            ? try TraceSummary.scan(trace, costModel: options.costModel) : nil
-        if let summary, summary.workingSetBytes == 0 {
-            throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
-        }
+        let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
+        var summaries: [CostModel: TraceSummary] = [:]
         var results: [RunResult] = []
         for backend in backends {
+            let model = costModel ?? (backend.holdsPayloads && hasDimensions ? .pixels : .encoded)
+            var summary: TraceSummary?
+            if capacities.contains(where: \.needsWorkingSet) {
+                summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model)
+                summaries[model] = summary
+                if summary?.workingSetBytes == 0 {
+                    throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
+                }
+            }
+            var runOptions = options
+            runOptions.costModel = model
+            runOptions.materialize = options.materialize && backend.holdsPayloads
             for capacity in capacities {
                 let bytes = capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0)
                 willRun(backend, bytes)
-                let config = BackendConfig(capacityBytes: bytes, seed: seed)
-                let replayer = Replayer(source: try trace.open(keepKeyNames: keepKeyNames), capacity: bytes, options: options)
+                let config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
                 var tally: ReplayTally
+                var settings = ""
                 do {
                     let instance = try backend.make(config)
+                    settings = instance.settings
+                    let replayer = Replayer(source: try trace.open(keepKeyNames: keepKeyNames), capacity: bytes, options: runOptions)
                     tally = try instance.replay(with: replayer)
                 } catch let error as TraceError {
                     throw error
+                } catch let error as WorkbenchError {
+                    throw error  // a bad option: every run of this backend would fail the same way
                 } catch {
                     tally = ReplayTally()
                     tally.failure = String(describing: error)
                 }
                 results.append(RunResult(
                     runID: environment.runID(index: results.count), trace: trace.label, traceChecksum: traceChecksum,
-                    mode: .demandFill, backend: backend.name, backendOptions: "", holdsPayloads: backend.holdsPayloads,
-                    costModel: options.costModel,
-                    capacity: capacity, capacityBytes: bytes, workingSetBytes: summary?.workingSetBytes,
-                    seed: seed, timing: options.timing, loadSeconds: loadSeconds, tally: tally, environment: environment))
+                    mode: .demandFill, backend: backend.name, backendOptions: settings, holdsPayloads: backend.holdsPayloads,
+                    costModel: model, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
+                    workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
+                    memoryWarningSchedule: options.memoryWarnings, loadSeconds: loadSeconds, tally: tally,
+                    environment: environment))
             }
         }
         return results
+    }
+
+    /// Whether the trace's first requests carry pixel dimensions.
+    static func hasDimensions(_ trace: any Trace) throws -> Bool {
+        guard let chunk = try trace.open(keepKeyNames: false).nextChunk() else { return false }
+        return chunk.contains { $0.hasDimensions }
     }
 }

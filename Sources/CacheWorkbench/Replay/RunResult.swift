@@ -9,11 +9,14 @@ public struct RunResult: Sendable {
     /// Whether the backend's entries hold real memory (see `CacheBackend.holdsPayloads`).
     public var holdsPayloads: Bool
     public var costModel: CostModel
+    /// Whether stored objects held real heap blocks of their cost.
+    public var materialized: Bool
     public var capacity: Capacity
     public var capacityBytes: Int
     public var workingSetBytes: Int?
     public var seed: UInt64
     public var timing: Bool
+    public var memoryWarningSchedule: MemoryWarningSchedule?
     /// Seconds spent reading the trace into memory (`--preload`), nil when streamed.
     public var loadSeconds: Double?
     public var tally: ReplayTally
@@ -50,14 +53,15 @@ extension RunResult {
         "status", "error", "trace_sha256", "capacity_spec", "working_set_bytes", "dropped_zero_size",
         "too_large", "skipped_rows", "get_p90_ns", "set_p90_ns", "set_max_ns", "timing", "preloaded",
         "clock_overhead_ns", "final_entries", "final_accounted_bytes", "seed", "trace_load_s",
+        "materialized", "memory_warning_schedule", "warning_released_bytes", "hit_ratio_before_warnings",
+        "hit_ratio_after_warnings",
     ]
 
     public var cells: [Cell] {
         let t = tally
-        // allocated / accounted (DESIGN.md); policy-only backends hold no payloads, so
-        // their accounted bytes are notional and the ratio does not apply.
-        let overhead: Double? = holdsPayloads && t.memory.accounted > 0
-            ? t.memory.allocated.map { Double($0) / Double(t.memory.accounted) } : nil
+        // allocated / accounted at one moment (DESIGN.md); policy-only backends hold no
+        // payloads, so their accounted bytes are notional and the ratio does not apply.
+        let overhead: Double? = holdsPayloads && materialized ? t.memory.overheadAtPeak : nil
         return [
             .text(runID), .text(trace), .int(t.traceRequests), .text(mode.rawValue), .text(backend),
             .text(backendOptions), .text(costModel.rawValue),
@@ -77,6 +81,9 @@ extension RunResult {
             .text(timing ? "on" : "off"), .text(loadSeconds != nil ? "yes" : "no"),
             timing ? .int(Int(environment.clockOverheadNanoseconds)) : .empty,
             .int(t.finalFacts.entries), .int(t.finalFacts.accountedBytes), .text(String(seed)), .from(loadSeconds),
+            .text(materialized ? "yes" : "no"), .from(memoryWarningSchedule?.description),
+            memoryWarningSchedule == nil ? .empty : .int(t.warningReleasedBytes),
+            .from(t.meanHitRatio(\.hitRatioBefore)), .from(t.meanHitRatio(\.hitRatioAfter)),
         ]
     }
 }

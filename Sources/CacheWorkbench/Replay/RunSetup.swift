@@ -1,32 +1,66 @@
 /// `bench run` as a value: the user's options checked and resolved into a `RunPlan`, then
-/// executed and reported. The CLI only parses arguments into this.
+/// executed and reported. The CLI only parses arguments into `Arguments`.
 public struct RunSetup {
+    /// The command line's values, as typed.
+    public struct Arguments {
+        public var trace: String?
+        public var format: String?
+        public var backends = "all"
+        public var capacities = "100MB"
+        public var cost = "auto"
+        public var timing = true
+        public var preload = false
+        public var skipBad = false
+        public var materialize = true
+        public var seed: UInt64 = 1
+        public var sampleEvery = 4_096
+        public var backendOptions: [String: String] = [:]
+        public var memoryWarning: String?
+        public var warningWindow = 1_000
+        public var csv: String?
+        public var json: String?
+        public var timeline: String?
+
+        public init() {}
+    }
+
     public var plan: RunPlan
     public var csvPath: String?
     public var jsonPath: String?
+    public var timelinePath: String?
 
-    public init(
-        tracePath: String?, format: String?, backends: String, capacities: String, cost: String,
-        timing: Bool, preload: Bool, skipBad: Bool, seed: UInt64, sampleEvery: Int,
-        csv: String?, json: String?
-    ) throws {
-        guard let costModel = CostModel(rawValue: cost.lowercased()) else {
-            throw WorkbenchError("unknown cost model '\(cost)'; known: \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))")
+    public init(_ arguments: Arguments) throws {
+        let costModel: CostModel?
+        if arguments.cost.lowercased() == "auto" {
+            costModel = nil
+        } else if let model = CostModel(rawValue: arguments.cost.lowercased()) {
+            costModel = model
+        } else {
+            throw WorkbenchError("unknown cost model '\(arguments.cost)'; known: auto, \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let path = try tracePath ?? BundledTrace.path()
-        let file = try TraceFile(path: path, format: format.map(TraceFormat.named), skipBadRows: skipBad)
-        for output in [csv, json].compactMap({ $0 }) { try AtomicFile.checkWritable(output) }
+        let path = try arguments.trace ?? BundledTrace.path()
+        let file = try TraceFile(path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad)
+        for output in [arguments.csv, arguments.json, arguments.timeline].compactMap({ $0 }) {
+            try AtomicFile.checkWritable(output)
+        }
         var options = ReplayOptions()
-        options.timing = timing
-        options.costModel = costModel
-        options.memorySampleInterval = sampleEvery
+        options.timing = arguments.timing
+        options.memorySampleInterval = arguments.sampleEvery
+        options.materialize = arguments.materialize
+        options.memoryWarnings = try arguments.memoryWarning.map(MemoryWarningSchedule.init(parsing:))
+        options.warningWindow = arguments.warningWindow
+        options.timeline = arguments.timeline != nil
         plan = RunPlan(
-            trace: file, backends: try BackendRegistry.list(parsing: backends),
-            capacities: try Capacity.list(parsing: capacities), options: options, preload: preload,
+            trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),
+            capacities: try Capacity.list(parsing: arguments.capacities), options: options, preload: arguments.preload,
             traceChecksum: try TraceChecksum.sha256(path: path))
-        plan.seed = seed
-        csvPath = csv
-        jsonPath = json
+        plan.costModel = costModel
+        plan.backendOptions = arguments.backendOptions
+        plan.seed = arguments.seed
+        try plan.checkBackendOptions()
+        csvPath = arguments.csv
+        jsonPath = arguments.json
+        timelinePath = arguments.timeline
     }
 
     public struct Outcome {
@@ -45,6 +79,7 @@ public struct RunSetup {
         progress.finish()
         if let csvPath { try AtomicFile.write(CSVReport.render(results), to: csvPath) }
         if let jsonPath { try AtomicFile.write(JSONReport.render(results, environment: environment), to: jsonPath) }
+        if let timelinePath { try AtomicFile.write(TimelineReport.render(results), to: timelinePath) }
         return Outcome(results: results, table: TableReport.render(results, environment: environment))
     }
 }
@@ -68,12 +103,15 @@ public enum Catalog {
         let width = BackendRegistry.all.map(\.name.count).max() ?? 0
         for kind in BackendRegistry.all {
             text += "  \(kind.name)\(String(repeating: " ", count: width - kind.name.count))  \(kind.summary)\n"
+            for option in kind.options {
+                text += "  \(String(repeating: " ", count: width))    --\(option.name): \(option.help)\n"
+            }
         }
         text += "\nTrace formats (--format):\n"
         for format in TraceFormat.all {
             text += "  \(format.name)  \(format.summary) (.\(format.extensions.joined(separator: ", .")))\n"
         }
-        text += "\nCost models (--cost): \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))\n"
+        text += "\nCost models (--cost): auto (pixels for memory backends when the trace has dimensions, else encoded), \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))\n"
         return text
     }
 }

@@ -1,7 +1,7 @@
 /// The comparison table printed on the terminal: one line per run, aligned columns.
 public enum TableReport {
     public static func render(_ results: [RunResult], environment: RunEnvironment) -> String {
-        let headers = ["backend", "capacity", "requests", "hit ratio", "byte hit", "get p50", "get p99",
+        let headers = ["backend", "capacity", "cost", "requests", "hit ratio", "byte hit", "get p50", "get p99",
                        "set p50", "set p99", "req/s", "evictions", "heap peak", "status"]
         var rows: [[String]] = []
         for result in results {
@@ -9,7 +9,7 @@ public enum TableReport {
             rows.append([
                 result.backend,
                 ByteCount.format(result.capacityBytes) + (result.capacity.needsWorkingSet ? " (\(result.capacity))" : ""),
-                String(t.requests),
+                result.costModel.rawValue, String(t.requests),
                 percent(t.objectHitRatio), percent(t.byteHitRatio),
                 nanoseconds(t.get?.p50), nanoseconds(t.get?.p99), nanoseconds(t.set?.p50), nanoseconds(t.set?.p99),
                 rate(t.throughput), String(t.finalFacts.evictions),
@@ -24,7 +24,7 @@ public enum TableReport {
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
                 let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
-                return index <= 1 ? cell + pad : (index == cells.count - 1 ? cell : pad + cell)
+                return index <= 2 ? cell + pad : (index == cells.count - 1 ? cell : pad + cell)
             }.joined(separator: "  ")
         }
         var text = line(headers) + "\n"
@@ -36,8 +36,14 @@ public enum TableReport {
             if let load = first.loadSeconds, load > 0 {
                 text += "; read into memory in \(String(format2: load)) s (\(rate(Double(first.tally.traceRequests + first.tally.skippedRows) / load)) rows/s)"
             }
-            if let workingSet = first.workingSetBytes { text += "; working set \(ByteCount.format(workingSet))" }
-            text += "; cost model \(first.costModel.rawValue)"
+            var workingSets: [String] = []
+            for result in results {
+                guard let workingSet = result.workingSetBytes else { continue }
+                let entry = "\(ByteCount.format(workingSet)) \(result.costModel.rawValue)"
+                if !workingSets.contains(entry) { workingSets.append(entry) }
+            }
+            if !workingSets.isEmpty { text += "; working set " + workingSets.joined(separator: ", ") }
+            if let schedule = first.memoryWarningSchedule { text += "; memory warnings \(schedule)" }
             text += first.timing ? "; clock overhead \(environment.clockOverheadNanoseconds) ns per timed call (included in latencies)" : "; timing off"
             text += "\n"
         }

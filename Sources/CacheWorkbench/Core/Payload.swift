@@ -1,0 +1,26 @@
+/// A stored object's memory, as a decoded bitmap would hold it: a heap block of the
+/// object's cost with every page written, so both jemalloc's allocated bytes and the
+/// resident set see what an app would hold. The replayer makes it before the timed
+/// `set`, so latency measures the cache, not the "decode". Freed when the cache drops it.
+public final class Payload: @unchecked Sendable {
+    public let byteCount: Int
+    private let storage: UnsafeMutableRawPointer?
+
+    public init(byteCount: Int) {
+        self.byteCount = byteCount
+        guard byteCount > 0 else {
+            storage = nil
+            return
+        }
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
+        // One write per 4 KiB page makes the pages resident without the cost of a full fill.
+        var offset = 0
+        while offset < byteCount {
+            storage.storeBytes(of: UInt8(truncatingIfNeeded: offset >> 12), toByteOffset: offset, as: UInt8.self)
+            offset += 4096
+        }
+        self.storage = storage
+    }
+
+    deinit { storage?.deallocate() }
+}
