@@ -22,21 +22,31 @@ public enum CFStringHash {
     public static func hash(_ string: String) -> UInt {
         var string = string
         // ASCII (every URL): UTF-16 units are the UTF-8 bytes, so hash them in place.
-        if let ascii = string.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } ? hash(units: bytes) : nil }) {
+        if let ascii = string.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } ? hash(units: bytes, wraps: false) : nil }) {
             return ascii
         }
         let units = Array(string.utf16)
-        return units.withUnsafeBufferPointer { hash(units: $0) }
+        return units.withUnsafeBufferPointer { hash(units: $0, wraps: units.contains { $0 > 0xFF }) }
     }
 
     /// Over UTF-16 units (or bytes standing for them).
     @inline(__always)
-    public static func hash<Unit: FixedWidthInteger>(units: UnsafeBufferPointer<Unit>) -> UInt {
+    public static func hash<Unit: FixedWidthInteger>(units: UnsafeBufferPointer<Unit>, wraps: Bool) -> UInt {
         let length = units.count
         var result = UInt(bitPattern: length)
+        // In C each product `unit * constant` is an `int`, and overflows for large units
+        // (undefined behaviour). In the CoreFoundation of swift-corelibs-foundation 6.3 the
+        // path for strings CF stores as 8-bit (every unit <= 255) computes it in 64 bits,
+        // while the UTF-16 path wraps at 32 bits and sign-extends. Measured against
+        // NSString.hash (see the tests); ASCII keys, every URL, are the same either way.
+        // `wraps`: the string has a unit above 0xFF, so CF stores it as UTF-16.
+        @inline(__always) func product(_ unit: Unit, _ constant: Int32) -> UInt {
+            wraps ? UInt(bitPattern: Int(Int32(truncatingIfNeeded: Int(unit)) &* constant))
+                : UInt(unit) &* UInt(constant)
+        }
         @inline(__always) func four(_ start: Int) {
-            result = result &* 67_503_105 &+ UInt(units[start]) &* 16_974_593 &+ UInt(units[start + 1]) &* 66_049
-                &+ UInt(units[start + 2]) &* 257 &+ UInt(units[start + 3])
+            result = result &* 67_503_105 &+ product(units[start], 16_974_593) &+ product(units[start + 1], 66_049)
+                &+ product(units[start + 2], 257) &+ UInt(units[start + 3])
         }
         if length <= everythingLimit {
             var index = 0
