@@ -109,12 +109,12 @@ public final class NSCacheLike: CacheBackend {
                 state.entries.replace(slot, cost: cost, payload: payload)
                 if options.eviction == .lowestCost {
                     state.costOrder.remove(slot: slot)
-                    state.costOrder.push(slot: slot, cost: cost, sequence: state.entries.entry(slot).sequence)
+                    state.costOrder.push(slot: slot, cost: cost, sequence: state.entries.sequence(slot))
                 }
             } else {
                 let slot = state.entries.insert(key, cost: cost, payload: payload)
                 if options.eviction == .lowestCost {
-                    state.costOrder.push(slot: slot, cost: cost, sequence: state.entries.entry(slot).sequence)
+                    state.costOrder.push(slot: slot, cost: cost, sequence: state.entries.sequence(slot))
                 }
             }
             // Like NSCache: evict after the store until within the limits (the new entry
@@ -159,8 +159,8 @@ public final class NSCacheLike: CacheBackend {
             var keys: [String] = []
             var slot = state.entries.newest
             while slot >= 0 {
-                keys.append(state.entries.entry(slot).key.text)
-                slot = state.entries.entry(slot).older
+                keys.append(state.entries.key(slot))
+                slot = state.entries.older(slot)
             }
             return keys
         }

@@ -85,16 +85,21 @@ struct HashedKey: Equatable {
             hasher.combine(key)
             hash = UInt64(bitPattern: Int64(hasher.finalize()))
         case .digest:
-            let digest = SHA256.hash(data: Array(key.utf8))
+            var key = key
+            let digest = key.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
             // 64 hex characters stand for the 32 digest bytes; the first 8 bytes are the hash.
-            var hex = ""
-            hex.reserveCapacity(64)
             var first: UInt64 = 0
-            for (index, byte) in digest.enumerated() {
-                if index < 8 { first = first << 8 | UInt64(byte) }
-                hex += byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+            text = digest.withUnsafeBytes { bytes in
+                for byte in bytes.prefix(8) { first = first << 8 | UInt64(byte) }
+                return String(unsafeUninitializedCapacity: 64) { hex in
+                    let digits = Array("0123456789abcdef".utf8)
+                    for (index, byte) in bytes.enumerated() {
+                        hex[2 * index] = digits[Int(byte >> 4)]
+                        hex[2 * index + 1] = digits[Int(byte & 15)]
+                    }
+                    return 64
+                }
             }
-            text = hex
             hash = first
         }
     }

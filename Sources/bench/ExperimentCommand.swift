@@ -1,0 +1,56 @@
+import ArgumentParser
+import CacheWorkbench
+import Foundation
+
+struct ExperimentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "experiment",
+        abstract: "Run a packaged experiment.",
+        subcommands: [SimilarKeys.self])
+
+    struct SimilarKeys: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "similar-keys",
+            abstract: "NSCache's similar-key degradation: lookups of long URLs that collide under CFStringHash.",
+            discussion: """
+                For each N: N keys of 173 characters that differ only outside CFStringHash's \
+                windows (all one hash), and a control set that differs inside one; each fills \
+                nscache with --key-hash cf, full and digest, and the real Foundation NSCache; \
+                then a seeded sample of lookups is timed.
+
+                Example:
+                  bench experiment similar-keys --n 1000,5000,20000 --csv similar.csv
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("Key counts, comma-separated.", valueName: "list"))
+        var n = "1000,5000,20000"
+
+        @Option(name: .long, help: "Lookups timed per key count, key set and variant (all when N is smaller).")
+        var lookups = 2_000
+
+        @Option(name: .long, help: "Seed for the lookup sample.")
+        var seed: UInt64 = 1
+
+        @Option(name: .long, help: ArgumentHelp("Write the rows as CSV to this file.", valueName: "file"))
+        var csv: String?
+
+        func run() throws {
+            try reportingErrors {
+                let sizes = try n.split(separator: ",").map { part -> Int in
+                    guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value > 0 else {
+                        throw ValidationError("--n takes whole numbers above 0, comma-separated")
+                    }
+                    return value
+                }
+                guard lookups > 0 else { throw ValidationError("--lookups must be at least 1") }
+                if let csv { try AtomicFile.checkWritable(csv) }
+                let environment = RunEnvironment.current()
+                let progress = ProgressLine()
+                let rows = try SimilarKeysExperiment(sizes: sizes, lookups: lookups, seed: seed).run { progress.show($0) }
+                progress.finish()
+                if let csv { try AtomicFile.write(SimilarKeysExperiment.csv(rows, environment: environment), to: csv) }
+                print(SimilarKeysExperiment.table(rows), terminator: "")
+            }
+        }
+    }
+}

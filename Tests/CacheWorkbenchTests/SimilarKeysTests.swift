@@ -1,0 +1,29 @@
+import Testing
+@testable import CacheWorkbench
+
+@Suite("Similar-keys experiment")
+struct SimilarKeysTests {
+    @Test("similar keys all share one CFStringHash; control keys all differ; both are long URLs")
+    func keySets() {
+        let similar = (0..<300).map { SimilarKeysExperiment.key($0, in: .similar) }
+        let control = (0..<300).map { SimilarKeysExperiment.key($0, in: .control) }
+        #expect(Set(similar).count == 300 && Set(control).count == 300)
+        #expect(Set(similar.map(CFStringHash.hash)).count == 1)
+        #expect(Set(control.map(CFStringHash.hash)).count == 300)
+        #expect((similar + control).allSatisfy { $0.utf16.count == 173 && $0.hasPrefix("https://") })
+    }
+
+    @Test("every variant finds every key; rows cover each N, key set and variant")
+    func rows() throws {
+        let rows = try SimilarKeysExperiment(sizes: [50, 120], lookups: 40).run()
+        #expect(rows.count == 2 * 2 * SimilarKeysExperiment.variants.count)
+        #expect(rows.allSatisfy { $0.lookups == 40 && $0.get.count == 40 })
+        #expect(rows.filter { $0.keySet == .similar }.allSatisfy { $0.distinctCFHashes == 1 })
+        #expect(rows.filter { $0.keySet == .control }.allSatisfy { $0.distinctCFHashes == $0.n })
+        let csv = SimilarKeysExperiment.csv(rows, environment: RunEnvironment(
+            gitRevision: "x", swiftVersion: "6.3.1", allocator: "jemalloc", clockOverheadNanoseconds: 20,
+            startedAt: "t", processID: 1))
+        #expect(csv.split(separator: "\n").count == rows.count + 1)
+        #expect(SimilarKeysExperiment.table(rows).contains("n=120: nscache --key-hash cf"))
+    }
+}
