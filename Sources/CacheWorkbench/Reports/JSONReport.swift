@@ -9,8 +9,20 @@ public enum JSONReport {
         text += "\"clock_overhead_ns\": \(environment.clockOverheadNanoseconds), "
         text += "\"started_at\": \(string(environment.startedAt))},\n  \"runs\": ["
         for (index, result) in results.enumerated() {
-            let members = zip(RunResult.columnNames, result.cells).map { name, cell in
+            var members = zip(RunResult.columnNames, result.cells).map { name, cell in
                 "\(string(name)): \(value(cell))"
+            }
+            if result.memoryWarningSchedule != nil {
+                let warnings = result.tally.warnings.map { event in
+                    let fields: [(String, Cell)] = [
+                        ("request_index", .int(event.requestIndex)), ("trace_time", .double(event.traceTime)),
+                        ("released_bytes", .int(event.releasedBytes)), ("allocated_before", .from(event.allocatedBefore)),
+                        ("allocated_after", .from(event.allocatedAfter)), ("hit_ratio_before", .from(event.hitRatioBefore)),
+                        ("hit_ratio_after", .from(event.hitRatioAfter)),
+                    ]
+                    return "{" + fields.map { "\(string($0.0)): \(value($0.1))" }.joined(separator: ", ") + "}"
+                }
+                members.append("\"warnings\": [" + warnings.joined(separator: ", ") + "]")
             }
             text += (index == 0 ? "\n" : ",\n") + "    {" + members.joined(separator: ", ") + "}"
         }

@@ -1,8 +1,11 @@
 /// The comparison table printed on the terminal: one line per run, aligned columns.
 public enum TableReport {
     public static func render(_ results: [RunResult], environment: RunEnvironment) -> String {
-        let headers = ["backend", "capacity", "cost", "requests", "hit ratio", "byte hit", "get p50", "get p99",
-                       "set p50", "set p99", "req/s", "evictions", "heap peak", "status"]
+        let warned = results.contains { $0.memoryWarningSchedule != nil }
+        var headers = ["backend", "capacity", "cost", "requests", "hit ratio", "byte hit", "get p50", "get p99",
+                       "set p50", "set p99", "req/s", "evictions", "heap peak"]
+        if warned { headers += ["warnings", "released", "hit before", "hit after"] }
+        headers.append("status")
         var rows: [[String]] = []
         for result in results {
             let t = result.tally
@@ -14,6 +17,10 @@ public enum TableReport {
                 nanoseconds(t.get?.p50), nanoseconds(t.get?.p99), nanoseconds(t.set?.p50), nanoseconds(t.set?.p99),
                 rate(t.throughput), String(t.finalFacts.evictions),
                 t.memory.allocated.map(ByteCount.format) ?? "–",
+            ] + (warned ? [
+                String(t.memoryWarnings), ByteCount.format(t.warningReleasedBytes),
+                percent(t.meanHitRatio(\.hitRatioBefore)), percent(t.meanHitRatio(\.hitRatioAfter)),
+            ] : []) + [
                 result.failed ? "FAILED: \(t.failure ?? "")" : "ok",
             ])
         }
