@@ -50,13 +50,8 @@ struct MemoryBackendTests {
 
     @Test("nscache lowest-cost evicts exactly as the real corelibs NSCache", arguments: [UInt64(1), 2])
     func matchesFoundation(seed: UInt64) throws {
-        var spec = ImageFeedSpec()
-        spec.requests = 6_000
-        spec.images = 600
-        spec.seed = seed
-        let requests = ImageFeedGenerator(spec: spec).requests()
-        var options = ReplayOptions()
-        options.costModel = .pixels
+        let requests = generated(requests: 6_000, images: 600, seed: seed)
+        let options = pixelOptions
         let capacity = 200 << 20
         let ours = try replay(requests, backend: nscache(capacity, eviction: .lowestCost), capacity: capacity, options: options)
         let real = try replay(requests, backend: FoundationNSCache(totalCostLimit: capacity), capacity: capacity, options: options)
@@ -83,13 +78,8 @@ struct MemoryBackendTests {
 
     @Test("autopurge and autopurge-o1: identical hits and evictions on generated traces", arguments: [UInt64(3), 4])
     func autopurgeVariantsAgree(seed: UInt64) throws {
-        var spec = ImageFeedSpec()
-        spec.requests = 20_000
-        spec.images = 1_000
-        spec.seed = seed
-        let requests = ImageFeedGenerator(spec: spec).requests()
-        var options = ReplayOptions()
-        options.costModel = .pixels
+        let requests = generated(requests: 20_000, images: 1_000, seed: seed)
+        let options = pixelOptions
         let capacity = 100 << 20
         let sorted = try replay(requests, backend: AutoPurgingImageCache(memoryCapacity: capacity, preferredMemoryUsageAfterPurge: capacity * 6 / 10), capacity: capacity, options: options)
         let listed = try replay(requests, backend: AutoPurgingImageCacheO1(memoryCapacity: capacity, preferredMemoryUsageAfterPurge: capacity * 6 / 10), capacity: capacity, options: options)
@@ -100,12 +90,10 @@ struct MemoryBackendTests {
 
     @Test("accounted cost never above the limit once a store returns", arguments: ["nscache", "foundation-nscache", "autopurge", "autopurge-o1"])
     func limitHolds(name: String) throws {
-        var spec = ImageFeedSpec()
-        spec.requests = 5_000
         let capacity = 50 << 20
         let backend = try BackendRegistry.named(name).make(BackendConfig(capacityBytes: capacity))
         var seen = 0
-        for request in ImageFeedGenerator(spec: spec).requests() where try !backend.get(request) {
+        for request in generated(requests: 5_000) where try !backend.get(request) {
             let cost = CostModel.pixels.cost(of: request)
             guard cost <= capacity else { continue }
             try backend.set(request, cost: cost, payload: nil)
@@ -129,9 +117,7 @@ struct MemoryBackendTests {
 
     @Test("digest and full key hashes give the same hits as cf on ordinary keys")
     func keyHashesAgree() throws {
-        var spec = ImageFeedSpec()
-        spec.requests = 5_000
-        let requests = ImageFeedGenerator(spec: spec).requests()
+        let requests = generated(requests: 5_000)
         var hits: [Int] = []
         for hash in StringKeyHash.allCases {
             var options = NSCacheLike.Options(totalCostLimit: 30 << 20)

@@ -59,3 +59,19 @@ func replay(
     let source = try InMemoryTrace(label: "test", requests: requests).open(keepKeyNames: true)
     return try backend.replay(with: Replayer(source: source, capacity: capacity, options: options))
 }
+
+/// Requests of the image-feed generator.
+func generated(requests: Int, images: Int? = nil, seed: UInt64 = 1) -> [Request] {
+    var spec = ImageFeedSpec()
+    spec.requests = requests
+    spec.images = images
+    spec.seed = seed
+    return ImageFeedGenerator(spec: spec).requests()
+}
+
+/// Options for replays that charge objects their pixel cost.
+var pixelOptions: ReplayOptions {
+    var options = ReplayOptions()
+    options.costModel = .pixels
+    return options
+}
