@@ -48,14 +48,17 @@ struct CoreTests {
     @Test("jemalloc is the process allocator and its statistics follow allocations")
     func jemalloc() throws {
         #expect(MemoryProbe.allocatorName.hasPrefix("jemalloc"))
-        // stats.allocated is process-wide and other tests run in parallel: allow them 16 MiB.
-        let before = try #require(MemoryProbe.allocatedBytes())
+        // stats.allocated is process-wide and other tests run in parallel, so the exact
+        // check uses jemalloc's per-thread counters; the global figure can only be larger.
+        let tracker = HeapTracker()
+        #expect(tracker.isAvailable)
+        let before = tracker.liveBytes
         let block = UnsafeMutableRawPointer.allocate(byteCount: 256 << 20, alignment: 64)
-        let after = try #require(MemoryProbe.allocatedBytes())
+        // A few KiB of slack for what the test machinery itself allocates on this thread.
+        #expect(abs(tracker.liveBytes - before - (256 << 20)) < 64 << 10)
+        #expect(try #require(MemoryProbe.allocatedBytes()) >= 256 << 20)
         block.deallocate()
-        let freed = try #require(MemoryProbe.allocatedBytes())
-        #expect(abs((after - before) - (256 << 20)) < 16 << 20)
-        #expect(abs((after - freed) - (256 << 20)) < 16 << 20)
+        #expect(abs(tracker.liveBytes - before) < 64 << 10)
         #expect((MemoryProbe.residentBytes() ?? 0) > 0)
     }
 
