@@ -7,22 +7,24 @@
 /// compare each, as NSCache's do. Entries also form a recency list (most recent at head)
 /// for LRU orders.
 ///
-/// Fields live in parallel arrays indexed by slot, hot ones (hash, chain and list links)
-/// apart from cold ones (key text, payload), so chain walks and relinks touch a few bytes
-/// per entry instead of a whole record. With ~100k entries lookups and removals are cache
-/// misses more than work: this layout took `nscache --key-hash full` get p50 from ~430 to
-/// ~375 ns and a 40k-entry purge from 17.5 to 12.7 ms (each removal still frees a cold
-/// key string).
+/// What a lookup or relink touches (hash, key, chain and recency links) sits together in
+/// one 40-byte record per slot; cost, payload and sequence live in arrays of their own.
+/// With ~100k entries, lookups and removals are cache misses more than work, so the number
+/// of cache lines touched per operation is what this layout minimizes.
 ///
 /// Complexity: find/insert/remove O(1 + chain length); with distinct hashes chains average
 /// under one entry (the table doubles when full); with n colliding keys, O(n).
 struct StringKeyedEntries {
-    private var hashes: [UInt64] = []
-    /// Next slot in the same bucket chain; for a free slot, the next free slot.
-    private var chainNext: [Int32] = []
-    private var newerOf: [Int32] = []
-    private var olderOf: [Int32] = []
-    private var keys: [String] = []
+    private struct Hot {
+        var hash: UInt64
+        var key: String
+        /// Next slot in the same bucket chain; for a free slot, the next free slot.
+        var chainNext: Int32
+        var newer: Int32
+        var older: Int32
+    }
+
+    private var hot: [Hot] = []
     private var costs: [Int] = []
     private var payloads: [Payload?] = []
     /// Insertion order, for deterministic tie-breaks.
@@ -42,16 +44,16 @@ struct StringKeyedEntries {
         Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & (buckets.count - 1)
     }
 
-    func key(_ slot: Int32) -> String { keys[Int(slot)] }
+    func key(_ slot: Int32) -> String { hot[Int(slot)].key }
     func sequence(_ slot: Int32) -> UInt64 { sequences[Int(slot)] }
-    func older(_ slot: Int32) -> Int32 { olderOf[Int(slot)] }
+    func older(_ slot: Int32) -> Int32 { hot[Int(slot)].older }
 
     @inline(__always)
     func find(_ key: HashedKey) -> Int32? {
         var slot = buckets[bucket(key.hash)]
         while slot >= 0 {
-            if hashes[Int(slot)] == key.hash && keys[Int(slot)] == key.text { return slot }
-            slot = chainNext[Int(slot)]
+            if hot[Int(slot)].hash == key.hash && HashedKey.sameText(hot[Int(slot)].key, key.text) { return slot }
+            slot = hot[Int(slot)].chainNext
         }
         return nil
     }
@@ -62,32 +64,25 @@ struct StringKeyedEntries {
         if count >= buckets.count { grow() }
         let home = bucket(key.hash)
         let slot: Int32
+        let record = Hot(hash: key.hash, key: key.text, chainNext: buckets[home], newer: -1, older: newest)
         if freeHead >= 0 {
             slot = freeHead
-            freeHead = chainNext[Int(slot)]
             let index = Int(slot)
-            hashes[index] = key.hash
-            chainNext[index] = buckets[home]
-            newerOf[index] = -1
-            olderOf[index] = newest
-            keys[index] = key.text
+            freeHead = hot[index].chainNext
+            hot[index] = record
             costs[index] = cost
             payloads[index] = payload
             sequences[index] = nextSequence
         } else {
-            slot = Int32(hashes.count)
-            hashes.append(key.hash)
-            chainNext.append(buckets[home])
-            newerOf.append(-1)
-            olderOf.append(newest)
-            keys.append(key.text)
+            slot = Int32(hot.count)
+            hot.append(record)
             costs.append(cost)
             payloads.append(payload)
             sequences.append(nextSequence)
         }
         nextSequence += 1
         buckets[home] = slot
-        if newest >= 0 { newerOf[Int(newest)] = slot }
+        if newest >= 0 { hot[Int(newest)].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
         count += 1
@@ -108,9 +103,9 @@ struct StringKeyedEntries {
     mutating func touch(_ slot: Int32) {
         guard slot != newest else { return }
         unlinkRecency(slot)
-        olderOf[Int(slot)] = newest
-        newerOf[Int(slot)] = -1
-        if newest >= 0 { newerOf[Int(newest)] = slot }
+        hot[Int(slot)].older = newest
+        hot[Int(slot)].newer = -1
+        if newest >= 0 { hot[Int(newest)].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
     }
@@ -119,19 +114,19 @@ struct StringKeyedEntries {
     @discardableResult
     mutating func remove(_ slot: Int32) -> Int {
         let index = Int(slot)
-        let home = bucket(hashes[index])
+        let home = bucket(hot[index].hash)
         if buckets[home] == slot {
-            buckets[home] = chainNext[index]
+            buckets[home] = hot[index].chainNext
         } else {
             var previous = Int(buckets[home])
-            while chainNext[previous] != slot { previous = Int(chainNext[previous]) }
-            chainNext[previous] = chainNext[index]
+            while hot[previous].chainNext != slot { previous = Int(hot[previous].chainNext) }
+            hot[previous].chainNext = hot[index].chainNext
         }
         unlinkRecency(slot)
         let cost = costs[index]
         payloads[index] = nil
-        keys[index] = ""
-        chainNext[index] = freeHead
+        hot[index].key = ""
+        hot[index].chainNext = freeHead
         freeHead = slot
         count -= 1
         totalCost -= cost
@@ -147,20 +142,20 @@ struct StringKeyedEntries {
 
     @inline(__always)
     private mutating func unlinkRecency(_ slot: Int32) {
-        let newer = newerOf[Int(slot)]
-        let older = olderOf[Int(slot)]
-        if newer >= 0 { olderOf[Int(newer)] = older } else { newest = older }
-        if older >= 0 { newerOf[Int(older)] = newer } else { oldest = newer }
+        let newer = hot[Int(slot)].newer
+        let older = hot[Int(slot)].older
+        if newer >= 0 { hot[Int(newer)].older = older } else { newest = older }
+        if older >= 0 { hot[Int(older)].newer = newer } else { oldest = newer }
     }
 
     private mutating func grow() {
         buckets = [Int32](repeating: -1, count: buckets.count * 2)
         var slot = oldest
         while slot >= 0 {
-            let home = bucket(hashes[Int(slot)])
-            chainNext[Int(slot)] = buckets[home]
+            let home = bucket(hot[Int(slot)].hash)
+            hot[Int(slot)].chainNext = buckets[home]
             buckets[home] = slot
-            slot = newerOf[Int(slot)]
+            slot = hot[Int(slot)].newer
         }
     }
 }
