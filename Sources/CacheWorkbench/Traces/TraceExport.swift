@@ -1,0 +1,11 @@
+/// Writes any trace as CSV (used by `bench gen`; `bench convert` later).
+public enum TraceExport {
+    public static func write(_ trace: any Trace, to path: String?, shape: CSVTraceWriter.Shape) throws {
+        let writer = try CSVTraceWriter(path: path, shape: shape)
+        let source = try trace.open(keepKeyNames: true)
+        while let chunk = try source.nextChunk() {
+            for request in chunk { writer.write(request) }
+        }
+        try writer.finish()
+    }
+}
