@@ -6,7 +6,7 @@ struct ExperimentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "experiment",
         abstract: "Run a packaged experiment.",
-        subcommands: [SimilarKeys.self])
+        subcommands: [SimilarKeys.self, Purge.self])
 
     struct SimilarKeys: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -50,6 +50,49 @@ struct ExperimentCommand: ParsableCommand {
                 progress.finish()
                 if let csv { try AtomicFile.write(SimilarKeysExperiment.csv(rows, environment: environment), to: csv) }
                 print(SimilarKeysExperiment.table(rows), terminator: "")
+            }
+        }
+    }
+
+    struct Purge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "purge",
+            abstract: "The cost of one AFAutoPurgingImageCache purge: autopurge (sort all) against autopurge-o1 (recency list).",
+            discussion: """
+                Each round fills a cache with exactly --entries objects, shuffles their recency \
+                with random reads, then times the one store that triggers the purge (down to 60% \
+                of capacity). Reports the median, min and max over --rounds.
+
+                Example:
+                  bench experiment purge --entries 100000 --rounds 5
+                """)
+
+        @Option(name: .long, help: "Entries in the cache when the purge happens.")
+        var entries = 100_000
+
+        @Option(name: .long, help: "Rounds per backend (a fresh cache each).")
+        var rounds = 5
+
+        @Option(name: .long, help: "Seed for the recency shuffle.")
+        var seed: UInt64 = 1
+
+        @Option(name: .long, help: ArgumentHelp("Write every round as CSV to this file.", valueName: "file"))
+        var csv: String?
+
+        func validate() throws {
+            guard entries >= 10 else { throw ValidationError("--entries must be at least 10") }
+            guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                if let csv { try AtomicFile.checkWritable(csv) }
+                let environment = RunEnvironment.current()
+                let progress = ProgressLine()
+                let rows = try PurgeExperiment(entries: entries, rounds: rounds, seed: seed).run { progress.show($0) }
+                progress.finish()
+                if let csv { try AtomicFile.write(PurgeExperiment.csv(rows, environment: environment), to: csv) }
+                print(PurgeExperiment.table(rows), terminator: "")
             }
         }
     }

@@ -27,3 +27,15 @@ struct SimilarKeysTests {
         #expect(SimilarKeysExperiment.table(rows).contains("n=120: nscache --key-hash cf"))
     }
 }
+
+@Suite("Purge experiment")
+struct PurgeExperimentTests {
+    @Test("both variants purge the same entries down to the preferred 60%")
+    func rows() throws {
+        let rows = try PurgeExperiment(entries: 1_000, rounds: 2).run()
+        #expect(rows.map(\.backend) == ["autopurge", "autopurge-o1"])
+        // 1,001 × 1,000 bytes over a 1,000,000-byte capacity: purge 401,000 bytes = 401 entries.
+        #expect(rows.allSatisfy { $0.removed == 401 && $0.purgeNanoseconds.count == 2 })
+        #expect(PurgeExperiment.table(rows).contains("cheaper (medians)"))
+    }
+}
