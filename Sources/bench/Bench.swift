@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
         abstract: "Replay request traces against cache backends and compare hit ratio, latency and memory.",
         discussion: """
             With no subcommand, `bench` runs `bench run`: the bundled default trace against every \
-            backend at 10% of the trace's working set, printed as a table.
+            backend at 100 MB (AFAutoPurgingImageCache's memory budget), printed as a table.
             """,
         subcommands: [RunCommand.self, GenCommand.self, ExperimentCommand.self, ListCommand.self],
         defaultSubcommand: RunCommand.self)
