@@ -106,6 +106,31 @@ struct CLITests {
         }
     }
 
+    @Test("memory warnings and the timeline reach the CSV, the JSON and the timeline file")
+    func warningsEndToEnd() throws {
+        let folder = TemporaryFolder()
+        var rows = "time,key,size,width,height\n"
+        for index in 0..<60 { rows += "\(index),img\(index % 6),1000,10,10\n" }
+        let tracePath = folder.file("w.csv", rows)
+        let result = try bench([
+            "run", "--trace", tracePath, "--backend", "nscache,foundation-nscache", "--capacity", "1MiB",
+            "--memory-warning", "every:20", "--warning-window", "5", "--sample-every", "10",
+            "--csv", folder.path + "/o.csv", "--json", folder.path + "/o.json", "--timeline", folder.path + "/t.csv",
+        ])
+        #expect(result.status == 0, "\(result.err)")
+        let csv = try csvRows(folder.path + "/o.csv")
+        #expect(csv.map { $0["memory_warnings"] } == ["2", "2"])
+        #expect(csv[0]["warning_released_bytes"] == "\(2 * 6 * 400)")  // pixel cost 10×10×4, six images
+        #expect(csv[1]["warning_released_bytes"] == "0")  // corelibs NSCache ignores warnings
+        #expect(csv[0]["hit_ratio_before_warnings"] == "1.0" && csv[0]["cost_model"] == "pixels")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/o.json"))) as? [String: Any])
+        let warnings = try #require((json["runs"] as? [[String: Any]])?.first?["warnings"] as? [[String: Any]])
+        #expect(warnings.map { $0["request_index"] as? Int } == [20, 40])
+        let timeline = try csvRows(folder.path + "/t.csv")
+        #expect(timeline.filter { $0["memory_warning"] == "1" }.count == 4)
+        #expect(result.out.contains("warnings"))
+    }
+
     @Test("gen is deterministic and its output replays")
     func gen() throws {
         let folder = TemporaryFolder()

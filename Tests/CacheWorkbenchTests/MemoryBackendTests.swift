@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Dispatch
 @testable import CacheWorkbench
 
 private func keyed(_ key: String, _ size: Int = 1) -> Request { Request(time: 0, key: "k/" + key, size: size) }
@@ -133,5 +134,26 @@ struct MemoryBackendTests {
         #expect(throws: WorkbenchError.self) { try NSCacheLike.Options(BackendConfig(capacityBytes: 1, options: ["eviction": "fifo"])) }
         #expect(throws: WorkbenchError.self) { try BackendConfig(capacityBytes: 100, options: ["purge-target": "1.5"]).purgeTarget() }
         #expect(try! BackendConfig(capacityBytes: 100).purgeTarget() == 60)
+    }
+}
+
+@Suite("nscache under concurrent use")
+struct NSCacheConcurrencyTests {
+    /// Without the mutex the lists corrupt and a walk never ends (checked by removing it):
+    /// the time limit turns that hang into a failure.
+    @Test("eight threads of gets and sets keep the accounting consistent", .timeLimit(.minutes(1)))
+    func concurrent() {
+        let cache = nscache(64 * 100)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var random = SeededRandom(seed: UInt64(thread))
+            for _ in 0..<20_000 {
+                let request = keyed("k\(random.next() % 500)")
+                if !cache.get(request) { cache.set(request, cost: 100, payload: nil) }
+            }
+        }
+        let facts = cache.facts
+        #expect(facts.accountedBytes == facts.entries * 100)
+        #expect(facts.accountedBytes <= 64 * 100 && facts.entries == 64)
+        #expect(Set(cache.keysByRecency).count == 64)
     }
 }

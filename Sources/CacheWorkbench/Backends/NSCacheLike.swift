@@ -13,7 +13,7 @@ import Glibc
 ///
 /// Complexity: get O(1 + colliding keys); set the same plus O(1) (lru) or O(log n)
 /// (lowest-cost) per eviction; memory warning O(n).
-public final class NSCacheLike: CacheBackend {
+public final class NSCacheLike: CacheBackend, @unchecked Sendable {  // every access holds `lock`
     public static let needsKeyNames = true
     public static let holdsPayloads = true
 
