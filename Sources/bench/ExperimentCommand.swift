@@ -43,13 +43,9 @@ struct ExperimentCommand: ParsableCommand {
                     return value
                 }
                 guard lookups > 0 else { throw ValidationError("--lookups must be at least 1") }
-                if let csv { try AtomicFile.checkWritable(csv) }
-                let environment = RunEnvironment.current()
-                let progress = ProgressLine()
-                let rows = try SimilarKeysExperiment(sizes: sizes, lookups: lookups, seed: seed).run { progress.show($0) }
-                progress.finish()
-                if let csv { try AtomicFile.write(SimilarKeysExperiment.csv(rows, environment: environment), to: csv) }
-                print(SimilarKeysExperiment.table(rows), terminator: "")
+                try runExperiment(
+                    csv: csv, run: { progress in try SimilarKeysExperiment(sizes: sizes, lookups: lookups, seed: seed).run { progress.show($0) } },
+                    csvText: SimilarKeysExperiment.csv, table: SimilarKeysExperiment.table)
             }
         }
     }
@@ -86,14 +82,25 @@ struct ExperimentCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                if let csv { try AtomicFile.checkWritable(csv) }
-                let environment = RunEnvironment.current()
-                let progress = ProgressLine()
-                let rows = try PurgeExperiment(entries: entries, rounds: rounds, seed: seed).run { progress.show($0) }
-                progress.finish()
-                if let csv { try AtomicFile.write(PurgeExperiment.csv(rows, environment: environment), to: csv) }
-                print(PurgeExperiment.table(rows), terminator: "")
+                try runExperiment(
+                    csv: csv, run: { progress in try PurgeExperiment(entries: entries, rounds: rounds, seed: seed).run { progress.show($0) } },
+                    csvText: PurgeExperiment.csv, table: PurgeExperiment.table)
             }
         }
     }
+}
+
+/// What every experiment subcommand does around its experiment: check the CSV path before
+/// the long part, show progress, write the CSV whole or not at all, print the table.
+private func runExperiment<Row>(
+    csv: String?, run: (ProgressLine) throws -> [Row], csvText: ([Row], RunEnvironment) -> String,
+    table: ([Row]) -> String
+) throws {
+    if let csv { try AtomicFile.checkWritable(csv) }
+    let environment = RunEnvironment.current()
+    let progress = ProgressLine()
+    let rows = try run(progress)
+    progress.finish()
+    if let csv { try AtomicFile.write(csvText(rows, environment), to: csv) }
+    print(table(rows), terminator: "")
 }

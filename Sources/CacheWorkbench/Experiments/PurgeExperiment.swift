@@ -77,10 +77,3 @@ public struct PurgeExperiment {
         return text
     }
 }
-
-extension String {
-    func padding(_ width: Int, left: Bool = false) -> String {
-        let pad = String(repeating: " ", count: max(0, width - count))
-        return left ? pad + self : self + pad
-    }
-}

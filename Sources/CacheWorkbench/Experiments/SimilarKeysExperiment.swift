@@ -115,13 +115,9 @@ public struct SimilarKeysExperiment {
     public static func table(_ rows: [Row]) -> String {
         var text = "n       keys     variant                      get p50     get p99   fill (s)  distinct CF hashes\n"
         for row in rows {
-            func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
-                let padding = String(repeating: " ", count: max(0, width - s.count))
-                return left ? padding + s : s + padding
-            }
-            text += pad(String(row.n), 8) + pad(row.keySet.rawValue, 9) + pad(row.variant.label, 27)
-            text += pad(TableReport.nanoseconds(row.get.p50), 10, left: true) + pad(TableReport.nanoseconds(row.get.p99), 12, left: true)
-            text += pad(String(format2: row.insertSeconds), 11, left: true) + pad(String(row.distinctCFHashes), 20, left: true) + "\n"
+            text += String(row.n).padding(8) + row.keySet.rawValue.padding(9) + row.variant.label.padding(27)
+            text += TableReport.nanoseconds(row.get.p50).padding(10, left: true) + TableReport.nanoseconds(row.get.p99).padding(12, left: true)
+            text += String(format2: row.insertSeconds).padding(11, left: true) + String(row.distinctCFHashes).padding(20, left: true) + "\n"
         }
         text += "\nSlowdown on similar keys, get p50 relative to nscache --key-hash full:\n"
         for n in Array(Set(rows.map(\.n))).sorted() {
