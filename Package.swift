@@ -19,11 +19,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // jemalloc options compiled into every binary that links the library.
         .target(name: "CJemallocConfig"),
+        // A cache-line prefetch hint for the memory backends' hot paths.
+        .target(name: "CPrefetch"),
         .target(
             name: "CacheWorkbench",
             dependencies: [
                 "CJemalloc",
                 "CJemallocConfig",
+                "CPrefetch",
                 "CSQLite",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

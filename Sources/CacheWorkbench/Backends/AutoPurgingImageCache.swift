@@ -12,10 +12,21 @@ public final class AutoPurgingImageCache: CacheBackend {
     public static let needsKeyNames = true
     public static let holdsPayloads = true
 
-    struct CachedImage {
-        var cost: Int
-        var payload: Payload?
+    /// AFCachedImage: an object per image, as in AF (its dictionary holds references and
+    /// `allValues` is an array of them, so the purge's sort reads each entry through a
+    /// pointer, as AF's does).
+    final class CachedImage {
+        let identifier: String
+        let totalBytes: Int
+        let payload: Payload?
         var lastAccess: UInt64
+
+        init(identifier: String, totalBytes: Int, payload: Payload?, lastAccess: UInt64) {
+            self.identifier = identifier
+            self.totalBytes = totalBytes
+            self.payload = payload
+            self.lastAccess = lastAccess
+        }
     }
 
     public let memoryCapacity: Int
@@ -37,27 +48,28 @@ public final class AutoPurgingImageCache: CacheBackend {
     }
 
     public func get(_ request: Request) -> Bool {
-        let key = request.keyText
-        guard images[key] != nil else { return false }
+        guard let image = images[request.keyText] else { return false }
         clock += 1
-        images[key]!.lastAccess = clock
+        image.lastAccess = clock
         return true
     }
 
     public func set(_ request: Request, cost: Int, payload: Payload?) {
         let key = request.keyText
         clock += 1
-        if let previous = images.updateValue(CachedImage(cost: cost, payload: payload, lastAccess: clock), forKey: key) {
-            memoryUsage -= previous.cost
+        if let previous = images.updateValue(CachedImage(identifier: key, totalBytes: cost, payload: payload, lastAccess: clock), forKey: key) {
+            memoryUsage -= previous.totalBytes
         }
         memoryUsage += cost
         guard memoryUsage > memoryCapacity else { return }
+        // AF: sort all cached images by last access date, remove the oldest until the
+        // bytes purged reach usage − preferred.
         let bytesToPurge = memoryUsage - preferredMemoryUsageAfterPurge
-        let byAge = images.sorted { $0.value.lastAccess < $1.value.lastAccess }
+        let sortedImages = images.values.sorted { $0.lastAccess < $1.lastAccess }
         var purged = 0
-        for (identifier, image) in byAge {
-            images.removeValue(forKey: identifier)
-            purged += image.cost
+        for image in sortedImages {
+            images.removeValue(forKey: image.identifier)
+            purged += image.totalBytes
             evictions += 1
             if purged >= bytesToPurge { break }
         }
@@ -65,7 +77,7 @@ public final class AutoPurgingImageCache: CacheBackend {
     }
 
     public func remove(_ request: Request) {
-        if let image = images.removeValue(forKey: request.keyText) { memoryUsage -= image.cost }
+        if let image = images.removeValue(forKey: request.keyText) { memoryUsage -= image.totalBytes }
     }
 
     public func didReceiveMemoryWarning() -> Int {
@@ -122,7 +134,7 @@ public final class AutoPurgingImageCacheO1: CacheBackend {
         let bytesToPurge = state.pointee.entries.totalCost - preferredMemoryUsageAfterPurge
         var purged = 0
         while purged < bytesToPurge, state.pointee.entries.oldest >= 0 {
-            purged += state.pointee.entries.remove(state.pointee.entries.oldest)
+            purged += state.pointee.entries.removeOldest()
             state.pointee.evictions += 1
         }
     }

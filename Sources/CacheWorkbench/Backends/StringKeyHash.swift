@@ -92,6 +92,15 @@ struct HashedKey: Equatable {
         return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
+    /// Calls `body` with the key's UTF-8 bytes, borrowing native storage (no copy, no
+    /// reference counting) when the string has it.
+    @inline(__always)
+    func withUTF8<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        var copy = text
+        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
     init(_ request: Request, scheme: StringKeyHash) {
         let key = request.keyText
         switch scheme {

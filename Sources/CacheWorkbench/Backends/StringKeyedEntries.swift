@@ -7,24 +7,31 @@
 /// compare each, as NSCache's do. Entries also form a recency list (most recent at head)
 /// for LRU orders.
 ///
-/// What a lookup or relink touches (hash, key, chain and recency links) sits together in
-/// one 40-byte record per slot; cost, payload and sequence live in arrays of their own.
-/// With ~100k entries, lookups and removals are cache misses more than work, so the number
-/// of cache lines touched per operation is what this layout minimizes.
+/// What a lookup or relink touches (hash, where the key's bytes are, chain and recency
+/// links) sits together in one 32-byte record per slot; the key bytes are packed in a
+/// `KeyArena`; cost, payload and sequence live in arrays of their own. With ~100k entries,
+/// lookups and removals are cache misses more than work, so the number of cache lines
+/// touched per operation is what this layout minimizes.
 ///
 /// Complexity: find/insert/remove O(1 + chain length); with distinct hashes chains average
 /// under one entry (the table doubles when full); with n colliding keys, O(n).
+import CPrefetch
+
 struct StringKeyedEntries {
     private struct Hot {
         var hash: UInt64
-        var key: String
+        var key: KeyArena.Span
         /// Next slot in the same bucket chain; for a free slot, the next free slot.
         var chainNext: Int32
+        /// Previous slot in the bucket chain (-1 at the head), so a removal unlinks itself
+        /// without walking the chain from the bucket.
+        var chainPrevious: Int32
         var newer: Int32
         var older: Int32
     }
 
     private var hot: [Hot] = []
+    private var keys = KeyArena()
     private var costs: [Int] = []
     private var payloads: [Payload?] = []
     /// Insertion order, for deterministic tie-breaks.
@@ -44,18 +51,21 @@ struct StringKeyedEntries {
         Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & (buckets.count - 1)
     }
 
-    func key(_ slot: Int32) -> String { hot[Int(slot)].key }
+    func key(_ slot: Int32) -> String { keys.string(hot[Int(slot)].key) }
     func sequence(_ slot: Int32) -> UInt64 { sequences[Int(slot)] }
     func older(_ slot: Int32) -> Int32 { hot[Int(slot)].older }
 
     @inline(__always)
     func find(_ key: HashedKey) -> Int32? {
         var slot = buckets[bucket(key.hash)]
-        while slot >= 0 {
-            if hot[Int(slot)].hash == key.hash && HashedKey.sameText(hot[Int(slot)].key, key.text) { return slot }
-            slot = hot[Int(slot)].chainNext
+        guard slot >= 0 else { return nil }
+        return key.withUTF8 { text in
+            while slot >= 0 {
+                if hot[Int(slot)].hash == key.hash && keys.bytesEqual(hot[Int(slot)].key, text) { return slot }
+                slot = hot[Int(slot)].chainNext
+            }
+            return nil
         }
-        return nil
     }
 
     /// Adds a new key (the caller has checked it is absent) as the newest entry.
@@ -64,7 +74,8 @@ struct StringKeyedEntries {
         if count >= buckets.count { grow() }
         let home = bucket(key.hash)
         let slot: Int32
-        let record = Hot(hash: key.hash, key: key.text, chainNext: buckets[home], newer: -1, older: newest)
+        let head = buckets[home]
+        let record = Hot(hash: key.hash, key: key.withUTF8 { keys.store($0) }, chainNext: head, chainPrevious: -1, newer: -1, older: newest)
         if freeHead >= 0 {
             slot = freeHead
             let index = Int(slot)
@@ -81,6 +92,7 @@ struct StringKeyedEntries {
             sequences.append(nextSequence)
         }
         nextSequence += 1
+        if head >= 0 { hot[Int(head)].chainPrevious = slot }
         buckets[home] = slot
         if newest >= 0 { hot[Int(newest)].newer = slot }
         newest = slot
@@ -114,23 +126,50 @@ struct StringKeyedEntries {
     @discardableResult
     mutating func remove(_ slot: Int32) -> Int {
         let index = Int(slot)
-        let home = bucket(hot[index].hash)
-        if buckets[home] == slot {
-            buckets[home] = hot[index].chainNext
-        } else {
-            var previous = Int(buckets[home])
-            while hot[previous].chainNext != slot { previous = Int(hot[previous].chainNext) }
-            hot[previous].chainNext = hot[index].chainNext
-        }
+        let next = hot[index].chainNext
+        let previous = hot[index].chainPrevious
+        if previous >= 0 { hot[Int(previous)].chainNext = next } else { buckets[bucket(hot[index].hash)] = next }
+        if next >= 0 { hot[Int(next)].chainPrevious = previous }
         unlinkRecency(slot)
         let cost = costs[index]
         payloads[index] = nil
-        hot[index].key = ""
+        keys.release(hot[index].key)
         hot[index].chainNext = freeHead
         freeHead = slot
         count -= 1
         totalCost -= cost
         return cost
+    }
+
+    /// Removes the least recently used entry and returns its cost.
+    ///
+    /// Removing in recency order walks a linked list through shuffled memory, one
+    /// dependent cache miss per entry. Called repeatedly (a purge), each call starts
+    /// loading the record two ahead and what removing the next victim writes (chain
+    /// neighbours or bucket, cost and payload slot), so
+    /// those misses overlap this removal's work instead of following it.
+    @discardableResult
+    mutating func removeOldest() -> Int {
+        let victim = oldest
+        let next = hot[Int(victim)].newer
+        if next >= 0 {
+            let upcoming = hot[Int(next)]
+            prefetchRecord(upcoming.newer)
+            prefetchRecord(upcoming.chainNext)
+            prefetchRecord(upcoming.chainPrevious)
+            if upcoming.chainPrevious < 0 {
+                buckets.withUnsafeBufferPointer { cwb_prefetch_for_write($0.baseAddress! + bucket(upcoming.hash)) }
+            }
+            costs.withUnsafeBufferPointer { cwb_prefetch($0.baseAddress! + Int(next)) }
+            payloads.withUnsafeBufferPointer { cwb_prefetch_for_write($0.baseAddress! + Int(next)) }
+        }
+        return remove(victim)
+    }
+
+    @inline(__always)
+    private func prefetchRecord(_ slot: Int32) {
+        guard slot >= 0 else { return }
+        hot.withUnsafeBufferPointer { cwb_prefetch_for_write($0.baseAddress! + Int(slot)) }
     }
 
     /// Drops everything; returns the cost released.
@@ -153,7 +192,10 @@ struct StringKeyedEntries {
         var slot = oldest
         while slot >= 0 {
             let home = bucket(hot[Int(slot)].hash)
-            hot[Int(slot)].chainNext = buckets[home]
+            let head = buckets[home]
+            hot[Int(slot)].chainNext = head
+            hot[Int(slot)].chainPrevious = -1
+            if head >= 0 { hot[Int(head)].chainPrevious = slot }
             buckets[home] = slot
             slot = hot[Int(slot)].newer
         }
