@@ -21,12 +21,15 @@ let package = Package(
         .target(name: "CJemallocConfig"),
         // A cache-line prefetch hint for the memory backends' hot paths.
         .target(name: "CPrefetch"),
+        // Disk I/O counters and the counting SQLite VFS shim.
+        .target(name: "CDiskIO", dependencies: ["CSQLite"]),
         .target(
             name: "CacheWorkbench",
             dependencies: [
                 "CJemalloc",
                 "CJemallocConfig",
                 "CPrefetch",
+                "CDiskIO",
                 "CSQLite",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -6,7 +6,7 @@ struct ExperimentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "experiment",
         abstract: "Run a packaged experiment.",
-        subcommands: [SimilarKeys.self, Purge.self])
+        subcommands: [SimilarKeys.self, Purge.self, BlobSize.self])
 
     struct SimilarKeys: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -85,6 +85,59 @@ struct ExperimentCommand: ParsableCommand {
                 try runExperiment(
                     csv: csv, run: { progress in try PurgeExperiment(entries: entries, rounds: rounds, seed: seed).run { progress.show($0) } },
                     csvText: PurgeExperiment.csv, table: PurgeExperiment.table)
+            }
+        }
+    }
+}
+
+extension ExperimentCommand {
+    struct BlobSize: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "blob-size",
+            abstract: "SQLite blobs (all inline) against one file per blob, by blob size: µs per write and read, write amplification, footprint, crossover.",
+            discussion: """
+                For each size, writes --count blobs (at most --max-bytes worth) through the sqlite                 backend with every body inline and through the files backend, each in a fresh                 temporary folder, then reads --reads of them at random. Neither syncs unless --sync.
+
+                Example:
+                  bench experiment blob-size --sizes 1KiB,4KiB,10KiB,20KiB,50KiB,100KiB,1MiB --count 2000
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("Blob sizes, comma-separated (1KiB … 1MiB by default).", valueName: "list"))
+        var sizes = "1KiB,4KiB,10KiB,20KiB,50KiB,100KiB,1MiB"
+
+        @Option(name: .long, help: "Blobs written per size.")
+        var count = 2_000
+
+        @Option(name: .long, help: ArgumentHelp("At most this many bytes written per size (fewer blobs for large sizes).", valueName: "size"))
+        var maxBytes = "256MiB"
+
+        @Option(name: .long, help: "Random reads per size and backend.")
+        var reads = 4_000
+
+        @Flag(name: .long, help: "Make writes durable: files fsync each blob, sqlite runs synchronous=full.")
+        var sync = false
+
+        @Option(name: .long, help: "Seed for the read order.")
+        var seed: UInt64 = 1
+
+        @Option(name: .long, help: ArgumentHelp("Write the rows as CSV to this file.", valueName: "file"))
+        var csv: String?
+
+        func validate() throws {
+            guard count >= 1 else { throw ValidationError("--count must be at least 1") }
+            guard reads >= 1 else { throw ValidationError("--reads must be at least 1") }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                let sizes = try Capacity.list(parsing: self.sizes).map { capacity throws -> Int in
+                    guard case .bytes(let bytes) = capacity else { throw WorkbenchError("--sizes takes sizes such as 4KiB, not shares") }
+                    return bytes
+                }
+                guard case .bytes(let maxBytes) = try Capacity(parsing: self.maxBytes) else { throw WorkbenchError("--max-bytes takes a size such as 256MiB") }
+                let experiment = BlobSizeExperiment(sizes: sizes, count: count, maxBytes: maxBytes, reads: reads, sync: sync, seed: seed)
+                try runExperiment(csv: csv, run: { progress in try experiment.run { progress.show($0) } },
+                                  csvText: BlobSizeExperiment.csv, table: BlobSizeExperiment.table)
             }
         }
     }

@@ -53,6 +53,39 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("autopurge, autopurge-o1: purge down to this fraction of capacity (default 0.6).", valueName: "fraction"))
     var purgeTarget: String?
 
+    @Option(name: .long, help: ArgumentHelp("sqlite: bodies this size or larger are files in fsCachedData/ (default 4KiB as NSURLCache; 20KB as YYCache; inf = all inline).", valueName: "size"))
+    var inlineLimit: String?
+
+    @Option(name: .customLong("sqlite-evict"), help: ArgumentHelp("sqlite: evict the oldest time_stamp first (oldest, NSURLCache; default) or the least recently read (lru).", valueName: "order"))
+    var sqliteEvict: String?
+
+    @Option(name: .long, help: ArgumentHelp("sqlite: journal mode, wal (default, as Cache.db) | delete.", valueName: "mode"))
+    var journalMode: String?
+
+    @Option(name: .long, help: ArgumentHelp("sqlite: PRAGMA synchronous, full (SQLite's default) | normal | off.", valueName: "level"))
+    var synchronous: String?
+
+    @Option(name: .long, help: ArgumentHelp("sqlite: stores per transaction (default 1, as an app writes one response at a time).", valueName: "n"))
+    var batch: String?
+
+    @Option(name: .long, help: ArgumentHelp("files: fsync each body before its rename, on | off (default off).", valueName: "on|off"))
+    var fsync: String?
+
+    @Option(name: .long, help: ArgumentHelp("files: over capacity, sweep down to this fraction (default 0.5 as SDWebImage and Kingfisher; Nuke 0.7).", valueName: "fraction"))
+    var sweepTarget: String?
+
+    @Option(name: .long, help: ArgumentHelp("files: seconds of trace time after which an entry is a miss (default: none).", valueName: "seconds"))
+    var maxAge: String?
+
+    @Option(name: .long, help: ArgumentHelp("Disk backends: keep files in <folder>/<backend> (kept; reopened warm by a later run) instead of a fresh temporary folder.", valueName: "folder"))
+    var cacheDir: String?
+
+    @Flag(name: .long, help: "Disk backends: keep the temporary folders (their paths are in the CSV's cache_dir).")
+    var keep = false
+
+    @Flag(name: .long, help: "Disk backends: check every hit's bytes against the content stored for its key (the check is inside the timed get).")
+    var verify = false
+
     @Option(name: .long, help: ArgumentHelp("Write all results columns as CSV to this file.", valueName: "file"))
     var csv: String?
 
@@ -101,7 +134,14 @@ struct RunCommand: ParsableCommand {
             arguments.csv = csv
             arguments.json = json
             arguments.timeline = timeline
-            let backendOptions = ["key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget]
+            arguments.cacheDirectory = cacheDir
+            arguments.keep = keep
+            arguments.verify = verify
+            let backendOptions = [
+                "key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget,
+                "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,
+                "batch": batch, "fsync": fsync, "sweep-target": sweepTarget, "max-age": maxAge,
+            ]
             arguments.backendOptions = backendOptions.compactMapValues { $0 }
             let outcome = try RunSetup(arguments).execute(progress: ProgressLine())
             print(outcome.table, terminator: "")

@@ -154,4 +154,41 @@ struct CLITests {
         #expect(try bench(["run", "--help"]).out.contains("--capacity"))
         #expect(try bench(["list"]).out.contains("lru"))
     }
+
+    @Test("a disk backend that cannot write: its row says failed, the others are written, exit 1")
+    func diskFailureRow() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("t.csv", Self.handTrace)
+        let blocker = folder.file("blocker", "a file where a folder should be")
+        let run = try bench(["run", "--trace", trace, "--backend", "lru,files,sqlite", "--capacity", "10",
+                             "--cache-dir", blocker + "/cache", "--csv", folder.path + "/out.csv"])
+        #expect(run.status == 1)
+        #expect(run.out.contains("FAILED: files: \(blocker)/cache"))
+        let rows = try csvRows(folder.path + "/out.csv")
+        #expect(rows.map { $0["status"] } == ["ok", "failed", "failed"])
+        #expect(rows[1]["error"]?.contains("cannot create folder") == true)
+    }
+
+    @Test("disk columns: write amplification and footprint from a real replay, folder removed unless --keep")
+    func diskColumns() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("t.csv", Self.handTrace)
+        let run = try bench(["run", "--trace", trace, "--backend", "files,sqlite", "--capacity", "10", "--verify",
+                             "--keep", "--csv", folder.path + "/out.csv"])
+        #expect(run.status == 0, "\(run.err)")
+        let rows = try csvRows(folder.path + "/out.csv")
+        for row in rows {
+            // By hand at 10 bytes: files (LRU, sweep to 5) misses A B C B D A = 22 bytes stored;
+            // sqlite (oldest first, evict to 10) keeps B when C comes, so A B C D A = 18.
+            #expect(row["logical_write_bytes"] == (row["backend"] == "files" ? "22" : "18"))
+            #expect(Double(row["write_amplification"] ?? "") ?? 0 >= 1)
+            #expect(Int(row["disk_footprint_bytes"] ?? "") ?? 0 > 0)
+            #expect(row["verify"] == "on")
+            let kept = row["cache_dir"] ?? ""
+            #expect(FileManager.default.fileExists(atPath: kept))
+            try? FileManager.default.removeItem(atPath: kept)
+        }
+        #expect(rows.first?["backend"] == "files" && rows.first?["db_write_bytes"] == "0")
+        #expect(Int(rows.last?["wal_write_bytes"] ?? "") ?? 0 > 0)
+    }
 }

@@ -3,11 +3,14 @@ public struct BackendConfig: Sendable {
     public var capacityBytes: Int
     public var seed: UInt64
     public var options: [String: String]
+    /// For disk backends: their folder and I/O probe.
+    public var disk: DiskContext?
 
-    public init(capacityBytes: Int, seed: UInt64 = 1, options: [String: String] = [:]) {
+    public init(capacityBytes: Int, seed: UInt64 = 1, options: [String: String] = [:], disk: DiskContext? = nil) {
         self.capacityBytes = capacityBytes
         self.seed = seed
         self.options = options
+        self.disk = disk
     }
 }
 
@@ -18,6 +21,7 @@ public struct BackendKind: Sendable {
     public let summary: String
     public let needsKeyNames: Bool
     public let holdsPayloads: Bool
+    public let storesBytes: Bool
     /// Option names it takes (`--key-hash` arrives as `key-hash`), with a line of help each.
     public let options: [(name: String, help: String)]
     private let factory: @Sendable (BackendConfig) throws -> any CacheBackend
@@ -31,6 +35,7 @@ public struct BackendKind: Sendable {
         self.options = options
         self.needsKeyNames = Backend.needsKeyNames
         self.holdsPayloads = Backend.holdsPayloads
+        self.storesBytes = Backend.storesBytes
         self.factory = make
     }
 
@@ -56,6 +61,8 @@ extension BackendConfig {
 }
 
 public enum BackendRegistry {
+    /// Memory and policy backends first, then the disk backends. `bench run` with no
+    /// `--backend` runs `defaultNames`.
     public static let all: [BackendKind] = [
         BackendKind(name: "lru", summary: "policy-only LRU with a byte capacity (hash map + linked list), as libCacheSim's LRU") {
             LRUCache(capacity: $0.capacityBytes)
@@ -83,6 +90,24 @@ public enum BackendRegistry {
         ) { config in
             try AutoPurgingImageCacheO1(memoryCapacity: config.capacityBytes, preferredMemoryUsageAfterPurge: config.purgeTarget())
         },
+        BackendKind(
+            name: "sqlite", summary: "NSURLCache's Cache.db: SQLite tables, bodies at or above the inline limit as files in fsCachedData/",
+            options: [
+                ("inline-limit", "bodies this size or larger are files; 4KiB (NSURLCache, default), 20KB (YYCache), inf = all inline"),
+                ("sqlite-evict", "oldest (time_stamp, NSURLCache; default) or lru (a hit updates time_stamp)"),
+                ("journal-mode", "wal (default, as Cache.db) or delete"),
+                ("synchronous", "full (SQLite's default), normal or off"),
+                ("batch", "stores per transaction (default 1, as an app writes)"),
+            ]
+        ) { try URLCacheStore($0) },
+        BackendKind(
+            name: "files", summary: "file-per-entry (SDWebImage, Kingfisher, Nuke): SHA-256 file names, atomic writes, LRU sweep",
+            options: [
+                ("sweep-target", "over capacity, sweep down to this fraction (0.5 SDWebImage/Kingfisher, default; Nuke 0.7)"),
+                ("fsync", "on: fsync each file before the rename; off (default)"),
+                ("max-age", "seconds of trace time after which an entry is a miss (default: none)"),
+            ]
+        ) { try FileStore($0) },
     ]
 
     /// Every option name some backend takes.

@@ -37,12 +37,24 @@ public protocol CacheBackend: AnyObject {
     /// allocated / accounted is a meaningful overhead; false for policy-only simulators.
     static var holdsPayloads: Bool { get }
 
+    /// True for disk backends: they store real bytes (`PayloadContent`, made by the
+    /// replayer outside the timed call and passed as the payload), and their writes are
+    /// counted by the disk I/O probe.
+    static var storesBytes: Bool { get }
+
+    /// Finishes pending work (commits, a manifest) and releases files; called once after
+    /// the replay, before the disk footprint is measured.
+    func close() throws
+
     /// Runs `replayer` over this backend. Don't implement it: the default lets the
     /// compiler specialize the replay loop for each concrete backend type.
     func replay(with replayer: Replayer) throws -> ReplayTally
 }
 
 extension CacheBackend {
+    public static var storesBytes: Bool { false }
+    public func close() throws {}
+
     public func replay(with replayer: Replayer) throws -> ReplayTally {
         try replayer.replay(self)
     }

@@ -22,5 +22,21 @@ public final class Payload: @unchecked Sendable {
         self.storage = storage
     }
 
+    /// A disk object's body: the full `PayloadContent` for `key`, which a disk backend
+    /// writes and `--verify` checks on every hit.
+    public init(contentFor key: String, byteCount: Int) {
+        self.byteCount = max(byteCount, 0)
+        guard byteCount > 0 else {
+            storage = nil
+            return
+        }
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
+        PayloadContent.fill(UnsafeMutableRawBufferPointer(start: storage, count: byteCount), key: key)
+        self.storage = storage
+    }
+
+    /// The payload's bytes (valid while the payload lives).
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: storage == nil ? 0 : byteCount) }
+
     deinit { storage?.deallocate() }
 }

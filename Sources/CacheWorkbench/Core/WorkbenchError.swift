@@ -24,3 +24,20 @@ public struct TraceError: Error, CustomStringConvertible, Equatable, Sendable {
         return "\(path): \(reason)"
     }
 }
+
+/// A disk backend's I/O failed (unwritable folder, full disk, locked or corrupt database).
+/// It ends that run only: the results row is marked failed with this text, and the other
+/// runs go on.
+public struct DiskError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var backend: String
+    public var path: String
+    public var reason: String
+
+    public init(backend: String, path: String, reason: String) {
+        self.backend = backend
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(backend): \(path): \(reason)" }
+}

@@ -8,6 +8,8 @@ public struct ReplayTally: Sendable {
     public var requestedBytes = 0
     public var hitBytes = 0
     public var droppedZeroSize = 0
+    /// Body bytes handed to a disk backend's `set` (the logical writes).
+    public var logicalWriteBytes = 0
     /// Misses whose cost exceeded the whole capacity, so were not inserted (rule 3).
     public var tooLarge = 0
     public var skippedRows = 0

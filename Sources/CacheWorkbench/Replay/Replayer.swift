@@ -140,8 +140,9 @@ private struct ReplayLoop<Backend: CacheBackend> {
             tally.tooLarge += 1
             return
         }
-        // The "decoded" memory is made outside the timed call: set measures the cache.
-        let payload = materialize ? Payload(byteCount: cost) : nil
+        // The "decoded" memory, or a disk backend's body, is made outside the timed call:
+        // set measures the cache.
+        let payload = materialize ? Payload(byteCount: cost) : Backend.storesBytes ? Payload(contentFor: request.keyText, byteCount: cost) : nil
         if timing {  // rule 1: a miss inserts (the backend evicts as rule 5 says)
             let before = MonotonicClock.now()
             try backend.set(request, cost: cost, payload: payload)
@@ -149,6 +150,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         } else {
             try backend.set(request, cost: cost, payload: payload)
         }
+        if Backend.storesBytes { tally.logicalWriteBytes += cost }
         accountedPeak = max(accountedPeak, backend.facts.accountedBytes)
     }
 

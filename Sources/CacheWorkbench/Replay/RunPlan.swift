@@ -1,3 +1,5 @@
+import Foundation
+
 /// One command's worth of replays: every backend at every capacity over one trace, in
 /// that order, each from the start of the trace.
 public struct RunPlan: Sendable {
@@ -18,6 +20,8 @@ public struct RunPlan: Sendable {
     public var traceChecksum: String?
     /// Seed for randomized backends, recorded in the results.
     public var seed: UInt64 = 1
+    /// Folders for the disk backends.
+    public var disk = DiskRunOptions()
 
     public init(
         trace: any Trace, backends: [BackendKind], capacities: [Capacity], options: ReplayOptions = ReplayOptions(),
@@ -72,21 +76,41 @@ public struct RunPlan: Sendable {
             for capacity in capacities {
                 let bytes = capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0)
                 willRun(backend, bytes)
-                let config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
-                var tally: ReplayTally
+                var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
+                var tally = ReplayTally()
                 var settings = ""
+                var folder: (path: String, temporary: Bool)?
+                var probe: DiskIOProbe?
                 do {
+                    if backend.storesBytes {
+                        folder = try disk.folder(for: backend.name)
+                        probe = DiskIOProbe(failWritesAfterBytes: disk.failWritesAfterBytes)
+                        config.disk = DiskContext(directory: folder!.path, probe: probe!, verify: disk.verify)
+                    }
                     let instance = try backend.make(config)
                     settings = instance.settings
                     let replayer = Replayer(source: try trace.open(keepKeyNames: keepKeyNames), capacity: bytes, options: runOptions)
                     tally = try instance.replay(with: replayer)
+                    do {
+                        try instance.close()
+                    } catch {
+                        tally.failure = tally.failure ?? String(describing: error)
+                    }
                 } catch let error as TraceError {
+                    Self.removeTemporary(folder, keep: disk.keep)
                     throw error
                 } catch let error as WorkbenchError {
+                    Self.removeTemporary(folder, keep: disk.keep)
                     throw error  // a bad option: every run of this backend would fail the same way
                 } catch {
-                    tally = ReplayTally()
                     tally.failure = String(describing: error)
+                }
+                var measurement: DiskMeasurement?
+                if let folder, let probe {
+                    let kept = !folder.temporary || disk.keep
+                    measurement = DiskMeasurement(
+                        folder: folder.path, kept: kept, io: probe.totals, footprintBytes: DiskFootprint.allocatedBytes(under: folder.path))
+                    Self.removeTemporary(folder, keep: disk.keep)
                 }
                 results.append(RunResult(
                     runID: environment.runID(index: results.count), trace: trace.label, traceChecksum: traceChecksum,
@@ -94,10 +118,15 @@ public struct RunPlan: Sendable {
                     costModel: model, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
                     workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
                     memoryWarningSchedule: options.memoryWarnings, loadSeconds: loadSeconds, tally: tally,
-                    environment: environment))
+                    environment: environment, disk: measurement, verify: disk.verify))
             }
         }
         return results
+    }
+
+    static func removeTemporary(_ folder: (path: String, temporary: Bool)?, keep: Bool) {
+        guard let folder, folder.temporary, !keep else { return }
+        try? FileManager.default.removeItem(atPath: folder.path)
     }
 
     /// Whether the trace's first requests carry pixel dimensions.

@@ -21,6 +21,10 @@ public struct RunResult: Sendable {
     public var loadSeconds: Double?
     public var tally: ReplayTally
     public var environment: RunEnvironment
+    /// Disk backends: the I/O probe's counts and the footprint.
+    public var disk: DiskMeasurement? = nil
+    /// Whether disk hits were checked byte for byte (`--verify`).
+    public var verify = false
 
     public var failed: Bool { tally.failure != nil }
 }
@@ -54,8 +58,21 @@ extension RunResult {
         "too_large", "skipped_rows", "get_p90_ns", "set_p90_ns", "set_max_ns", "timing", "preloaded",
         "clock_overhead_ns", "final_entries", "final_accounted_bytes", "seed", "trace_load_s",
         "materialized", "memory_warning_schedule", "warning_released_bytes", "hit_ratio_before_warnings",
-        "hit_ratio_after_warnings",
+        "hit_ratio_after_warnings", "space_amplification", "db_write_bytes", "journal_write_bytes",
+        "wal_write_bytes", "data_write_bytes", "other_write_bytes", "write_calls", "cache_dir", "verify",
     ]
+
+    /// Bytes handed to write calls per logical body byte stored.
+    public var writeAmplification: Double? {
+        guard let disk, tally.logicalWriteBytes > 0 else { return nil }
+        return Double(disk.io.totalWriteBytes) / Double(tally.logicalWriteBytes)
+    }
+
+    /// Bytes on disk per body byte held at the end.
+    public var spaceAmplification: Double? {
+        guard let disk, tally.finalFacts.accountedBytes > 0 else { return nil }
+        return Double(disk.footprintBytes) / Double(tally.finalFacts.accountedBytes)
+    }
 
     public var cells: [Cell] {
         let t = tally
@@ -72,8 +89,9 @@ extension RunResult {
             .from(t.throughput), .double(t.wallSeconds),
             .int(t.memory.accounted), .from(t.memory.allocated), .from(t.memory.resident),
             .from(overhead), .int(t.memoryWarnings), .int(t.finalFacts.evictions),
-            // Disk columns: not applicable to memory and policy backends.
-            .empty, .empty, .empty, .empty, .empty, .empty,
+            // Disk columns: empty (not applicable) for memory and policy backends.
+            disk == nil ? .empty : .int(t.logicalWriteBytes), .from(disk?.io.totalWriteBytes), .from(disk?.io.totalPageBytes),
+            .from(disk?.io.totalSyncs), .from(writeAmplification), .from(disk?.footprintBytes),
             .text(environment.gitRevision), .text(environment.swiftVersion), .text(environment.allocator),
             .text(failed ? "failed" : "ok"), .from(t.failure), .from(traceChecksum), .text(capacity.description),
             .from(workingSetBytes), .int(t.droppedZeroSize), .int(t.tooLarge), .int(t.skippedRows),
@@ -84,6 +102,10 @@ extension RunResult {
             .text(materialized ? "yes" : "no"), .from(memoryWarningSchedule?.description),
             memoryWarningSchedule == nil ? .empty : .int(t.warningReleasedBytes),
             .from(t.meanHitRatio(\.hitRatioBefore)), .from(t.meanHitRatio(\.hitRatioAfter)),
+            .from(spaceAmplification),
+            .from(disk?.io.writeBytes(.database)), .from(disk?.io.writeBytes(.journal)), .from(disk?.io.writeBytes(.wal)),
+            .from(disk?.io.writeBytes(.data)), .from(disk?.io.writeBytes(.other)), .from(disk?.io.writeCalls.reduce(0, +)),
+            .from(disk.map { $0.kept ? $0.folder : "(removed)" }), disk == nil ? .empty : .text(verify ? "on" : "off"),
         ]
     }
 }

@@ -20,6 +20,9 @@ public struct RunSetup {
         public var csv: String?
         public var json: String?
         public var timeline: String?
+        public var cacheDirectory: String?
+        public var keep = false
+        public var verify = false
 
         public init() {}
     }
@@ -57,6 +60,12 @@ public struct RunSetup {
         plan.costModel = costModel
         plan.backendOptions = arguments.backendOptions
         plan.seed = arguments.seed
+        plan.disk.cacheDirectory = arguments.cacheDirectory
+        plan.disk.keep = arguments.keep
+        plan.disk.verify = arguments.verify
+        if arguments.cacheDirectory != nil && plan.capacities.count > 1 {
+            throw WorkbenchError("--cache-dir takes one capacity: each replay would start from the previous one's files")
+        }
         try plan.checkBackendOptions()
         csvPath = arguments.csv
         jsonPath = arguments.json

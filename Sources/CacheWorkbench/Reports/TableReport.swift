@@ -4,7 +4,9 @@ public enum TableReport {
         let warned = results.contains { $0.memoryWarningSchedule != nil }
         var headers = ["backend", "capacity", "cost", "requests", "hit ratio", "byte hit", "get p50", "get p99",
                        "set p50", "set p99", "req/s", "evictions", "heap peak"]
+        let onDisk = results.contains { $0.disk != nil }
         if warned { headers += ["warnings", "released", "hit before", "hit after"] }
+        if onDisk { headers += ["write amp", "fsyncs", "on disk", "space amp"] }
         headers.append("status")
         var rows: [[String]] = []
         for result in results {
@@ -20,7 +22,7 @@ public enum TableReport {
             ] + (warned ? [
                 String(t.memoryWarnings), ByteCount.format(t.warningReleasedBytes),
                 percent(t.meanHitRatio(\.hitRatioBefore)), percent(t.meanHitRatio(\.hitRatioAfter)),
-            ] : []) + [
+            ] : []) + (onDisk ? diskCells(result) : []) + [
                 result.failed ? "FAILED: \(t.failure ?? "")" : "ok",
             ])
         }
@@ -55,6 +57,14 @@ public enum TableReport {
             text += "\n"
         }
         return text
+    }
+
+    static func diskCells(_ result: RunResult) -> [String] {
+        let amplification: String = result.writeAmplification.map { String(format2: $0) + "×" } ?? "–"
+        let syncs: String = result.disk.map { String($0.io.totalSyncs) } ?? "–"
+        let footprint: String = result.disk.map { ByteCount.format($0.footprintBytes) } ?? "–"
+        let space: String = result.spaceAmplification.map { String(format2: $0) + "×" } ?? "–"
+        return [amplification, syncs, footprint, space]
     }
 
     static func percent(_ value: Double?) -> String {

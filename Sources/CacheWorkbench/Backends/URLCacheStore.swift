@@ -1,0 +1,263 @@
+import Foundation
+
+/// A blob store shaped like NSURLCache's `Cache.db` (DESIGN.md), through the SQLite C API:
+/// `cfurl_cache_response` (one row per key, `time_stamp`), `cfurl_cache_blob_data` (the
+/// serialized response and request — modeled as fixed-size blobs of 320 bytes and the key
+/// plus 64 bytes) and `cfurl_cache_receiver_data` (the body inline, or with `isDataOnFS` the
+/// name of a file in `fsCachedData/`). Bodies at or above `inline-limit` (4 KiB, as
+/// observed for NSURLCache; YYCache uses 20 KB; `inf` keeps all inline) go to files.
+///
+/// Each store is one transaction of its three rows (and any evictions), as an app's cache
+/// writes one response at a time; `batch` N groups N stores per transaction. Over the byte
+/// capacity (bodies), the oldest `time_stamp` goes first (NSURLCache), or with
+/// `sqlite-evict lru` the least recently read (a hit then updates `time_stamp`, a write).
+/// Options `journal-mode` (wal default, as Cache.db; delete) and `synchronous` (full —
+/// SQLite's default, what an app that sets nothing gets — normal, off).
+///
+/// Complexity: get one indexed SELECT (+ one file read, + one UPDATE under lru); set three
+/// INSERTs (+ one file write), plus three DELETEs (+ one unlink) per eviction.
+public final class URLCacheStore: CacheBackend {
+    public static let needsKeyNames = true
+    public static let holdsPayloads = false
+    public static let storesBytes = true
+    static let name = "sqlite"
+
+    public let capacity: Int
+    public let inlineLimit: Int?
+    public let evictLRU: Bool
+    public let journalMode: String
+    public let synchronous: String
+    public let batch: Int
+    private let directory: String
+    private let dataDirectory: String
+    private let verify: Bool
+    private let files: CountingFiles
+    private let database: SQLiteDatabase
+    private var index = DiskEntryIndex()
+    private var names: SeededRandom
+    private var readBuffer: [UInt8] = []
+    private var pendingStores = 0
+    private var evictions = 0
+    private var closed = false
+
+    private let lookup: SQLiteDatabase.Statement
+    private let insertResponse: SQLiteDatabase.Statement
+    private let insertBlobData: SQLiteDatabase.Statement
+    private let insertReceiverData: SQLiteDatabase.Statement
+    private let touchResponse: SQLiteDatabase.Statement
+    private let deleteRows: [SQLiteDatabase.Statement]
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS cfurl_cache_schema_version(schema_version INTEGER);
+        CREATE TABLE IF NOT EXISTS cfurl_cache_response(entry_ID INTEGER PRIMARY KEY AUTOINCREMENT UNIQUE, version INTEGER, \
+        hash_value INTEGER, storage_policy INTEGER, request_key TEXT UNIQUE, time_stamp NOT NULL DEFAULT CURRENT_TIMESTAMP, partition TEXT);
+        CREATE TABLE IF NOT EXISTS cfurl_cache_blob_data(entry_ID INTEGER PRIMARY KEY, response_object BLOB, request_object BLOB, \
+        proto_props BLOB, user_info BLOB);
+        CREATE TABLE IF NOT EXISTS cfurl_cache_receiver_data(entry_ID INTEGER PRIMARY KEY, isDataOnFS INTEGER, receiver_data BLOB);
+        CREATE INDEX IF NOT EXISTS request_key_index ON cfurl_cache_response(request_key);
+        CREATE INDEX IF NOT EXISTS time_stamp_index ON cfurl_cache_response(time_stamp);
+        """
+
+    public init(_ config: BackendConfig) throws {
+        let disk = try config.diskContext(for: Self.name)
+        capacity = config.capacityBytes
+        switch config.options["inline-limit"]?.lowercased() {
+        case nil: inlineLimit = 4096
+        case "inf": inlineLimit = nil
+        case let text?:
+            if let bytes = Int(text), bytes >= 0 {
+                inlineLimit = bytes
+                break
+            }
+            guard case .bytes(let bytes) = try? Capacity(parsing: text) else {
+                throw WorkbenchError("inline-limit must be a size such as 4KiB, 20KB or 4096, or inf, not '\(text)'")
+            }
+            inlineLimit = bytes
+        }
+        evictLRU = try config.choice("sqlite-evict", ["oldest", "lru"]) == "lru"
+        journalMode = try config.choice("journal-mode", ["wal", "delete"])
+        synchronous = try config.choice("synchronous", ["full", "normal", "off"])
+        if let text = config.options["batch"] {
+            guard let value = Int(text), value >= 1 else { throw WorkbenchError("batch must be a whole number of stores per transaction, at least 1, not '\(text)'") }
+            batch = value
+        } else {
+            batch = 1
+        }
+        directory = disk.directory
+        dataDirectory = disk.directory + "/fsCachedData"
+        verify = disk.verify
+        names = SeededRandom(seed: config.seed)
+        files = CountingFiles(backend: Self.name, probe: disk.probe)
+        try files.makeDirectory(dataDirectory)
+        let database = try SQLiteDatabase(path: directory + "/Cache.db", backend: Self.name, probe: disk.probe)
+        self.database = database
+        try database.execute("PRAGMA journal_mode=\(journalMode.uppercased())")
+        try database.execute("PRAGMA synchronous=\(synchronous.uppercased())")
+        try database.execute(Self.schema)
+        lookup = try database.prepare("""
+            SELECT r.entry_ID, d.isDataOnFS, d.receiver_data FROM cfurl_cache_response r \
+            JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID WHERE r.request_key = ?1
+            """)
+        insertResponse = try database.prepare("""
+            INSERT INTO cfurl_cache_response(version, hash_value, storage_policy, request_key, time_stamp, partition) \
+            VALUES (0, ?1, 0, ?2, ?3, NULL)
+            """)
+        insertBlobData = try database.prepare("INSERT INTO cfurl_cache_blob_data(entry_ID, response_object, request_object) VALUES (?1, ?2, ?3)")
+        insertReceiverData = try database.prepare("INSERT INTO cfurl_cache_receiver_data(entry_ID, isDataOnFS, receiver_data) VALUES (?1, ?2, ?3)")
+        touchResponse = try database.prepare("UPDATE cfurl_cache_response SET time_stamp = ?2 WHERE entry_ID = ?1")
+        deleteRows = try ["cfurl_cache_response", "cfurl_cache_blob_data", "cfurl_cache_receiver_data"].map {
+            try database.prepare("DELETE FROM \($0) WHERE entry_ID = ?1")
+        }
+        try reopen()
+    }
+
+    public var settings: String {
+        "inline-limit=\(inlineLimit.map(String.init) ?? "inf");sqlite-evict=\(evictLRU ? "lru" : "oldest");journal-mode=\(journalMode);synchronous=\(synchronous);batch=\(batch)"
+    }
+
+    public var facts: BackendFacts { BackendFacts(entries: index.count, accountedBytes: index.totalBytes, evictions: evictions) }
+
+    public func get(_ request: Request) throws -> Bool {
+        let key = request.keyText
+        lookup.bind(1, key)
+        defer { lookup.reset() }
+        guard try lookup.step() else { return false }
+        let rowID = lookup.int(0)
+        if lookup.int(1) != 0 {
+            let filePath = dataDirectory + "/" + lookup.text(2)
+            guard try files.read(filePath, into: &readBuffer) else {
+                throw DiskError(backend: Self.name, path: filePath, reason: "the row for '\(key)' names a body file that is missing")
+            }
+            if verify { try readBuffer.withUnsafeBytes { try check($0, key: key, path: filePath) } }
+        } else {
+            let body = lookup.blob(2)
+            if verify { try check(body, key: key, path: database.path) }
+        }
+        if evictLRU {
+            lookup.reset()
+            try transaction {
+                touchResponse.bind(1, rowID)
+                touchResponse.bind(2, request.time)
+                try touchResponse.run()
+            }
+            index.touch(key, at: request.time)
+        }
+        return true
+    }
+
+    private func check(_ body: UnsafeRawBufferPointer, key: String, path: String) throws {
+        guard let entry = index.lookup(key), entry.size == body.count, PayloadContent.matches(body, key: key) else {
+            throw DiskError(backend: Self.name, path: path, reason: "verify: the body read back is not the one stored for '\(key)'")
+        }
+    }
+
+    public func set(_ request: Request, cost: Int, payload: Payload?) throws {
+        let key = request.keyText
+        let body = payload ?? Payload(contentFor: key, byteCount: cost)
+        try transaction {
+            if let old = index.lookup(key) { try delete(old) }
+            var fileName: String?
+            if let inlineLimit, body.byteCount >= inlineLimit {
+                let name = newFileName()
+                try files.writeAtomically(dataDirectory + "/" + name, body.bytes, fsync: false)
+                fileName = name
+            }
+            insertResponse.bind(1, Int64(PayloadContent.seed(key: key, size: 0) & 0x7fff_ffff))
+            insertResponse.bind(2, key)
+            insertResponse.bind(3, request.time)
+            try insertResponse.run()
+            let rowID = database.lastInsertRowID
+            let response = Payload(contentFor: "response:" + key, byteCount: 320)
+            var requestObject = Array(key.utf8)
+            requestObject += repeatElement(0, count: 64)
+            insertBlobData.bind(1, rowID)
+            insertBlobData.bind(2, blob: response.bytes)
+            try requestObject.withUnsafeBytes { bytes in
+                insertBlobData.bind(3, blob: bytes)
+                try insertBlobData.run()
+            }
+            insertReceiverData.bind(1, rowID)
+            insertReceiverData.bind(2, Int64(fileName == nil ? 0 : 1))
+            if let fileName { insertReceiverData.bind(3, fileName) } else { insertReceiverData.bind(3, blob: body.bytes) }
+            try insertReceiverData.run()
+            index.upsert(.init(key: key, size: body.byteCount, stored: request.time, lastAccess: request.time, rowID: rowID, fileName: fileName))
+            while index.totalBytes > capacity, let oldest = index.oldest {
+                try delete(oldest)
+                evictions += 1
+            }
+        }
+    }
+
+    /// Runs `body` inside a transaction: its own, or the open batch's (committed every
+    /// `batch` stores).
+    private func transaction(_ body: () throws -> Void) throws {
+        if pendingStores == 0 { try database.execute("BEGIN") }
+        do {
+            try body()
+        } catch {
+            try? database.execute("ROLLBACK")
+            pendingStores = 0
+            throw error
+        }
+        pendingStores += 1
+        if pendingStores >= batch { try commit() }
+    }
+
+    private func commit() throws {
+        guard pendingStores > 0 else { return }
+        pendingStores = 0
+        try database.execute("COMMIT")
+    }
+
+    /// Cache.db names body files by UUID; these come from the run's seed, so runs repeat.
+    private func newFileName() -> String {
+        let uuid = UUID(uuid: withUnsafeBytes(of: (names.next(), names.next())) { $0.load(as: uuid_t.self) })
+        return uuid.uuidString
+    }
+
+    private func delete(_ entry: DiskEntryIndex.Entry) throws {
+        for statement in deleteRows {
+            statement.bind(1, entry.rowID)
+            try statement.run()
+        }
+        if let fileName = entry.fileName { try files.remove(dataDirectory + "/" + fileName) }
+        index.remove(entry.key)
+    }
+
+    public func remove(_ request: Request) throws {
+        guard let entry = index.lookup(request.keyText) else { return }
+        try transaction { try delete(entry) }
+    }
+
+    /// NSURLCache's disk store keeps its entries on a memory warning.
+    public func didReceiveMemoryWarning() -> Int { 0 }
+
+    public func close() throws {
+        guard !closed else { return }
+        closed = true
+        try commit()
+        database.close()
+    }
+
+    /// Rebuilds the in-memory index from an existing Cache.db (a warm start).
+    private func reopen() throws {
+        let rows = try database.prepare("""
+            SELECT r.entry_ID, r.request_key, r.time_stamp, d.isDataOnFS, d.receiver_data, length(d.receiver_data) \
+            FROM cfurl_cache_response r JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID ORDER BY r.time_stamp, r.entry_ID
+            """)
+        defer { rows.reset() }
+        while try rows.step() {
+            var size = Int(rows.int(5))
+            var fileName: String?
+            if rows.int(3) != 0 {
+                let name = rows.text(4)
+                var info = stat()
+                guard stat(dataDirectory + "/" + name, &info) == 0 else { continue }
+                size = Int(info.st_size)
+                fileName = name
+            }
+            let time = rows.double(2)
+            index.upsert(.init(key: rows.text(1), size: size, stored: time, lastAccess: time, rowID: rows.int(0), fileName: fileName))
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// SQLite blobs against one file per blob, by blob size: for each size, write `count`
+/// blobs, then read `reads` of them at random (seeded), through the real `sqlite` backend
+/// (all bodies inline) and the `files` backend, each in a fresh temporary folder. The
+/// outside reference is SQLite's "Internal Versus External BLOBs" study: the database is
+/// faster for small blobs and the files above roughly 50–100 KB at 4 KiB pages.
+///
+/// Both stores skip fsync by default (files: no fsync; sqlite: WAL with synchronous
+/// normal, which syncs only at checkpoints), so writes compare the stores rather than
+/// the device; `sync` makes both durable (files fsync on, sqlite synchronous full).
+public struct BlobSizeExperiment {
+    public struct Row: Sendable {
+        public var backend: String
+        public var blobBytes: Int
+        public var blobs: Int
+        public var reads: Int
+        public var writeMicroseconds: Double
+        public var readMicroseconds: Double
+        public var writeAmplification: Double
+        public var footprintBytes: Int
+        public var spaceAmplification: Double
+        public var fsyncs: Int
+    }
+
+    public static let defaultSizes = [1, 4, 10, 20, 50, 100, 1024].map { $0 * 1024 }
+    public static let backends = ["sqlite", "files"]
+
+    public var sizes: [Int]
+    /// Blobs written per size, at most `maxBytes` worth (so the 1 MiB point stays affordable).
+    public var count: Int
+    public var maxBytes: Int
+    public var reads: Int
+    public var sync: Bool
+    public var seed: UInt64
+
+    public init(sizes: [Int] = defaultSizes, count: Int = 2_000, maxBytes: Int = 256 << 20, reads: Int = 4_000, sync: Bool = false, seed: UInt64 = 1) {
+        self.sizes = sizes
+        self.count = count
+        self.maxBytes = maxBytes
+        self.reads = reads
+        self.sync = sync
+        self.seed = seed
+    }
+
+    public func run(progress: (String) -> Void = { _ in }) throws -> [Row] {
+        var rows: [Row] = []
+        for size in sizes {
+            let blobs = max(1, min(count, maxBytes / size))
+            let requests = (0..<blobs).map { Request(time: Double($0), key: "https://cdn.example/blob/\(size)/\($0)", size: size) }
+            for name in Self.backends {
+                progress("\(name): \(ByteCount.format(size)) × \(blobs)")
+                rows.append(try measure(name, size: size, requests: requests))
+            }
+        }
+        return rows
+    }
+
+    private func measure(_ name: String, size: Int, requests: [Request]) throws -> Row {
+        var disk = DiskRunOptions()
+        let folder = try disk.folder(for: name)
+        disk.keep = false
+        defer { RunPlan.removeTemporary(folder, keep: false) }
+        let probe = DiskIOProbe()
+        let options = name == "sqlite"
+            ? ["inline-limit": "inf", "synchronous": sync ? "full" : "normal"]
+            : ["fsync": sync ? "on" : "off"]
+        let backend = try BackendRegistry.named(name).make(BackendConfig(
+            capacityBytes: Int.max / 2, seed: seed, options: options, disk: DiskContext(directory: folder.path, probe: probe)))
+        let payloads = requests.map { Payload(contentFor: $0.keyText, byteCount: $0.size) }
+        var started = MonotonicClock.now()
+        for (request, payload) in zip(requests, payloads) { try backend.set(request, cost: request.size, payload: payload) }
+        let writeNanoseconds = MonotonicClock.now() - started
+        var random = SeededRandom(seed: seed)
+        let order = (0..<reads).map { _ in requests[Int(random.next() % UInt64(requests.count))] }
+        started = MonotonicClock.now()
+        for request in order where try !backend.get(request) {
+            throw WorkbenchError("blob-size: \(name) lost '\(request.keyText)'")
+        }
+        let readNanoseconds = MonotonicClock.now() - started
+        try backend.close()
+        let logical = size * requests.count
+        let footprint = DiskFootprint.allocatedBytes(under: folder.path)
+        return Row(
+            backend: name, blobBytes: size, blobs: requests.count, reads: reads,
+            writeMicroseconds: Double(writeNanoseconds) / 1e3 / Double(requests.count),
+            readMicroseconds: Double(readNanoseconds) / 1e3 / Double(reads),
+            writeAmplification: Double(probe.totals.totalWriteBytes) / Double(logical),
+            footprintBytes: footprint, spaceAmplification: Double(footprint) / Double(logical), fsyncs: probe.totals.totalSyncs)
+    }
+
+    /// The smallest size from which files read clearly faster than SQLite (by at least 10%,
+    /// more than run-to-run noise) at every size measured above it too, or nil.
+    public static func readCrossover(_ rows: [Row]) -> Int? {
+        let sizes = Array(Set(rows.map(\.blobBytes))).sorted()
+        func filesFaster(_ size: Int) -> Bool? {
+            guard let sqlite = rows.first(where: { $0.backend == "sqlite" && $0.blobBytes == size }),
+                  let files = rows.first(where: { $0.backend == "files" && $0.blobBytes == size }) else { return nil }
+            return files.readMicroseconds < 0.9 * sqlite.readMicroseconds
+        }
+        var crossover: Int?
+        for size in sizes {
+            if filesFaster(size) == true { crossover = crossover ?? size } else { crossover = nil }
+        }
+        return crossover
+    }
+
+    public static func table(_ rows: [Row]) -> String {
+        var text = "backend  blob       blobs  write µs   read µs  write amp  on disk      space amp  fsyncs\n"
+        for row in rows {
+            let cells = [
+                row.backend.padding(7), ByteCount.format(row.blobBytes).padding(9, left: true), String(row.blobs).padding(6, left: true),
+                String(format2: row.writeMicroseconds).padding(9, left: true), String(format2: row.readMicroseconds).padding(9, left: true),
+                (String(format2: row.writeAmplification) + "×").padding(10, left: true), ByteCount.format(row.footprintBytes).padding(12, left: true),
+                (String(format2: row.spaceAmplification) + "×").padding(10, left: true), String(row.fsyncs).padding(7, left: true),
+            ]
+            text += cells.joined(separator: "  ") + "\n"
+        }
+        if let crossover = readCrossover(rows) {
+            text += "\nreads: files at least 10% faster from \(ByteCount.format(crossover)) up\n"
+        } else {
+            text += "\nreads: files never at least 10% faster than SQLite at every larger size\n"
+        }
+        return text
+    }
+
+    public static func csv(_ rows: [Row], environment: RunEnvironment) -> String {
+        var text = "backend,blob_bytes,blobs,reads,write_us,read_us,write_amplification,disk_footprint_bytes,space_amplification,fsyncs,git_rev,swift_version\n"
+        for row in rows {
+            text += "\(row.backend),\(row.blobBytes),\(row.blobs),\(row.reads),\(row.writeMicroseconds),\(row.readMicroseconds),"
+            text += "\(row.writeAmplification),\(row.footprintBytes),\(row.spaceAmplification),\(row.fsyncs),"
+            text += "\(CSVReport.escape(environment.gitRevision)),\(environment.swiftVersion)\n"
+        }
+        return text
+    }
+}
