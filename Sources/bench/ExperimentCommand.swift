@@ -120,6 +120,12 @@ extension ExperimentCommand {
         @Option(name: .long, help: "Seed for the read order.")
         var seed: UInt64 = 1
 
+        @Option(name: .long, help: "sqlite's PRAGMA page_size.")
+        var pageSize = 4096
+
+        @Option(name: .long, help: ArgumentHelp("sqlite's PRAGMA mmap_size (e.g. 1GiB; default 0, no memory map).", valueName: "size"))
+        var mmapSize = "0"
+
         @Option(name: .long, help: ArgumentHelp("Write the rows as CSV to this file.", valueName: "file"))
         var csv: String?
 
@@ -135,7 +141,12 @@ extension ExperimentCommand {
                     return bytes
                 }
                 guard case .bytes(let maxBytes) = try Capacity(parsing: self.maxBytes) else { throw WorkbenchError("--max-bytes takes a size such as 256MiB") }
-                let experiment = BlobSizeExperiment(sizes: sizes, count: count, maxBytes: maxBytes, reads: reads, sync: sync, seed: seed)
+                var experiment = BlobSizeExperiment(sizes: sizes, count: count, maxBytes: maxBytes, reads: reads, sync: sync, seed: seed)
+                experiment.pageSize = pageSize
+                if mmapSize != "0" {
+                    guard case .bytes(let bytes) = try Capacity(parsing: mmapSize) else { throw WorkbenchError("--mmap-size takes a size such as 1GiB") }
+                    experiment.mmapSize = bytes
+                }
                 try runExperiment(csv: csv, run: { progress in try experiment.run { progress.show($0) } },
                                   csvText: BlobSizeExperiment.csv, table: BlobSizeExperiment.table)
             }

@@ -68,6 +68,12 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("sqlite: stores per transaction (default 1, as an app writes one response at a time).", valueName: "n"))
     var batch: String?
 
+    @Option(name: .long, help: ArgumentHelp("sqlite: PRAGMA page_size of a new Cache.db (default 4096).", valueName: "bytes"))
+    var pageSize: String?
+
+    @Option(name: .long, help: ArgumentHelp("sqlite: PRAGMA mmap_size, e.g. 256MiB (default 0: no memory map).", valueName: "bytes"))
+    var mmapSize: String?
+
     @Option(name: .long, help: ArgumentHelp("files: fsync each body before its rename, on | off (default off).", valueName: "on|off"))
     var fsync: String?
 
@@ -140,7 +146,7 @@ struct RunCommand: ParsableCommand {
             let backendOptions = [
                 "key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget,
                 "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,
-                "batch": batch, "fsync": fsync, "sweep-target": sweepTarget, "max-age": maxAge,
+                "batch": batch, "page-size": pageSize, "mmap-size": mmapSize, "fsync": fsync, "sweep-target": sweepTarget, "max-age": maxAge,
             ]
             arguments.backendOptions = backendOptions.compactMapValues { $0 }
             let outcome = try RunSetup(arguments).execute(progress: ProgressLine())

@@ -98,6 +98,8 @@ public enum BackendRegistry {
                 ("journal-mode", "wal (default, as Cache.db) or delete"),
                 ("synchronous", "full (SQLite's default), normal or off"),
                 ("batch", "stores per transaction (default 1, as an app writes)"),
+                ("page-size", "PRAGMA page_size of a new Cache.db (default 4096)"),
+                ("mmap-size", "PRAGMA mmap_size: read the database through a memory map of this size (default 0: no mmap)"),
             ]
         ) { try URLCacheStore($0) },
         BackendKind(

@@ -40,6 +40,16 @@ extension BackendConfig {
         }
     }
 
+    /// A whole number (binary size units allowed) in `range` from option `name`.
+    func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = options[name] else { return fallback }
+        let value: Int? = Int(text) ?? { if case .bytes(let bytes)? = try? Capacity(parsing: text) { return bytes } else { return nil } }()
+        guard let value, range.contains(value) else {
+            throw WorkbenchError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
     /// One of `choices` from option `name`, or the first choice.
     func choice(_ name: String, _ choices: [String]) throws -> String {
         guard let text = options[name]?.lowercased() else { return choices[0] }

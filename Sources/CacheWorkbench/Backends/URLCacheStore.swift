@@ -12,7 +12,8 @@ import Foundation
 /// capacity (bodies), the oldest `time_stamp` goes first (NSURLCache), or with
 /// `sqlite-evict lru` the least recently read (a hit then updates `time_stamp`, a write).
 /// Options `journal-mode` (wal default, as Cache.db; delete) and `synchronous` (full —
-/// SQLite's default, what an app that sets nothing gets — normal, off).
+/// SQLite's default, what an app that sets nothing gets — normal, off), `page-size` (4096)
+/// and `mmap-size` (0: reads copy through read calls).
 ///
 /// Complexity: get one indexed SELECT (+ one file read, + one UPDATE under lru); set three
 /// INSERTs (+ one file write), plus three DELETEs (+ one unlink) per eviction.
@@ -28,6 +29,10 @@ public final class URLCacheStore: CacheBackend {
     public let journalMode: String
     public let synchronous: String
     public let batch: Int
+    /// PRAGMA page_size for a new database (SQLite's default 4096), and PRAGMA mmap_size
+    /// (0 = reads go through read calls, SQLite's default).
+    public let pageSize: Int
+    public let mmapSize: Int
     private let directory: String
     private let dataDirectory: String
     private let verify: Bool
@@ -83,6 +88,9 @@ public final class URLCacheStore: CacheBackend {
         } else {
             batch = 1
         }
+        pageSize = try config.integer("page-size", default: 4096, range: 512...65536)
+        guard pageSize & (pageSize - 1) == 0 else { throw WorkbenchError("page-size must be a power of two from 512 to 65536, not \(pageSize)") }
+        mmapSize = try config.integer("mmap-size", default: 0, range: 0...Int(Int32.max))
         directory = disk.directory
         dataDirectory = disk.directory + "/fsCachedData"
         verify = disk.verify
@@ -91,6 +99,8 @@ public final class URLCacheStore: CacheBackend {
         try files.makeDirectory(dataDirectory)
         let database = try SQLiteDatabase(path: directory + "/Cache.db", backend: Self.name, probe: disk.probe)
         self.database = database
+        try database.execute("PRAGMA page_size=\(pageSize)")  // takes effect on a new database only
+        try database.execute("PRAGMA mmap_size=\(mmapSize)")
         try database.execute("PRAGMA journal_mode=\(journalMode.uppercased())")
         try database.execute("PRAGMA synchronous=\(synchronous.uppercased())")
         try database.execute(Self.schema)
@@ -112,7 +122,7 @@ public final class URLCacheStore: CacheBackend {
     }
 
     public var settings: String {
-        "inline-limit=\(inlineLimit.map(String.init) ?? "inf");sqlite-evict=\(evictLRU ? "lru" : "oldest");journal-mode=\(journalMode);synchronous=\(synchronous);batch=\(batch)"
+        "inline-limit=\(inlineLimit.map(String.init) ?? "inf");sqlite-evict=\(evictLRU ? "lru" : "oldest");journal-mode=\(journalMode);synchronous=\(synchronous);batch=\(batch);page-size=\(pageSize);mmap-size=\(mmapSize)"
     }
 
     public var facts: BackendFacts { BackendFacts(entries: index.count, accountedBytes: index.totalBytes, evictions: evictions) }

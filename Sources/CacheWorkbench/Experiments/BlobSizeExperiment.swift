@@ -33,6 +33,9 @@ public struct BlobSizeExperiment {
     public var reads: Int
     public var sync: Bool
     public var seed: UInt64
+    /// sqlite's page size and mmap size (0 = no memory map).
+    public var pageSize = 4096
+    public var mmapSize = 0
 
     public init(sizes: [Int] = defaultSizes, count: Int = 2_000, maxBytes: Int = 256 << 20, reads: Int = 4_000, sync: Bool = false, seed: UInt64 = 1) {
         self.sizes = sizes
@@ -63,7 +66,7 @@ public struct BlobSizeExperiment {
         defer { RunPlan.removeTemporary(folder, keep: false) }
         let probe = DiskIOProbe()
         let options = name == "sqlite"
-            ? ["inline-limit": "inf", "synchronous": sync ? "full" : "normal"]
+            ? ["inline-limit": "inf", "synchronous": sync ? "full" : "normal", "page-size": String(pageSize), "mmap-size": String(mmapSize)]
             : ["fsync": sync ? "on" : "off"]
         let backend = try BackendRegistry.named(name).make(BackendConfig(
             capacityBytes: Int.max / 2, seed: seed, options: options, disk: DiskContext(directory: folder.path, probe: probe)))
