@@ -20,8 +20,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Trace file to replay (default: the bundled Traces/default.csv).", valueName: "file"))
     var trace: String?
 
-    @Option(name: .long, help: ArgumentHelp("Trace format; detected from the file name when omitted. See `bench list`.", valueName: "name"))
-    var format: String?
+    @OptionGroup var reading: TraceReadingOptions
 
     @Option(name: .long, help: ArgumentHelp("Backends, comma-separated, or `all`. See `bench list`.", valueName: "list"))
     var backend = "all"
@@ -107,9 +106,6 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Read the whole trace into memory first, so throughput measures cache work, not parsing.")
     var preload = false
 
-    @Flag(name: .long, help: "Skip malformed trace rows and report how many, instead of stopping at the first.")
-    var skipBad = false
-
     @Option(name: .long, help: ArgumentHelp("Seed for randomized backends and policies (recorded in the results).", valueName: "n"))
     var seed: UInt64 = 1
 
@@ -125,13 +121,14 @@ struct RunCommand: ParsableCommand {
         try reportingErrors {
             var arguments = RunSetup.Arguments()
             arguments.trace = trace
-            arguments.format = format
+            arguments.format = reading.format
+            arguments.formatOptions = reading.formatOptions
             arguments.backends = backend
             arguments.capacities = capacity
             arguments.cost = cost
             arguments.timing = !noTiming
             arguments.preload = preload
-            arguments.skipBad = skipBad
+            arguments.skipBad = reading.skipBad
             arguments.materialize = !noMaterialize
             arguments.seed = seed
             arguments.sampleEvery = sampleEvery

@@ -5,6 +5,7 @@ public struct RunSetup {
     public struct Arguments {
         public var trace: String?
         public var format: String?
+        public var formatOptions: [String: String] = [:]
         public var backends = "all"
         public var capacities = "100MB"
         public var cost = "auto"
@@ -42,7 +43,8 @@ public struct RunSetup {
             throw WorkbenchError("unknown cost model '\(arguments.cost)'; known: auto, \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let path = try arguments.trace ?? BundledTrace.path()
-        let file = try TraceFile(path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad)
+        let file = try TraceFile(
+            path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad, formatOptions: arguments.formatOptions)
         for output in [arguments.csv, arguments.json, arguments.timeline].compactMap({ $0 }) {
             try AtomicFile.checkWritable(output)
         }

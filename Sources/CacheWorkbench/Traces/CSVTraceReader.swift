@@ -44,10 +44,7 @@ public final class CSVTraceReader: RequestSource {
         scratch.deallocate()
     }
 
-    public var progress: Double? {
-        guard let total = file.totalBytes, total > 0 else { return nil }
-        return Double(file.consumedBytes) / Double(total)
-    }
+    public var progress: Double? { file.progress }
 
     /// From the file size and the bytes per row so far (after the first chunk).
     public var expectedCount: Int? {

@@ -5,12 +5,17 @@ import Darwin
 #endif
 
 /// Reads a file sequentially through one reusable buffer, so memory stays constant however
-/// long the file is. The caller consumes bytes from `window`; `refill()` keeps the
+/// long the file is. A compressed file (`Compression`) is read through its decompressor. The caller consumes bytes from `window`; `refill()` keeps the
 /// unconsumed tail and appends more, growing the buffer only when one record is larger
 /// than it.
 final class ChunkedFileReader {
     let path: String
     private let fd: Int32
+    /// For a compressed file: the file itself (its offset, shared with the decompressor,
+    /// gives progress) and the decompressor's pid.
+    private let compressedFile: Int32?
+    private var decompressor: pid_t?
+    let compression: Compression?
     private(set) var buffer: UnsafeMutableRawPointer
     private(set) var capacity: Int
     /// Unconsumed bytes are buffer[start..<end].
@@ -19,8 +24,10 @@ final class ChunkedFileReader {
     private(set) var atEOF = false
     /// Bytes consumed before `buffer[0]`, for progress and byte offsets.
     private(set) var consumedBefore = 0
-    /// Size of a regular file, nil for pipes and devices.
+    /// Size of a regular file, nil for pipes, devices and compressed files.
     let totalBytes: Int?
+    /// Size of a compressed file.
+    let compressedBytes: Int?
 
     init(path: String, initialCapacity: Int = 1 << 20) throws(TraceError) {
         self.path = path
@@ -33,8 +40,30 @@ final class ChunkedFileReader {
             close(fd)
             throw TraceError(path: path, line: nil, reason: "is a directory, not a trace file")
         }
-        self.fd = fd
-        self.totalBytes = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        let size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        var magic = [UInt8](repeating: 0, count: 6)
+        let peeked = size == nil ? 0 : pread(fd, &magic, 6, 0)
+        let found = Compression.byExtension(path) ?? (peeked > 0 ? Compression.byMagic(Array(magic.prefix(peeked))) : nil)
+        compression = found
+        if let found {
+            let (pipeFD, pid): (Int32, pid_t)
+            do throws(TraceError) {
+                (pipeFD, pid) = try found.spawn(reading: fd, path: path)
+            } catch {
+                close(fd)
+                throw error
+            }
+            self.fd = pipeFD
+            compressedFile = fd
+            decompressor = pid
+            compressedBytes = size
+            totalBytes = nil
+        } else {
+            self.fd = fd
+            compressedFile = nil
+            compressedBytes = nil
+            totalBytes = size
+        }
         self.capacity = initialCapacity
         self.buffer = .allocate(byteCount: initialCapacity, alignment: 16)
         posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
@@ -42,7 +71,20 @@ final class ChunkedFileReader {
 
     deinit {
         close(fd)
+        if let compressedFile { close(compressedFile) }
+        if let decompressor {
+            kill(decompressor, SIGTERM)
+            var status: Int32 = 0
+            waitpid(decompressor, &status, 0)
+        }
         buffer.deallocate()
+    }
+
+    /// Share of the (compressed) file read, when known.
+    var progress: Double? {
+        if let total = totalBytes, total > 0 { return Double(consumedBytes) / Double(total) }
+        if let compressedFile, let total = compressedBytes, total > 0 { return Double(lseek(compressedFile, 0, SEEK_CUR)) / Double(total) }
+        return nil
     }
 
     var consumedBytes: Int { consumedBefore + start }
@@ -67,10 +109,25 @@ final class ChunkedFileReader {
             }
             if count == 0 {
                 atEOF = true
+                try finishDecompressor()
                 return false
             }
             if errno == EINTR { continue }
             throw TraceError(path: path, line: nil, reason: "read failed: \(Self.errnoText())")
+        }
+    }
+
+    /// At the end of a compressed stream: a decompressor that failed means corrupt or
+    /// truncated input, not a short trace.
+    private func finishDecompressor() throws(TraceError) {
+        guard let pid = decompressor, let compression else { return }
+        decompressor = nil
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7F) == 0
+        let code = (status >> 8) & 0xFF
+        if !exited || code != 0 {
+            throw TraceError(path: path, line: nil, reason: "\(compression.rawValue) -dc failed (\(exited ? "exit status \(code)" : "killed")): the compressed file is corrupt or truncated")
         }
     }
 

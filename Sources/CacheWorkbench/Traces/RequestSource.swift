@@ -37,10 +37,13 @@ public struct ReadOptions: Sendable, Equatable {
     public var keepKeyNames: Bool
     /// Skip malformed rows and count them instead of stopping at the first.
     public var skipBadRows: Bool
+    /// Format-specific settings (`columns`, `header`, `delimiter` for libcachesim-csv).
+    public var formatOptions: [String: String]
 
-    public init(keepKeyNames: Bool = true, skipBadRows: Bool = false) {
+    public init(keepKeyNames: Bool = true, skipBadRows: Bool = false, formatOptions: [String: String] = [:]) {
         self.keepKeyNames = keepKeyNames
         self.skipBadRows = skipBadRows
+        self.formatOptions = formatOptions
     }
 }
 

@@ -3,17 +3,20 @@ public struct TraceFile: Trace {
     public let path: String
     public let format: TraceFormat
     public let skipBadRows: Bool
+    public let formatOptions: [String: String]
 
-    public init(path: String, format: TraceFormat? = nil, skipBadRows: Bool = false) throws {
+    public init(path: String, format: TraceFormat? = nil, skipBadRows: Bool = false, formatOptions: [String: String] = [:]) throws {
         self.path = path
         self.format = try format ?? TraceFormat.detect(path: path)
         self.skipBadRows = skipBadRows
+        self.formatOptions = formatOptions
+        if self.format.name == "libcachesim-csv" { _ = try LibCacheSimCSVFormat(options: formatOptions) }  // bad mappings fail now
     }
 
     public var label: String { path }
 
     public func open(keepKeyNames: Bool) throws -> any RequestSource {
-        try format.open(path, ReadOptions(keepKeyNames: keepKeyNames, skipBadRows: skipBadRows))
+        try format.open(path, ReadOptions(keepKeyNames: keepKeyNames, skipBadRows: skipBadRows, formatOptions: formatOptions))
     }
 }
 
@@ -30,6 +33,34 @@ public struct TraceFormat: Sendable {
             name: "csv", summary: "native CSV: time,key,size[,width,height][,op], header optional",
             extensions: ["csv", "txt"],
             open: { path, options in try CSVTraceReader(path: path, options: options) }),
+        TraceFormat(
+            name: "libcachesim-csv", summary: "libCacheSim-style CSV with --columns time=N,key=N,size=N, --header on|off, --delimiter",
+            extensions: [],
+            open: { path, options in try LineTraceReader(path: path, format: LibCacheSimCSVFormat(options: options.formatOptions), options: options) }),
+        TraceFormat(
+            name: "oracle-general", summary: "libCacheSim oracleGeneral binary: 24-byte records u32 time, u64 id, u32 size, i64 next access",
+            extensions: ["oraclegeneral", "oraclegeneral.bin"],
+            open: { path, _ in try OracleGeneralReader(path: path) }),
+        TraceFormat(
+            name: "wikimedia", summary: "Wikimedia 2019 upload TSV: relative_unix, hashed_path_query, image_type, response_size, time_firstbyte",
+            extensions: ["tsv"],
+            open: { path, options in try LineTraceReader(path: path, format: WikimediaFormat(), options: options) }),
+        TraceFormat(
+            name: "webcachesim", summary: "space-separated 'time id size' (webcachesim, LRB)",
+            extensions: ["tr"],
+            open: { path, options in try LineTraceReader(path: path, format: WebcachesimFormat(), options: options) }),
+        TraceFormat(
+            name: "twitter", summary: "Twitter cache traces: timestamp,key,key size,value size,client id,operation,TTL",
+            extensions: [],
+            open: { path, options in try LineTraceReader(path: path, format: TwitterFormat(), options: options) }),
+        TraceFormat(
+            name: "cachelib", summary: "Meta CacheLib kvcache CSV: header with key, op, size [, op_time, key_size, op_count, ttl]",
+            extensions: [],
+            open: { path, options in try LineTraceReader(path: path, format: CacheLibFormat(), options: options) }),
+        TraceFormat(
+            name: "tencent", summary: "Tencent photo CDN: YYYYMMDDHHMMSS id format spec size hit terminal ms (space-separated)",
+            extensions: [],
+            open: { path, options in try LineTraceReader(path: path, format: TencentPhotoFormat(), options: options) }),
     ]
 
     public static func named(_ name: String) throws -> TraceFormat {
@@ -39,12 +70,28 @@ public struct TraceFormat: Sendable {
         return format
     }
 
-    /// By extension; CSV when nothing else claims the file.
+    /// By name (after any compression extension: `x.tsv.zst` is Wikimedia), then by the
+    /// header line for CSV-like files (Wikimedia's and CacheLib's name their columns);
+    /// native CSV when nothing else claims the file. Twitter and Tencent traces have no
+    /// header or extension of their own: name them with `--format`.
     public static func detect(path: String) throws -> TraceFormat {
-        let lower = path.lowercased()
-        if let format = all.first(where: { format in format.extensions.contains { lower.hasSuffix("." + $0) } }) {
+        let lower = Compression.innerPath(path).lowercased()
+        if lower.contains("oraclegeneral") { return try named("oracle-general") }
+        if let format = all.dropFirst().first(where: { format in format.extensions.contains { lower.hasSuffix("." + $0) } }) {
             return format
         }
+        let header = try firstLine(path).lowercased()
+        if header.contains("relative_unix") && header.contains("hashed_path_query") { return try named("wikimedia") }
+        let names = Set(header.split(separator: ",").map { String($0).trimmingSpaces })
+        if names.isSuperset(of: ["key", "op", "size"]) { return try named("cachelib") }
         return all[0]
+    }
+
+    /// The first line (at most 4 KiB), decompressed if need be.
+    static func firstLine(_ path: String) throws -> String {
+        let file = try ChunkedFileReader(path: path, initialCapacity: 4096)
+        _ = try file.refill()
+        let bytes = UnsafeRawBufferPointer(start: file.buffer + file.start, count: file.end - file.start)
+        return String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
     }
 }

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The fields of one line, borrowed from the reader's buffer (valid during the call).
+struct LineFields {
+    let base: UnsafePointer<UnsafeRawBufferPointer>
+    let count: Int
+
+    subscript(_ index: Int) -> UnsafeRawBufferPointer { base[index] }
+}
+
+/// A line-oriented trace format without quoting: how a line splits and what requests it
+/// makes. One small type per format; `LineTraceReader` does the reading, line numbers,
+/// errors and `--skip-bad`.
+protocol LineFormat {
+    /// The field separator; nil splits on runs of spaces and tabs.
+    var separator: UInt8? { get }
+    /// Sees the first non-blank line; returns true when it is a header (then not a row).
+    /// May learn the column layout from it.
+    mutating func header(_ fields: LineFields) throws(FieldParsing.Failure) -> Bool
+    /// Appends the requests one row stands for (usually one).
+    func requests(_ fields: LineFields, keepKeyNames: Bool, into requests: inout [Request]) throws(FieldParsing.Failure)
+}
+
+/// Streams a line-oriented trace through a fixed buffer (memory does not grow with the
+/// trace). LF or CRLF line ends, an optional UTF-8 byte-order mark, blank lines ignored.
+final class LineTraceReader<Format: LineFormat>: RequestSource {
+    static var chunkSize: Int { 4096 }
+    static var maxColumns: Int { 32 }
+
+    let path: String
+    private let file: ChunkedFileReader
+    private let options: ReadOptions
+    private var format: Format
+    private var sawFirstLine = false
+    private var line = 0
+    private let fields: UnsafeMutablePointer<UnsafeRawBufferPointer>
+    private(set) var skippedRows = 0
+
+    init(path: String, format: Format, options: ReadOptions) throws(TraceError) {
+        self.path = path
+        self.format = format
+        self.options = options
+        file = try ChunkedFileReader(path: path)
+        fields = .allocate(capacity: Self.maxColumns)
+    }
+
+    deinit { fields.deallocate() }
+
+    var progress: Double? { file.progress }
+
+    func nextChunk() throws -> ArraySlice<Request>? {
+        var chunk: [Request] = []
+        chunk.reserveCapacity(Self.chunkSize)
+        return try append(to: &chunk, limit: Self.chunkSize) > 0 ? chunk[...] : nil
+    }
+
+    func append(to requests: inout [Request], limit: Int) throws -> Int {
+        let before = requests.count
+        while requests.count - before < limit, let count = try nextLine() {
+            if count == 0 { continue }  // blank
+            let row = LineFields(base: UnsafePointer(fields), count: min(count, Self.maxColumns))
+            do throws(FieldParsing.Failure) {
+                if !sawFirstLine {
+                    sawFirstLine = true
+                    if try format.header(row) { continue }
+                }
+                let mark = requests.count
+                do throws(FieldParsing.Failure) {
+                    if count > Self.maxColumns { throw FieldParsing.Failure("more than \(Self.maxColumns) fields") }
+                    try format.requests(row, keepKeyNames: options.keepKeyNames, into: &requests)
+                } catch {
+                    requests.removeSubrange(mark...)
+                    throw error
+                }
+            } catch {
+                if options.skipBadRows && line > 1 {
+                    skippedRows += 1
+                    continue
+                }
+                throw TraceError(path: path, line: line, reason: error.reason)
+            }
+        }
+        return requests.count - before
+    }
+
+    /// Splits the next line into `fields`; returns the field count (0 for a blank line),
+    /// or nil at the end of the file.
+    private func nextLine() throws(TraceError) -> Int? {
+        while true {
+            let available = file.end - file.start
+            let base = UnsafeRawPointer(file.buffer + file.start)
+            if available > 0, let newline = memchr(base, 0x0A, available).map({ UnsafeRawPointer($0) - base }) {
+                let count = split(base, length: newline)
+                file.start += newline + 1
+                return count
+            }
+            if file.atEOF {
+                guard available > 0 else { return nil }
+                let count = split(base, length: available)
+                file.start += available
+                return count
+            }
+            _ = try file.refill()
+        }
+    }
+
+    private func split(_ start: UnsafeRawPointer, length: Int) -> Int {
+        line += 1
+        var row = start
+        var length = length
+        if length > 0 && row.load(fromByteOffset: length - 1, as: UInt8.self) == 0x0D { length -= 1 }
+        if line == 1, length >= 3, row.load(as: UInt8.self) == 0xEF, row.load(fromByteOffset: 1, as: UInt8.self) == 0xBB,
+           row.load(fromByteOffset: 2, as: UInt8.self) == 0xBF {
+            row += 3
+            length -= 3
+        }
+        var count = 0
+        func add(_ from: UnsafeRawPointer, _ to: UnsafeRawPointer) {
+            if count < Self.maxColumns { fields[count] = UnsafeRawBufferPointer(start: from, count: to - from) }
+            count += 1
+        }
+        let end = row + length
+        if let separator = format.separator {
+            guard length > 0 else { return 0 }
+            var fieldStart = row
+            var cursor = row
+            while cursor < end {
+                if cursor.load(as: UInt8.self) == separator {
+                    add(fieldStart, cursor)
+                    fieldStart = cursor + 1
+                }
+                cursor += 1
+            }
+            add(fieldStart, end)
+        } else {
+            var cursor = row
+            while cursor < end {
+                while cursor < end, cursor.load(as: UInt8.self) == 0x20 || cursor.load(as: UInt8.self) == 0x09 { cursor += 1 }
+                guard cursor < end else { break }
+                let fieldStart = cursor
+                while cursor < end, cursor.load(as: UInt8.self) != 0x20 && cursor.load(as: UInt8.self) != 0x09 { cursor += 1 }
+                add(fieldStart, cursor)
+            }
+        }
+        return count
+    }
+}
+
+extension FieldParsing {
+    /// A key field: its integer or digest, and its text when names are kept.
+    @inline(__always)
+    static func key(_ bytes: UnsafeRawBufferPointer, keepName: Bool) throws(Failure) -> (id: UInt64, name: String?) {
+        guard !bytes.isEmpty else { throw Failure("key is empty") }
+        let key = KeyDigest.parse(bytes)
+        return (key.id, keepName && !key.isInteger ? text(bytes) : nil)
+    }
+
+    /// Whether a field looks like a column name rather than data (for header detection).
+    static func isWord(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let first = bytes.first else { return false }
+        return (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z")
+    }
+
+    static func lowercasedText(_ bytes: UnsafeRawBufferPointer) -> String { text(bytes).lowercased() }
+}
