@@ -10,7 +10,7 @@ struct Bench: ParsableCommand {
             With no subcommand, `bench` runs `bench run`: the bundled default trace against every \
             backend at 100 MB (AFAutoPurgingImageCache's memory budget), printed as a table.
             """,
-        subcommands: [RunCommand.self, GenCommand.self, ExperimentCommand.self, ListCommand.self],
+        subcommands: [RunCommand.self, GenCommand.self, ConvertCommand.self, StatsCommand.self, ExperimentCommand.self, ListCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 

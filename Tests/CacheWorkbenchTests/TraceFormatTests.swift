@@ -55,6 +55,7 @@ struct TraceFormatTests {
         let folder = TemporaryFolder()
         let path = folder.file("kv.csv", "op_time,key,key_size,op,size,op_count,ttl\n5,k1,2,GET,100,2,0\n6,k2,2,SET,50,1,60\n7,k1,2,DELETE,100,1,0\n")
         #expect(try TraceFormat.detect(path: path).name == "cachelib")
+        #expect(try TraceFormat.detect(path: folder.file("native.csv", "time,key,size,width,height,op\n0,a,1,,,get\n")).name == "csv")
         #expect(summary(try read(path)) == ["5.0 k1 100 get", "5.0 k1 100 get", "6.0 k2 50 set", "7.0 k1 100 delete"])
         let headerless = folder.file("nohead.csv", "5,k1,GET,100\n")
         #expect(error(headerless, format: "cachelib")?.contains("starts with a header naming key, op and size") == true)

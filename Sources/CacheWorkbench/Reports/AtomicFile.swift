@@ -5,8 +5,16 @@ import Foundation
 /// one is expected.
 public enum AtomicFile {
     public static func write(_ text: String, to path: String) throws {
+        try write(Data(text.utf8), to: path)
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        try write(Data(bytes), to: path)
+    }
+
+    static func write(_ data: Data, to path: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw WorkbenchError("cannot write \(path): \(reason(error))")
         }

@@ -9,9 +9,10 @@ public enum Catalog {
                 text += "  \(String(repeating: " ", count: width))    --\(option.name): \(option.help)\n"
             }
         }
-        text += "\nTrace formats (--format):\n"
+        text += "\nTrace formats (--format; compressed .gz .zst .xz .bz2 files are streamed through their decompressor):\n"
         for format in TraceFormat.all {
-            text += "  \(format.name)  \(format.summary) (.\(format.extensions.joined(separator: ", .")))\n"
+            let names = format.extensions.isEmpty ? "" : " (.\(format.extensions.joined(separator: ", .")))"
+            text += "  \(format.name)  \(format.summary)\(names)\n"
         }
         text += "\nCost models (--cost): auto (pixels for memory backends when the trace has dimensions, else encoded), \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))\n"
         return text

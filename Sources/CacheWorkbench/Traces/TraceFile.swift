@@ -83,7 +83,10 @@ public struct TraceFormat: Sendable {
         let header = try firstLine(path).lowercased()
         if header.contains("relative_unix") && header.contains("hashed_path_query") { return try named("wikimedia") }
         let names = Set(header.split(separator: ",").map { String($0).trimmingSpaces })
-        if names.isSuperset(of: ["key", "op", "size"]) { return try named("cachelib") }
+        // CacheLib's own column names; the native CSV's header (time,key,size,…,op) has none.
+        if names.isSuperset(of: ["key", "op", "size"]) && !names.isDisjoint(with: ["op_time", "key_size", "op_count"]) {
+            return try named("cachelib")
+        }
         return all[0]
     }
 

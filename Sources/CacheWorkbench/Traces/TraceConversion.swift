@@ -1,0 +1,32 @@
+/// `bench convert`: any readable trace to native CSV or oracleGeneral.
+public enum TraceConversion {
+    public enum Target: String, Sendable {
+        case csv, oracleGeneral = "oracle-general"
+
+        /// `name` when given, else from the output path.
+        public init(named name: String?, path: String) throws {
+            if let name {
+                guard let target = Target(rawValue: name.lowercased()) else {
+                    throw WorkbenchError("--to must be csv or oracle-general, not '\(name)'")
+                }
+                self = target
+                return
+            }
+            let lower = path.lowercased()
+            if lower.contains("oraclegeneral") || lower.hasSuffix(".bin") { self = .oracleGeneral; return }
+            if lower.hasSuffix(".csv") || lower.hasSuffix(".txt") || path == "-" { self = .csv; return }
+            throw WorkbenchError("cannot tell the output format from '\(path)': name it .csv or .oracleGeneral.bin, or pass --to")
+        }
+    }
+
+    /// Returns the requests written and the malformed rows skipped.
+    @discardableResult
+    public static func convert(_ trace: TraceFile, to path: String, as target: Target) throws -> (requests: Int, skipped: Int) {
+        let loaded = try InMemoryTrace.load(trace, keepKeyNames: target == .csv)
+        switch target {
+        case .csv: try TraceExport.write(loaded, to: path, shape: .native(withOp: true))
+        case .oracleGeneral: try OracleGeneralWriter.write(loaded, to: path)
+        }
+        return (loaded.requests.count, loaded.skippedRows)
+    }
+}

@@ -1,0 +1,132 @@
+/// What a trace looks like before any cache sees it (`bench stats`): volume, unique keys,
+/// working set, object sizes, one-hit wonders, reuse distances and image dimensions.
+///
+/// Reuse distance is the stack distance: the number of distinct other keys requested
+/// between two requests for the same key (what an LRU cache of that many objects needs
+/// to hit). Computed exactly with a Fenwick tree over request positions: O(n log n) time,
+/// O(n) memory.
+public struct TraceStatistics: Sendable {
+    public var requests = 0
+    public var uniqueKeys = 0
+    public var totalBytes = 0
+    /// Sum over unique keys of the size of their first request.
+    public var workingSetBytes = 0
+    public var firstTime: Double?
+    public var lastTime: Double?
+    /// Request sizes: p50, p90, p99, max (bytes).
+    public var sizePercentiles: [(label: String, value: Int)] = []
+    /// Keys requested exactly once, as a share of unique keys.
+    public var oneHitWonderShare = 0.0
+    /// Stack distances of the re-requests: p50, p90, p99, max (distinct keys).
+    public var reuseDistancePercentiles: [(label: String, value: Int)] = []
+    /// Share of requests that are re-requests (the best any cache can hit).
+    public var reuseShare = 0.0
+    public var operations: [String: Int] = [:]
+    /// Most common width×height, and the number of requests without dimensions.
+    public var dimensions: [(dimension: String, requests: Int)] = []
+    public var withoutDimensions = 0
+
+    public static func compute(_ trace: any Trace) throws -> TraceStatistics {
+        let requests = try InMemoryTrace.load(trace, keepKeyNames: false).requests
+        var stats = TraceStatistics()
+        stats.requests = requests.count
+        stats.firstTime = requests.first?.time
+        stats.lastTime = requests.last?.time
+        var lastSeen: [UInt64: Int] = [:]
+        var counts: [UInt64: Int] = [:]
+        var dimensions: [UInt64: Int] = [:]
+        var distances: [Int] = []
+        var sizes: [Int] = []
+        sizes.reserveCapacity(requests.count)
+        var tree = FenwickTree(count: requests.count)
+        for (index, request) in requests.enumerated() {
+            stats.totalBytes += request.size
+            sizes.append(request.size)
+            stats.operations[request.operation.name, default: 0] += 1
+            if request.hasDimensions {
+                dimensions[UInt64(request.width) << 32 | UInt64(request.height), default: 0] += 1
+            } else {
+                stats.withoutDimensions += 1
+            }
+            counts[request.id, default: 0] += 1
+            if let previous = lastSeen[request.id] {
+                // Each key marks only its latest position, so the marks after `previous`
+                // count the distinct keys seen since.
+                distances.append(tree.sum(from: previous + 1, to: index - 1))
+                tree.add(previous, -1)
+            } else {
+                stats.workingSetBytes += request.size
+            }
+            tree.add(index, 1)
+            lastSeen[request.id] = index
+        }
+        stats.uniqueKeys = counts.count
+        stats.oneHitWonderShare = counts.isEmpty ? 0 : Double(counts.values.filter { $0 == 1 }.count) / Double(counts.count)
+        stats.reuseShare = requests.isEmpty ? 0 : Double(distances.count) / Double(requests.count)
+        stats.sizePercentiles = percentiles(sizes)
+        stats.reuseDistancePercentiles = percentiles(distances)
+        stats.dimensions = dimensions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(10).map {
+            ("\($0.key >> 32)×\($0.key & 0xFFFF_FFFF)", $0.value)
+        }
+        return stats
+    }
+
+    static func percentiles(_ values: [Int]) -> [(label: String, value: Int)] {
+        guard !values.isEmpty else { return [] }
+        let sorted = values.sorted()
+        func at(_ share: Double) -> Int { sorted[min(sorted.count - 1, Int(Double(sorted.count) * share))] }
+        return [("p50", at(0.5)), ("p90", at(0.9)), ("p99", at(0.99)), ("max", sorted.last!)]
+    }
+
+    public func text(label: String) -> String {
+        func percent(_ value: Double) -> String { String(format2: value * 100) + "%" }
+        var lines = ["trace \(label)"]
+        lines.append("requests            \(requests)")
+        lines.append("unique keys         \(uniqueKeys)")
+        lines.append("bytes requested     \(totalBytes) (\(ByteCount.format(totalBytes)))")
+        lines.append("working set         \(workingSetBytes) (\(ByteCount.format(workingSetBytes)))")
+        if let firstTime, let lastTime { lines.append("time span           \(lastTime - firstTime) s") }
+        lines.append("operations          " + operations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        lines.append("object size         " + sizePercentiles.map { "\($0.label) \(ByteCount.format($0.value))" }.joined(separator: ", "))
+        lines.append("one-hit wonders     \(percent(oneHitWonderShare)) of unique keys")
+        lines.append("re-requests         \(percent(reuseShare)) of requests (the most any cache can hit)")
+        lines.append("reuse distance      " + (reuseDistancePercentiles.isEmpty ? "none (no key is requested twice)"
+            : reuseDistancePercentiles.map { "\($0.label) \($0.value)" }.joined(separator: ", ") + " distinct keys between re-requests"))
+        if dimensions.isEmpty {
+            lines.append("image dimensions    none in this trace")
+        } else {
+            lines.append("image dimensions    (requests)")
+            for entry in dimensions { lines.append("  " + entry.dimension.padding(16) + String(entry.requests)) }
+            if withoutDimensions > 0 { lines.append("  " + "none".padding(16) + String(withoutDimensions)) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Prefix sums with point updates, both O(log n).
+struct FenwickTree {
+    private var tree: [Int]
+
+    init(count: Int) { tree = [Int](repeating: 0, count: count + 1) }
+
+    mutating func add(_ index: Int, _ delta: Int) {
+        var position = index + 1
+        while position < tree.count {
+            tree[position] += delta
+            position += position & -position
+        }
+    }
+
+    /// Sum of positions 0...index (0 when index < 0).
+    func prefix(_ index: Int) -> Int {
+        var position = index + 1
+        var total = 0
+        while position > 0 {
+            total += tree[position]
+            position -= position & -position
+        }
+        return total
+    }
+
+    func sum(from start: Int, to end: Int) -> Int { end < start ? 0 : prefix(end) - prefix(start - 1) }
+}

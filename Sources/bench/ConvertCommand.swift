@@ -1,0 +1,63 @@
+import ArgumentParser
+import CacheWorkbench
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a trace from any readable format to native CSV or libCacheSim's oracleGeneral binary.",
+        discussion: """
+            The output format follows OUT's name (.csv: native CSV with an op column; \
+            .oracleGeneral or .bin: oracleGeneral, with each request's next access computed) \
+            unless --to says. The output appears whole or not at all.
+
+            Examples:
+              bench convert kvcache.csv kvcache.oracleGeneral.bin
+              bench convert upload.tsv.zst upload.oracleGeneral.bin
+              bench convert cluster52 c52.csv --format twitter
+            """)
+
+    @Argument(help: ArgumentHelp("Trace to read (compressed is fine).", valueName: "in"))
+    var input: String
+
+    @Argument(help: ArgumentHelp("File to write.", valueName: "out"))
+    var output: String
+
+    @Option(name: .long, help: ArgumentHelp("Output format: csv or oracle-general (default: from OUT's name).", valueName: "format"))
+    var to: String?
+
+    @OptionGroup var reading: TraceReadingOptions
+
+    func run() throws {
+        try reportingErrors {
+            let trace = try TraceFile(path: input, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
+                                      formatOptions: reading.formatOptions)
+            let target = try TraceConversion.Target(named: to, path: output)
+            try AtomicFile.checkWritable(output)
+            let written = try TraceConversion.convert(trace, to: output, as: target)
+            print("\(input) → \(output) (\(target.rawValue)): \(written.requests) requests" + (written.skipped > 0 ? ", \(written.skipped) malformed rows skipped" : ""))
+        }
+    }
+}
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Describe a trace: requests, unique keys, working set, sizes, one-hit wonders, reuse distances, image dimensions.",
+        discussion: """
+            Example:
+              bench stats Traces/default.csv
+            """)
+
+    @Argument(help: ArgumentHelp("Trace to describe (compressed is fine).", valueName: "file"))
+    var file: String
+
+    @OptionGroup var reading: TraceReadingOptions
+
+    func run() throws {
+        try reportingErrors {
+            let trace = try TraceFile(path: file, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
+                                      formatOptions: reading.formatOptions)
+            print(try TraceStatistics.compute(trace).text(label: "\(file) (\(trace.format.name))"), terminator: "")
+        }
+    }
+}

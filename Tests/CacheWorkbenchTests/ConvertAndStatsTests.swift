@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+@Suite("bench convert and bench stats")
+struct ConvertAndStatsTests {
+    /// A B A C B A, sizes A 4, B 2, C 1, at whole seconds.
+    static let hand = "time,key,size\n0,A,4\n1,B,2\n2,A,4\n3,C,1\n4,B,2\n5,A,4\n"
+
+    @Test("oracleGeneral: next access by hand, and CSV → oracleGeneral → CSV keeps ids, times and sizes")
+    func roundTrip() throws {
+        let folder = TemporaryFolder()
+        let source = try TraceFile(path: folder.file("t.csv", Self.hand))
+        let binary = folder.path + "/t.oracleGeneral.bin"
+        try TraceConversion.convert(source, to: binary, as: .oracleGeneral)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: binary)))
+        #expect(bytes.count == 6 * 24)
+        let next = (0..<6).map { index in bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 24 + 16, as: Int64.self) } }
+        #expect(next == [2, 4, 5, -1, -1, -1])
+        let back = folder.path + "/back.csv"
+        try TraceConversion.convert(try TraceFile(path: binary), to: back, as: .csv)
+        let original = try InMemoryTrace.load(source, keepKeyNames: false).requests
+        let again = try InMemoryTrace.load(try TraceFile(path: back), keepKeyNames: false).requests
+        #expect(again.map(\.id) == original.map(\.id))
+        #expect(again.map(\.size) == original.map(\.size))
+        #expect(again.map(\.time) == original.map(\.time))
+        // CSV → CSV keeps the key text.
+        let copy = folder.path + "/copy.csv"
+        try TraceConversion.convert(source, to: copy, as: .csv)
+        #expect(try InMemoryTrace.load(try TraceFile(path: copy), keepKeyNames: true).requests.map(\.keyText) == ["A", "B", "A", "C", "B", "A"])
+    }
+
+    @Test("output format from the name, or refused")
+    func target() throws {
+        #expect(try TraceConversion.Target(named: nil, path: "x.oracleGeneral.bin") == .oracleGeneral)
+        #expect(try TraceConversion.Target(named: nil, path: "x.csv") == .csv)
+        #expect(throws: WorkbenchError.self) { try TraceConversion.Target(named: nil, path: "x.parquet") }
+        #expect(throws: WorkbenchError.self) { try TraceConversion.Target(named: "har", path: "x.csv") }
+    }
+
+    @Test("stats: hand-computed reuse distances, one-hit wonders and working set")
+    func stats() throws {
+        let folder = TemporaryFolder()
+        let stats = try TraceStatistics.compute(try TraceFile(path: folder.file("t.csv", Self.hand)))
+        #expect(stats.requests == 6)
+        #expect(stats.uniqueKeys == 3)
+        #expect(stats.workingSetBytes == 7)
+        #expect(stats.totalBytes == 17)
+        #expect(abs(stats.oneHitWonderShare - 1.0 / 3) < 1e-12)
+        #expect(stats.reuseShare == 0.5)
+        // A after {B}: 1; B after {A, C}: 2; A after {C, B}: 2.
+        #expect(stats.reuseDistancePercentiles.map(\.value) == [2, 2, 2, 2])
+        #expect(stats.sizePercentiles.map(\.value) == [4, 4, 4, 4])
+        #expect(stats.withoutDimensions == 6)
+    }
+
+    @Test("the Fenwick tree's range sums agree with a naive sum")
+    func fenwick() {
+        var tree = FenwickTree(count: 50)
+        var plain = [Int](repeating: 0, count: 50)
+        var random = SeededRandom(seed: 3)
+        for _ in 0..<500 {
+            let index = Int(random.next() % 50)
+            let delta = Int(random.next() % 7) - 3
+            tree.add(index, delta)
+            plain[index] += delta
+            let a = Int(random.next() % 50), b = Int(random.next() % 50)
+            #expect(tree.sum(from: min(a, b), to: max(a, b)) == plain[min(a, b)...max(a, b)].reduce(0, +))
+        }
+    }
+
+    @Test("CLI: convert, stats, and a truncated binary is exit 2 with the byte offset")
+    func cli() throws {
+        let folder = TemporaryFolder()
+        let csv = folder.file("t.csv", Self.hand)
+        let convert = try bench(["convert", csv, folder.path + "/t.oracleGeneral.bin"])
+        #expect(convert.status == 0)
+        #expect(convert.out.contains("6 requests"))
+        let stats = try bench(["stats", folder.path + "/t.oracleGeneral.bin"])
+        #expect(stats.status == 0)
+        #expect(stats.out.contains("unique keys         3"))
+        let cut = folder.bytes("cut.oracleGeneral", Array(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/t.oracleGeneral.bin")).prefix(30)))
+        let broken = try bench(["stats", cut])
+        #expect(broken.status == 2)
+        #expect(broken.err.contains("\(cut): byte 24: truncated record (6 of 24 bytes)"))
+    }
+}
