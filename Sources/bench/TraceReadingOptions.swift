@@ -15,10 +15,22 @@ struct TraceReadingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("libcachesim-csv: field delimiter, one character, tab or space (default ,).", valueName: "char"))
     var delimiter: String?
 
+    @Flag(name: .long, help: "har: key by the URL without its query string.")
+    var dropQuery = false
+
+    @Flag(name: .long, help: "har: only entries whose response is an image (image/*).")
+    var imagesOnly = false
+
+    @Option(name: .long, help: ArgumentHelp("har: only these response statuses, e.g. 200,304 or 2xx.", valueName: "list"))
+    var status: String?
+
     @Flag(name: .long, help: "Skip malformed trace rows and report how many, instead of stopping at the first.")
     var skipBad = false
 
     var formatOptions: [String: String] {
-        ["columns": columns, "header": header, "delimiter": delimiter].compactMapValues { $0 }
+        [
+            "columns": columns, "header": header, "delimiter": delimiter, "status": status,
+            "drop-query": dropQuery ? "on" : nil, "images-only": imagesOnly ? "on" : nil,
+        ].compactMapValues { $0 }
     }
 }

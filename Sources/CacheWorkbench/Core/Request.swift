@@ -29,10 +29,13 @@ public struct Request: Sendable, Equatable {
     public var height: UInt32
     public var operation: Operation
     public var name: String?
+    /// HTTP facts (status, caching headers, timings) when the trace recorded them (HAR);
+    /// nil otherwise. One reference, so requests without it stay small.
+    public var http: HTTPMetadata?
 
     public init(
         time: Double, id: UInt64, size: Int, width: UInt32 = 0, height: UInt32 = 0,
-        operation: Operation = .get, name: String? = nil
+        operation: Operation = .get, name: String? = nil, http: HTTPMetadata? = nil
     ) {
         self.time = time
         self.id = id
@@ -41,6 +44,7 @@ public struct Request: Sendable, Equatable {
         self.height = height
         self.operation = operation
         self.name = name
+        self.http = http
     }
 
     /// A request keyed by text; `id` is derived from the text with `KeyDigest`.

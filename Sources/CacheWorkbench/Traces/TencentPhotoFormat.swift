@@ -28,13 +28,6 @@ struct TencentPhotoFormat: LineFormat {
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else {
             throw FieldParsing.Failure("timestamp \(FieldParsing.quote(bytes)) is not a valid date and time")
         }
-        // Days from civil (Howard Hinnant's algorithm).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Double(days * 86_400 + hour * 3_600 + minute * 60 + second)
+        return Double(CivilTime.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     }
 }

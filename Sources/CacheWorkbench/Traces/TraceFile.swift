@@ -10,7 +10,9 @@ public struct TraceFile: Trace {
         self.format = try format ?? TraceFormat.detect(path: path)
         self.skipBadRows = skipBadRows
         self.formatOptions = formatOptions
-        if self.format.name == "libcachesim-csv" { _ = try LibCacheSimCSVFormat(options: formatOptions) }  // bad mappings fail now
+        // Bad format options fail now, before any replay.
+        if self.format.name == "libcachesim-csv" { _ = try LibCacheSimCSVFormat(options: formatOptions) }
+        if self.format.name == "har" { _ = try HARFilter(formatOptions) }
     }
 
     public var label: String { path }
@@ -33,6 +35,10 @@ public struct TraceFormat: Sendable {
             name: "csv", summary: "native CSV: time,key,size[,width,height][,op], header optional",
             extensions: ["csv", "txt"],
             open: { path, options in try CSVTraceReader(path: path, options: options) }),
+        TraceFormat(
+            name: "har", summary: "HAR 1.2 (Chrome, Firefox, Safari, Charles, Proxyman, Fiddler, WebPageTest): URL, size, status, caching headers",
+            extensions: ["har"],
+            open: { path, options in try HARTraceReader(path: path, options: options) }),
         TraceFormat(
             name: "libcachesim-csv", summary: "libCacheSim-style CSV with --columns time=N,key=N,size=N, --header on|off, --delimiter",
             extensions: [],
@@ -81,6 +87,7 @@ public struct TraceFormat: Sendable {
             return format
         }
         let header = try firstLine(path).lowercased()
+        if header.trimmingSpaces.hasPrefix("{") { return try named("har") }  // JSON: an HTTP archive
         if header.contains("relative_unix") && header.contains("hashed_path_query") { return try named("wikimedia") }
         let names = Set(header.split(separator: ",").map { String($0).trimmingSpaces })
         // CacheLib's own column names; the native CSV's header (time,key,size,…,op) has none.

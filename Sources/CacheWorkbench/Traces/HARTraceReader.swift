@@ -1,0 +1,281 @@
+import Foundation
+
+/// HAR 1.2 (HTTP Archive) exports — Chrome and Firefox DevTools, Safari, Charles,
+/// Proxyman, Fiddler, WebPageTest. Each entry becomes a request:
+/// - time: `startedDateTime` (ISO 8601) as seconds since 1970; entries are replayed in
+///   start order;
+/// - key: the request URL (`drop-query` cuts it at `?`);
+/// - size: the response's `content.size`, else `bodySize`, else `Content-Length`; a 304
+///   with an empty body takes the size last seen for its URL (it revalidated that body);
+/// - dimensions: read from a base64 image body's header (`ImageDimensions`), for pixel cost;
+/// - `http`: method, status, media type, Cache-Control, Expires, Date, Age, ETag,
+///   Last-Modified, Vary and the timings (HAR's -1 = not measured = nil).
+/// Options: `images-only` (media type image/*), `status` (e.g. `200,304` or `2xx,304`).
+/// Unknown fields (the exporters' `_` extensions) are ignored and optional ones may be
+/// missing. A HAR is one JSON document, so it is read whole (compressed is fine).
+final class HARTraceReader: RequestSource {
+    let path: String
+    private let requests: [Request]
+    private var position = 0
+    let skippedRows: Int
+
+    init(path: String, options: ReadOptions) throws {
+        self.path = path
+        let data = try Self.readAll(path)
+        let filter = try HARFilter(options.formatOptions)
+        (requests, skippedRows) = try Self.parse(data, path: path, filter: filter, keepKeyNames: options.keepKeyNames, skipBad: options.skipBadRows)
+    }
+
+    var progress: Double? { requests.isEmpty ? 1 : Double(position) / Double(requests.count) }
+    var expectedCount: Int? { requests.count }
+
+    func nextChunk() throws -> ArraySlice<Request>? {
+        guard position < requests.count else { return nil }
+        let end = min(position + 4096, requests.count)
+        defer { position = end }
+        return requests[position..<end]
+    }
+
+    static func readAll(_ path: String) throws(TraceError) -> Data {
+        let file = try ChunkedFileReader(path: path)
+        while try file.refill() {}
+        return Data(bytes: file.buffer + file.start, count: file.end - file.start)
+    }
+
+    /// The requests of a HAR document, in start order; entries that fail (with `skipBad`)
+    /// are counted instead of ending the read.
+    static func parse(_ data: Data, path: String, filter: HARFilter, keepKeyNames: Bool, skipBad: Bool) throws -> ([Request], Int) {
+        let document: HARDocument
+        do {
+            document = try JSONDecoder().decode(HARDocument.self, from: data)
+        } catch let error as DecodingError {
+            throw TraceError(path: path, line: nil, reason: "not a HAR file: \(HARDocument.describe(error))")
+        } catch {
+            throw TraceError(path: path, line: nil, reason: "not a HAR file: \(error)")
+        }
+        // Start order first, so a 304 follows the 200 whose size it revalidates.
+        var skipped = 0
+        var timed: [(time: Double, index: Int)] = []
+        for (index, entry) in document.log.entries.enumerated() {
+            guard let time = ISO8601Time.seconds(entry.startedDateTime) else {
+                if skipBad {
+                    skipped += 1
+                    continue
+                }
+                throw TraceError(path: path, line: nil, reason: "entry \(index + 1): startedDateTime '\(entry.startedDateTime.prefix(40))' is not an ISO 8601 date and time")
+            }
+            timed.append((time, index))
+        }
+        timed.sort { ($0.time, $0.index) < ($1.time, $1.index) }
+        var requests: [Request] = []
+        var lastSize: [String: Int] = [:]
+        for (time, index) in timed {
+            let request: Request?
+            do throws(FieldParsing.Failure) {
+                request = try document.log.entries[index].request(at: time, filter: filter, keepKeyNames: keepKeyNames, lastSize: &lastSize)
+            } catch {
+                if skipBad {
+                    skipped += 1
+                    continue
+                }
+                throw TraceError(path: path, line: nil, reason: "entry \(index + 1): \(error.reason)")
+            }
+            if let request { requests.append(request) }
+        }
+        return (requests, skipped)
+    }
+}
+
+/// Which HAR entries become requests.
+struct HARFilter {
+    var dropQuery = false
+    var imagesOnly = false
+    /// Accepted statuses: exact codes and classes (2 = 2xx); empty = all.
+    var statuses: Set<Int> = []
+    var classes: Set<Int> = []
+
+    init(_ options: [String: String]) throws(WorkbenchError) {
+        dropQuery = options["drop-query"] == "on"
+        imagesOnly = options["images-only"] == "on"
+        for part in (options["status"] ?? "").split(separator: ",") {
+            let text = String(part).trimmingSpaces.lowercased()
+            if text.count == 3, text.hasSuffix("xx"), let digit = Int(text.prefix(1)), (1...5).contains(digit) {
+                classes.insert(digit)
+            } else if let code = Int(text), (100...599).contains(code) {
+                statuses.insert(code)
+            } else {
+                throw WorkbenchError("--status takes codes and classes such as 200,304 or 2xx, not '\(part)'")
+            }
+        }
+    }
+
+    func accepts(status: Int, mimeType: String?) -> Bool {
+        if imagesOnly && !(mimeType?.lowercased().hasPrefix("image/") ?? false) { return false }
+        if statuses.isEmpty && classes.isEmpty { return true }
+        return statuses.contains(status) || classes.contains(status / 100)
+    }
+}
+
+// MARK: - The document, as far as it matters (everything else is ignored)
+
+struct HARDocument: Decodable {
+    struct Log: Decodable { var entries: [Entry] }
+    var log: Log
+
+    struct Entry: Decodable {
+        var startedDateTime: String
+        var time: HARNumber?
+        var request: RequestPart
+        var response: ResponsePart
+        var timings: Timings?
+    }
+
+    struct RequestPart: Decodable {
+        var method: String?
+        var url: String
+    }
+
+    struct ResponsePart: Decodable {
+        var status: HARNumber?
+        var headers: [Header]?
+        var content: Content?
+        var bodySize: HARNumber?
+    }
+
+    struct Header: Decodable {
+        var name: String
+        var value: String
+    }
+
+    struct Content: Decodable {
+        var size: HARNumber?
+        var mimeType: String?
+        var text: String?
+        var encoding: String?
+    }
+
+    struct Timings: Decodable {
+        var blocked, dns, connect, ssl, send, wait, receive: HARNumber?
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined().drop { $0 == "." }.description
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context)).\(key.stringValue) is missing".trimmingPrefix(".")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "the JSON is malformed" : "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingPrefix(_ prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
+}
+
+/// A HAR number, which exporters write as integers, decimals, strings or null.
+struct HARNumber: Decodable {
+    var value: Double?
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { value = nil } else if let number = try? container.decode(Double.self) { value = number } else if let text = try? container.decode(String.self) { value = Double(text) } else { value = nil }
+    }
+
+    /// HAR uses -1 for "not known".
+    var known: Double? { value.flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }
+}
+
+extension HARDocument.Entry {
+    func request(at time: Double, filter: HARFilter, keepKeyNames: Bool, lastSize: inout [String: Int]) throws(FieldParsing.Failure) -> Request? {
+        let status = Int(response.status?.value ?? 0)
+        let mimeType = response.content?.mimeType.map { $0.split(separator: ";").first.map { String($0).trimmingSpaces } ?? $0 }
+        guard filter.accepts(status: status, mimeType: mimeType) else { return nil }
+        var url = request.url
+        guard !url.isEmpty else { throw FieldParsing.Failure("request.url is empty") }
+        if filter.dropQuery, let mark = url.firstIndex(of: "?") { url = String(url[..<mark]) }
+        var headers: [String: String] = [:]
+        for header in response.headers ?? [] { headers[header.name.lowercased()] = header.value }
+        var size = [response.content?.size?.known, response.bodySize?.known, headers["content-length"].flatMap(Double.init)]
+            .compactMap { $0 }.first { $0 > 0 }.map { Int($0) } ?? 0
+        if size == 0 && status == 304 { size = lastSize[url] ?? 0 }
+        if size > 0 { lastSize[url] = size }
+        var width: UInt32 = 0, height: UInt32 = 0
+        if let content = response.content, content.encoding?.lowercased() == "base64", let text = content.text {
+            // The header is at the start: decode a prefix (a whole number of 4-character groups).
+            let prefix = text.utf8.prefix(256 * 1024)
+            let usable = prefix.count - prefix.count % 4
+            if let bytes = Data(base64Encoded: Data(prefix.prefix(usable)), options: .ignoreUnknownCharacters),
+               let dimensions = [UInt8](bytes).withUnsafeBytes({ ImageDimensions.read($0) }) {
+                (width, height) = dimensions
+            }
+        }
+        let key = KeyDigest.parse(url)
+        let t = self.timings
+        let http = HTTPMetadata(
+            method: request.method ?? "GET", status: status, mimeType: mimeType, headers: headers,
+            timings: .init(blocked: t?.blocked?.known, dns: t?.dns?.known, connect: t?.connect?.known, ssl: t?.ssl?.known,
+                           send: t?.send?.known, wait: t?.wait?.known, receive: t?.receive?.known, total: self.time?.known))
+        return Request(time: time, id: key.id, size: size, width: width, height: height, operation: .get,
+                       name: keepKeyNames && !key.isInteger ? url : nil, http: http)
+    }
+}
+
+/// ISO 8601 date-times as HAR writes them: `YYYY-MM-DDTHH:MM:SS[.fraction][Z|±HH:MM|±HHMM]`
+/// (no zone = UTC), as seconds since 1970.
+enum ISO8601Time {
+    static func seconds(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            guard at + count <= b.count else { return nil }
+            var value = 0
+            for byte in b[at..<at + count] {
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard b.count >= 19, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 32, b[13] == 58, b[16] == 58,
+              let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+              let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var at = 19
+        var fraction = 0.0
+        if at < b.count && (b[at] == 46 || b[at] == 44) {
+            at += 1
+            var scale = 0.1
+            let start = at
+            while at < b.count, b[at] >= 48 && b[at] <= 57 {
+                fraction += Double(b[at] - 48) * scale
+                scale /= 10
+                at += 1
+            }
+            guard at > start else { return nil }
+        }
+        var offset = 0
+        if at < b.count {
+            switch b[at] {
+            case 90, 122: at += 1  // Z
+            case 43, 45:
+                let sign = b[at] == 45 ? -1 : 1
+                guard let hours = digits(at + 1, 2) else { return nil }
+                var minutes = 0
+                if at + 3 < b.count {
+                    let minuteAt = b[at + 3] == 58 ? at + 4 : at + 3
+                    guard let value = digits(minuteAt, 2) else { return nil }
+                    minutes = value
+                    at = minuteAt + 2
+                } else {
+                    at += 3
+                }
+                offset = sign * (hours * 3600 + minutes * 60)
+            default: return nil
+            }
+        }
+        guard at == b.count else { return nil }
+        let seconds = CivilTime.unixSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return Double(seconds - offset) + fraction
+    }
+}
