@@ -133,4 +133,36 @@ struct TraceFormatTests {
         #expect(loaded.requests.count == 2)
         #expect(loaded.skippedRows == 1)
     }
+
+    @Test("every line format's error paths name file, line and reason", arguments: [
+        ("wikimedia", "relative_unix\thashed_path_query\n0\tk\n", "1: header must name relative_unix, hashed_path_query and response_size (found relative_unix, hashed_path_query)"),
+        ("wikimedia", "relative_unix\thashed_path_query\timage_type\tresponse_size\ttime_firstbyte\n0\tk\tjpeg\n", "2: expected 5 tab-separated fields, found 3"),
+        ("webcachesim", "x 1 2\n", "1: time 'x' is not a number"),
+        ("twitter", "0,k,1,2,1,get\n", "1: expected 7 fields (timestamp, key, key size, value size, client id, operation, TTL), found 6"),
+        ("twitter", "0,,1,2,1,get,0\n", "1: key is empty"),
+        ("cachelib", "key,op,size\nk,GET\n", "2: expected 3 fields as the header says, found 2"),
+        ("cachelib", "key,op,size,op_count\nk,GET,1,99999999\n", "2: op_count 99999999 is implausibly large"),
+        ("cachelib", "key,op,size\nk,PUT,1\n", "2: op 'PUT' is not GET, SET or DELETE"),
+        ("tencent", "20160201000000 a 5 m 1 1 2\n", "1: expected 8 fields (timestamp, photo id, format, spec, size, hit, terminal, ms), found 7"),
+        ("tencent", "2016020100000 a 5 m 1 1 2 3\n", "1: timestamp '2016020100000' is not YYYYMMDDHHMMSS"),
+        ("libcachesim-csv", "1,a\n", "1: expected at least 3 fields, found 2"),
+        ("libcachesim-csv", "1,a,-5\n", "1: size is negative (-5)"),
+    ])
+    func errorPaths(format: String, contents: String, expected: String) {
+        let folder = TemporaryFolder()
+        let path = folder.file("t", contents)
+        #expect(error(path, format: format) == "\(path):\(expected)")
+    }
+
+    @Test("CLI: a malformed row is exit 2 with file:line; --skip-bad reports the count")
+    func cli() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("t.tr", "1 a 10\n2 b x\n3 c 30\n")
+        let failed = try bench(["run", "--trace", path, "--backend", "lru", "--capacity", "100"])
+        #expect(failed.status == 2)
+        #expect(failed.err.contains("\(path):2: size 'x' is not a whole number"))
+        let skipped = try bench(["run", "--trace", path, "--backend", "lru", "--capacity", "100", "--skip-bad", "--csv", folder.path + "/r.csv"])
+        #expect(skipped.status == 0)
+        #expect(try csvRows(folder.path + "/r.csv").first?["skipped_rows"] == "1")
+    }
 }
