@@ -150,8 +150,20 @@ struct HARDocument: Decodable {
     struct Content: Decodable {
         var size: HARNumber?
         var mimeType: String?
-        var text: String?
+        var text: BodyPrefix?
         var encoding: String?
+    }
+
+    /// The start of a response body: enough for any image header, and the rest of a
+    /// large body is not kept while the document is read.
+    struct BodyPrefix: Decodable {
+        static let limit = 256 * 1024
+        var utf8: [UInt8]
+
+        init(from decoder: Decoder) throws {
+            let text = try decoder.singleValueContainer().decode(String.self)
+            utf8 = Array(text.utf8.prefix(Self.limit))
+        }
     }
 
     struct Timings: Decodable {
@@ -205,9 +217,8 @@ extension HARDocument.Entry {
         var width: UInt32 = 0, height: UInt32 = 0
         if let content = response.content, content.encoding?.lowercased() == "base64", let text = content.text {
             // The header is at the start: decode a prefix (a whole number of 4-character groups).
-            let prefix = text.utf8.prefix(256 * 1024)
-            let usable = prefix.count - prefix.count % 4
-            if let bytes = Data(base64Encoded: Data(prefix.prefix(usable)), options: .ignoreUnknownCharacters),
+            let usable = text.utf8.count - text.utf8.count % 4
+            if let bytes = Data(base64Encoded: Data(text.utf8.prefix(usable)), options: .ignoreUnknownCharacters),
                let dimensions = [UInt8](bytes).withUnsafeBytes({ ImageDimensions.read($0) }) {
                 (width, height) = dimensions
             }
