@@ -111,6 +111,9 @@ struct HARTraceReaderTests {
             == "not a HAR file: log.entries[0].request.url is missing")
         let badDate = har([entry("yesterday", "https://x.example/1"), entry("2024-05-01T10:00:00Z", "https://x.example/2")])
         #expect(failure(badDate) == "entry 1: startedDateTime 'yesterday' is not an ISO 8601 date and time")
+        // Found by scripts/fuzz: numbers that do not fit are errors, not traps.
+        #expect(failure(har([entry("2024-05-01T10:00:00Z", "https://x.example/1", status: 2077777777)])) == "entry 1: response.status 2077777777.0 is out of range")
+        #expect(failure(har([entry("2024-05-01T10:00:00Z", "https://x.example/1", size: "1e300")])) == "entry 1: response.content.size 1e+300 is out of range")
         let skipped = try load(badDate, skipBad: true)
         #expect(skipped.requests.count == 1 && skipped.skippedRows == 1)
     }

@@ -191,6 +191,8 @@ extension String {
 struct HARNumber: Decodable {
     var value: Double?
 
+    init(value: Double?) { self.value = value }
+
     init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { value = nil } else if let number = try? container.decode(Double.self) { value = number } else if let text = try? container.decode(String.self) { value = Double(text) } else { value = nil }
@@ -198,11 +200,19 @@ struct HARNumber: Decodable {
 
     /// HAR uses -1 for "not known".
     var known: Double? { value.flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }
+
+    /// A known value as a whole number, or a failure naming `field` when it does not fit
+    /// (a fuzzed status of 2e40 once trapped converting to Int).
+    func wholeNumber(_ field: String, limit: Double = 1e15) throws(FieldParsing.Failure) -> Int? {
+        guard let known else { return nil }
+        guard known <= limit else { throw FieldParsing.Failure("\(field) \(known) is out of range") }
+        return Int(known)
+    }
 }
 
 extension HARDocument.Entry {
     func request(at time: Double, filter: HARFilter, keepKeyNames: Bool, lastSize: inout [String: Int]) throws(FieldParsing.Failure) -> Request? {
-        let status = Int(response.status?.value ?? 0)
+        let status = try response.status?.wholeNumber("response.status", limit: 999) ?? 0
         let mimeType = response.content?.mimeType.map { $0.split(separator: ";").first.map { String($0).trimmingSpaces } ?? $0 }
         guard filter.accepts(status: status, mimeType: mimeType) else { return nil }
         var url = request.url
@@ -210,8 +220,9 @@ extension HARDocument.Entry {
         if filter.dropQuery, let mark = url.firstIndex(of: "?") { url = String(url[..<mark]) }
         var headers: [String: String] = [:]
         for header in response.headers ?? [] { headers[header.name.lowercased()] = header.value }
-        var size = [response.content?.size?.known, response.bodySize?.known, headers["content-length"].flatMap(Double.init)]
-            .compactMap { $0 }.first { $0 > 0 }.map { Int($0) } ?? 0
+        let contentLength = try headers["content-length"].flatMap { HARNumber(value: Double($0)) }?.wholeNumber("Content-Length")
+        let sizes = [try response.content?.size?.wholeNumber("response.content.size"), try response.bodySize?.wholeNumber("response.bodySize"), contentLength]
+        var size = sizes.compactMap { $0 }.first { $0 > 0 } ?? 0
         if size == 0 && status == 304 { size = lastSize[url] ?? 0 }
         if size > 0 { lastSize[url] = size }
         var width: UInt32 = 0, height: UInt32 = 0
