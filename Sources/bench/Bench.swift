@@ -5,7 +5,7 @@ import CacheWorkbench
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Replay request traces against cache backends and compare hit ratio, latency and memory.",
+        abstract: "Replay request traces against cache backends and compare hit ratio, latency, memory and disk writes.",
         discussion: """
             With no subcommand, `bench` runs `bench run`: the bundled default trace against every \
             backend at 100 MB (AFAutoPurgingImageCache's memory budget), printed as a table.

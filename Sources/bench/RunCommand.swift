@@ -9,12 +9,17 @@ struct RunCommand: ParsableCommand {
             Every backend runs at every capacity, each replay from the start of the trace \
             (demand-fill: a miss inserts the object). Results print as a table; --csv and \
             --json write every column (see README). Backend options (--key-hash, --eviction, \
-            --count-limit, --purge-target) go to the backends that take them (`bench list`).
+            --count-limit, --purge-target, --inline-limit, --sqlite-evict, --journal-mode, \
+            --synchronous, --batch, --page-size, --mmap-size, --fsync, --sweep-target, --max-age) \
+            go to the backends that take them (`bench list`). Disk backends work in a fresh \
+            temporary folder per replay unless --cache-dir.
 
             Examples:
               bench run --trace Traces/default.csv --backend lru --capacity 64MiB,256MiB,10%
               bench run --backend nscache,autopurge,autopurge-o1 --capacity 100MB --memory-warning every:10000
               bench run --trace big.csv --preload --no-timing --capacity 1%,5%,10% --csv sweep.csv
+              bench run --backend sqlite,files --capacity 20MB --verify
+              bench run --trace session.har --images-only --backend nscache,autopurge
             """)
 
     @Option(name: .long, help: ArgumentHelp("Trace file to replay (default: the bundled Traces/default.csv).", valueName: "file"))
