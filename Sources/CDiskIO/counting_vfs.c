@@ -14,6 +14,8 @@ void cwb_io_count_write(cwb_io_counters *counters, int kind, int64_t offset, int
     counters->page_bytes[kind] += (last - first + 1) * 4096;
 }
 
+void cwb_io_count_sync(cwb_io_counters *counters, int kind) { counters->syncs[kind] += 1; }
+
 int cwb_io_write_should_fail(const cwb_io_counters *counters, int64_t amount) {
     if (counters->fail_writes_after_bytes < 0) return 0;
     int64_t total = 0;
@@ -55,7 +57,7 @@ static int cf_truncate(sqlite3_file *f, sqlite3_int64 size) { return REAL(f)->pM
 static int cf_sync(sqlite3_file *f, int flags) {
     counting_file *file = (counting_file *)f;
     int rc = REAL(f)->pMethods->xSync(REAL(f), flags);
-    if (rc == SQLITE_OK) file->vfs->counters->syncs[file->kind] += 1;
+    if (rc == SQLITE_OK) cwb_io_count_sync(file->vfs->counters, file->kind);
     return rc;
 }
 static int cf_file_size(sqlite3_file *f, sqlite3_int64 *size) { return REAL(f)->pMethods->xFileSize(REAL(f), size); }

@@ -136,17 +136,8 @@ extension ExperimentCommand {
 
         func run() throws {
             try reportingErrors {
-                let sizes = try Capacity.list(parsing: self.sizes).map { capacity throws -> Int in
-                    guard case .bytes(let bytes) = capacity else { throw WorkbenchError("--sizes takes sizes such as 4KiB, not shares") }
-                    return bytes
-                }
-                guard case .bytes(let maxBytes) = try Capacity(parsing: self.maxBytes) else { throw WorkbenchError("--max-bytes takes a size such as 256MiB") }
-                var experiment = BlobSizeExperiment(sizes: sizes, count: count, maxBytes: maxBytes, reads: reads, sync: sync, seed: seed)
-                experiment.pageSize = pageSize
-                if mmapSize != "0" {
-                    guard case .bytes(let bytes) = try Capacity(parsing: mmapSize) else { throw WorkbenchError("--mmap-size takes a size such as 1GiB") }
-                    experiment.mmapSize = bytes
-                }
+                let experiment = try BlobSizeExperiment(
+                    sizes: sizes, count: count, maxBytes: maxBytes, reads: reads, sync: sync, seed: seed, pageSize: pageSize, mmapSize: mmapSize)
                 try runExperiment(csv: csv, run: { progress in try experiment.run { progress.show($0) } },
                                   csvText: BlobSizeExperiment.csv, table: BlobSizeExperiment.table)
             }

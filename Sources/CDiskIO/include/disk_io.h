@@ -20,6 +20,9 @@ typedef struct cwb_io_counters {
 // Records one write of `amount` bytes at `offset` (page rounding included).
 void cwb_io_count_write(cwb_io_counters *counters, int kind, int64_t offset, int64_t amount);
 
+// Records one successful sync of a file of `kind`.
+void cwb_io_count_sync(cwb_io_counters *counters, int kind);
+
 // Whether a write of `amount` more bytes must fail under the injected limit.
 int cwb_io_write_should_fail(const cwb_io_counters *counters, int64_t amount);
 

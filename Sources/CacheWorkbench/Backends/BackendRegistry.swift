@@ -47,19 +47,6 @@ public struct BackendKind: Sendable {
     }
 }
 
-extension BackendConfig {
-    /// `purge-target` as bytes: a fraction of capacity in (0, 1], default 0.6 (AF's 60/100 MB).
-    func purgeTarget() throws -> Int {
-        let fraction = try options["purge-target"].map { text throws -> Double in
-            guard let value = Double(text), value > 0, value <= 1 else {
-                throw WorkbenchError("purge-target must be a fraction of capacity above 0 and at most 1, not '\(text)'")
-            }
-            return value
-        } ?? 0.6
-        return Int((Double(capacityBytes) * fraction).rounded(.down))
-    }
-}
-
 public enum BackendRegistry {
     /// Memory and policy backends first, then the disk backends. `bench run` with no
     /// `--backend` runs `defaultNames`.

@@ -27,7 +27,7 @@ struct DiskEntryIndex {
     private var nodes: [Node] = []
     private var free: [Int] = []
     private var newest = -1
-    private(set) var oldestSlot = -1
+    private var oldestSlot = -1
     private(set) var totalBytes = 0
 
     var count: Int { slots.count }
@@ -82,8 +82,7 @@ struct DiskEntryIndex {
     mutating func remove(_ key: String) -> Entry? {
         guard let slot = slots.removeValue(forKey: key) else { return nil }
         let node = nodes[slot]
-        if node.newer >= 0 { nodes[node.newer].older = node.older } else { newest = node.older }
-        if node.older >= 0 { nodes[node.older].newer = node.newer } else { oldestSlot = node.newer }
+        unlink(slot)
         nodes[slot].entry.key = ""
         nodes[slot].entry.fileName = nil
         free.append(slot)
@@ -93,12 +92,16 @@ struct DiskEntryIndex {
 
     private mutating func moveToNewest(_ slot: Int) {
         guard slot != newest else { return }
-        let node = nodes[slot]
-        if node.newer >= 0 { nodes[node.newer].older = node.older }
-        if node.older >= 0 { nodes[node.older].newer = node.newer } else { oldestSlot = node.newer }
+        unlink(slot)
         nodes[slot].older = newest
         nodes[slot].newer = -1
         if newest >= 0 { nodes[newest].newer = slot }
         newest = slot
+    }
+
+    private mutating func unlink(_ slot: Int) {
+        let node = nodes[slot]
+        if node.newer >= 0 { nodes[node.newer].older = node.older } else { newest = node.older }
+        if node.older >= 0 { nodes[node.older].newer = node.newer } else { oldestSlot = node.newer }
     }
 }

@@ -62,17 +62,7 @@ public final class FileStore: CacheBackend {
 
     static func fileName(for key: String) -> String {
         var key = key
-        return key.withUTF8 { hex(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
-    }
-
-    static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return key.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)).withUnsafeBytes { HexText.encode($0) } }
     }
 
     private func path(_ fileName: String) -> String { directory + "/" + fileName }
@@ -126,7 +116,7 @@ public final class FileStore: CacheBackend {
     public func close() throws {
         var text = ""
         for entry in index.fromOldest {
-            text += "\(entry.size)\t\(entry.stored)\t\(entry.lastAccess)\t\(Self.hex(entry.key.utf8))\n"
+            text += "\(entry.size)\t\(entry.stored)\t\(entry.lastAccess)\t\(HexText.encode(entry.key.utf8))\n"
         }
         try Data(text.utf8).withUnsafeBytes { try files.writeAtomically(path(Self.manifestName), $0, fsync: fsync, kind: .other) }
     }
@@ -142,7 +132,7 @@ public final class FileStore: CacheBackend {
             for (number, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n").enumerated() {
                 let fields = line.split(separator: "\t")
                 guard fields.count == 4, let size = Int(fields[0]), let stored = Double(fields[1]),
-                      let access = Double(fields[2]), let key = Self.unhex(fields[3]) else {
+                      let access = Double(fields[2]), let key = HexText.decode(fields[3]).map({ String(decoding: $0, as: UTF8.self) }) else {
                     throw DiskError(backend: Self.name, path: "\(manifestPath):\(number + 1)", reason: "malformed manifest line")
                 }
                 let fileName = Self.fileName(for: key)
@@ -153,18 +143,5 @@ public final class FileStore: CacheBackend {
         }
         let present = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for file in present where file != Self.manifestName && !named.contains(file) { try files.remove(path(file)) }
-    }
-
-    static func unhex(_ text: Substring) -> String? {
-        guard text.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

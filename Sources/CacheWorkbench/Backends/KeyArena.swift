@@ -59,12 +59,6 @@ struct KeyArena {
         return storage.withUnsafeBytes { memcmp($0.baseAddress! + Int(span.offset) * Self.granule, key.baseAddress!, key.count) == 0 }
     }
 
-    /// The address of a span's first byte, for prefetching (valid until the next `store`).
-    @inline(__always)
-    func address(_ span: Span) -> UnsafeRawPointer {
-        storage.withUnsafeBytes { $0.baseAddress! + Int(span.offset) * Self.granule }
-    }
-
     func string(_ span: Span) -> String {
         storage.withUnsafeBytes { bytes in
             String(decoding: UnsafeRawBufferPointer(rebasing: bytes[Int(span.offset) * Self.granule ..< Int(span.offset) * Self.granule + Int(span.length)]), as: UTF8.self)

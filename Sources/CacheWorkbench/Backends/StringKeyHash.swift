@@ -120,14 +120,7 @@ struct HashedKey: Equatable {
             var first: UInt64 = 0
             text = digest.withUnsafeBytes { bytes in
                 for byte in bytes.prefix(8) { first = first << 8 | UInt64(byte) }
-                return String(unsafeUninitializedCapacity: 64) { hex in
-                    let digits = Array("0123456789abcdef".utf8)
-                    for (index, byte) in bytes.enumerated() {
-                        hex[2 * index] = digits[Int(byte >> 4)]
-                        hex[2 * index + 1] = digits[Int(byte & 15)]
-                    }
-                    return 64
-                }
+                return HexText.encode(bytes)
             }
             hash = first
         }

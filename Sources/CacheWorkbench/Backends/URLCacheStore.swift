@@ -52,6 +52,9 @@ public final class URLCacheStore: CacheBackend {
     private let touchResponse: SQLiteDatabase.Statement
     private let deleteRows: [SQLiteDatabase.Statement]
 
+    /// The serialized response stands in at its typical size; its bytes don't matter.
+    static let responseObject = [UInt8](repeating: 0xA5, count: 320)
+
     static let schema = """
         CREATE TABLE IF NOT EXISTS cfurl_cache_schema_version(schema_version INTEGER);
         CREATE TABLE IF NOT EXISTS cfurl_cache_response(entry_ID INTEGER PRIMARY KEY AUTOINCREMENT UNIQUE, version INTEGER, \
@@ -70,11 +73,7 @@ public final class URLCacheStore: CacheBackend {
         case nil: inlineLimit = 4096
         case "inf": inlineLimit = nil
         case let text?:
-            if let bytes = Int(text), bytes >= 0 {
-                inlineLimit = bytes
-                break
-            }
-            guard case .bytes(let bytes) = try? Capacity(parsing: text) else {
+            guard let bytes = Capacity.bytes(parsing: text) else {
                 throw WorkbenchError("inline-limit must be a size such as 4KiB, 20KB or 4096, or inf, not '\(text)'")
             }
             inlineLimit = bytes
@@ -82,12 +81,7 @@ public final class URLCacheStore: CacheBackend {
         evictLRU = try config.choice("sqlite-evict", ["oldest", "lru"]) == "lru"
         journalMode = try config.choice("journal-mode", ["wal", "delete"])
         synchronous = try config.choice("synchronous", ["full", "normal", "off"])
-        if let text = config.options["batch"] {
-            guard let value = Int(text), value >= 1 else { throw WorkbenchError("batch must be a whole number of stores per transaction, at least 1, not '\(text)'") }
-            batch = value
-        } else {
-            batch = 1
-        }
+        batch = try config.integer("batch", default: 1, range: 1...Int(Int32.max))
         pageSize = try config.integer("page-size", default: 4096, range: 512...65536)
         guard pageSize & (pageSize - 1) == 0 else { throw WorkbenchError("page-size must be a power of two from 512 to 65536, not \(pageSize)") }
         mmapSize = try config.integer("mmap-size", default: 0, range: 0...Int(Int32.max))
@@ -177,14 +171,15 @@ public final class URLCacheStore: CacheBackend {
             insertResponse.bind(3, request.time)
             try insertResponse.run()
             let rowID = database.lastInsertRowID
-            let response = Payload(contentFor: "response:" + key, byteCount: 320)
             var requestObject = Array(key.utf8)
             requestObject += repeatElement(0, count: 64)
             insertBlobData.bind(1, rowID)
-            insertBlobData.bind(2, blob: response.bytes)
-            try requestObject.withUnsafeBytes { bytes in
-                insertBlobData.bind(3, blob: bytes)
-                try insertBlobData.run()
+            try Self.responseObject.withUnsafeBytes { response in
+                try requestObject.withUnsafeBytes { request in
+                    insertBlobData.bind(2, blob: response)
+                    insertBlobData.bind(3, blob: request)
+                    try insertBlobData.run()
+                }
             }
             insertReceiverData.bind(1, rowID)
             insertReceiverData.bind(2, Int64(fileName == nil ? 0 : 1))

@@ -55,6 +55,14 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
         throw bad("expected bytes (1048576), a size with a unit (64MiB), a percentage (10%) or a fraction (0.1)")
     }
 
+    /// A size in bytes, not a share: a whole number (0 allowed) or a size with a unit
+    /// (`4KiB`); nil when the text is neither.
+    public static func bytes(parsing text: String) -> Int? {
+        if let value = Int(text.trimmingSpaces), value >= 0 { return value }
+        guard case .bytes(let bytes)? = try? Capacity(parsing: text) else { return nil }
+        return bytes
+    }
+
     /// Parses a comma-separated list (a sweep).
     public static func list(parsing text: String) throws(WorkbenchError) -> [Capacity] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: true)

@@ -46,6 +46,19 @@ public struct BlobSizeExperiment {
         self.seed = seed
     }
 
+    /// The experiment with its sizes written as text (`1KiB,4KiB`, `256MiB`, `1GiB`).
+    public init(sizes: String, count: Int, maxBytes: String, reads: Int, sync: Bool, seed: UInt64, pageSize: Int, mmapSize: String) throws {
+        func size(_ text: String, _ option: String) throws -> Int {
+            guard let bytes = Capacity.bytes(parsing: text) else { throw WorkbenchError("\(option) takes sizes such as 4KiB or 1GiB, not '\(text)'") }
+            return bytes
+        }
+        let blobSizes = try sizes.split(separator: ",").map { try size(String($0), "--sizes") }
+        guard !blobSizes.isEmpty, !blobSizes.contains(0) else { throw WorkbenchError("--sizes takes sizes above 0, such as 1KiB,4KiB") }
+        self.init(sizes: blobSizes, count: count, maxBytes: try size(maxBytes, "--max-bytes"), reads: reads, sync: sync, seed: seed)
+        self.pageSize = pageSize
+        self.mmapSize = try size(mmapSize, "--mmap-size")
+    }
+
     public func run(progress: (String) -> Void = { _ in }) throws -> [Row] {
         var rows: [Row] = []
         for size in sizes {
@@ -60,10 +73,9 @@ public struct BlobSizeExperiment {
     }
 
     private func measure(_ name: String, size: Int, requests: [Request]) throws -> Row {
-        var disk = DiskRunOptions()
+        let disk = DiskRunOptions()
         let folder = try disk.folder(for: name)
-        disk.keep = false
-        defer { RunPlan.removeTemporary(folder, keep: false) }
+        defer { disk.release(folder) }
         let probe = DiskIOProbe()
         let options = name == "sqlite"
             ? ["inline-limit": "inf", "synchronous": sync ? "full" : "normal", "page-size": String(pageSize), "mmap-size": String(mmapSize)]

@@ -51,13 +51,7 @@ public final class DiskIOProbe: @unchecked Sendable {  // one replay thread uses
         cwb_io_count_write(counters, Int32(kind.rawValue), Int64(offset), Int64(bytes))
     }
 
-    func countSync(_ kind: FileKind) { counters.pointee.syncs_add(kind.rawValue) }
+    func countSync(_ kind: FileKind) { cwb_io_count_sync(counters, Int32(kind.rawValue)) }
 
     func writeShouldFail(bytes: Int) -> Bool { cwb_io_write_should_fail(counters, Int64(bytes)) != 0 }
-}
-
-extension cwb_io_counters {
-    fileprivate mutating func syncs_add(_ kind: Int) {
-        withUnsafeMutableBytes(of: &syncs) { $0.bindMemory(to: Int64.self)[kind] += 1 }
-    }
 }

@@ -15,15 +15,27 @@ public struct DiskRunOptions: Sendable {
 
     public init() {}
 
-    /// The folder for one replay of `backend`, and whether the run owns (may remove) it.
-    func folder(for backend: String) throws -> (path: String, temporary: Bool) {
-        if let cacheDirectory { return ("\(cacheDirectory)/\(backend)", false) }
+    /// A replay's folder, and whether the run made it (and so may remove it).
+    struct Folder {
+        var path: String
+        var temporary: Bool
+    }
+
+    /// The folder for one replay of `backend`.
+    func folder(for backend: String) throws -> Folder {
+        if let cacheDirectory { return Folder(path: "\(cacheDirectory)/\(backend)", temporary: false) }
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(base)/cwb-\(backend)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw DiskError(backend: backend, path: base, reason: "cannot create a temporary folder: \(String(cString: strerror(errno)))")
         }
-        return (String(cString: made), true)
+        return Folder(path: String(cString: made), temporary: true)
+    }
+
+    /// Removes a temporary folder unless `keep`; a user's folder always stays.
+    func release(_ folder: Folder) {
+        guard folder.temporary, !keep else { return }
+        try? FileManager.default.removeItem(atPath: folder.path)
     }
 }
 

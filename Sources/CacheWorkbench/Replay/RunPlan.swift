@@ -79,13 +79,14 @@ public struct RunPlan: Sendable {
                 var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
                 var tally = ReplayTally()
                 var settings = ""
-                var folder: (path: String, temporary: Bool)?
-                var probe: DiskIOProbe?
+                var folder: DiskRunOptions.Folder?
+                defer { folder.map(disk.release) }  // after the measurement below, or on a throw
                 do {
                     if backend.storesBytes {
-                        folder = try disk.folder(for: backend.name)
-                        probe = DiskIOProbe(failWritesAfterBytes: disk.failWritesAfterBytes)
-                        config.disk = DiskContext(directory: folder!.path, probe: probe!, verify: disk.verify)
+                        let made = try disk.folder(for: backend.name)
+                        folder = made
+                        config.disk = DiskContext(
+                            directory: made.path, probe: DiskIOProbe(failWritesAfterBytes: disk.failWritesAfterBytes), verify: disk.verify)
                     }
                     let instance = try backend.make(config)
                     settings = instance.settings
@@ -97,20 +98,17 @@ public struct RunPlan: Sendable {
                         tally.failure = tally.failure ?? String(describing: error)
                     }
                 } catch let error as TraceError {
-                    Self.removeTemporary(folder, keep: disk.keep)
                     throw error
                 } catch let error as WorkbenchError {
-                    Self.removeTemporary(folder, keep: disk.keep)
                     throw error  // a bad option: every run of this backend would fail the same way
                 } catch {
                     tally.failure = String(describing: error)
                 }
                 var measurement: DiskMeasurement?
-                if let folder, let probe {
-                    let kept = !folder.temporary || disk.keep
+                if let folder, let probe = config.disk?.probe {
                     measurement = DiskMeasurement(
-                        folder: folder.path, kept: kept, io: probe.totals, footprintBytes: DiskFootprint.allocatedBytes(under: folder.path))
-                    Self.removeTemporary(folder, keep: disk.keep)
+                        folder: folder.path, kept: !folder.temporary || disk.keep, io: probe.totals,
+                        footprintBytes: DiskFootprint.allocatedBytes(under: folder.path))
                 }
                 results.append(RunResult(
                     runID: environment.runID(index: results.count), trace: trace.label, traceChecksum: traceChecksum,
@@ -122,11 +120,6 @@ public struct RunPlan: Sendable {
             }
         }
         return results
-    }
-
-    static func removeTemporary(_ folder: (path: String, temporary: Bool)?, keep: Bool) {
-        guard let folder, folder.temporary, !keep else { return }
-        try? FileManager.default.removeItem(atPath: folder.path)
     }
 
     /// Whether the trace's first requests carry pixel dimensions.

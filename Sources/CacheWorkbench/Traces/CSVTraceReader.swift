@@ -13,8 +13,7 @@ import Darwin
 /// ends, an optional UTF-8 byte-order mark. Blank lines are not rows.
 ///
 /// Streams through a fixed buffer: memory does not grow with the trace.
-public final class CSVTraceReader: RequestSource {
-    static let chunkSize = 4096
+public final class CSVTraceReader: AppendingRequestSource {
     static let maxColumns = 16
 
     public let path: String
@@ -50,12 +49,6 @@ public final class CSVTraceReader: RequestSource {
     public var expectedCount: Int? {
         guard let total = file.totalBytes, linesConsumed > 0, file.consumedBytes > 0 else { return nil }
         return Int(Double(total) / Double(file.consumedBytes) * Double(linesConsumed) * 1.02)
-    }
-
-    public func nextChunk() throws -> ArraySlice<Request>? {
-        var chunk: [Request] = []
-        chunk.reserveCapacity(Self.chunkSize)
-        return try append(to: &chunk, limit: Self.chunkSize) > 0 ? chunk[...] : nil
     }
 
     public func append(to requests: inout [Request], limit: Int) throws -> Int {
@@ -101,8 +94,7 @@ public final class CSVTraceReader: RequestSource {
             throw FieldParsing.Failure(
                 "expected \(layout.columnCount) columns (\(layout.columnNames)), found \(fieldCount)")
         }
-        let keyBytes = fields[layout.key]
-        guard !keyBytes.isEmpty else { throw FieldParsing.Failure("key is empty") }
+        let key = try FieldParsing.key(fields[layout.key], keepName: options.keepKeyNames)
         let time = try FieldParsing.time(fields[layout.time])
         let size = try FieldParsing.size(fields[layout.size], column: "size")
         var width: UInt32 = 0
@@ -114,11 +106,9 @@ public final class CSVTraceReader: RequestSource {
         let operation = try layout.op.map { column throws(FieldParsing.Failure) in
             try FieldParsing.operation(fields[column])
         } ?? .get
-        let key = KeyDigest.parse(keyBytes)
-        let name = options.keepKeyNames && !key.isInteger ? FieldParsing.text(keyBytes) : nil
         return Request(
             time: time, id: key.id, size: size, width: width, height: height,
-            operation: operation, name: name)
+            operation: operation, name: key.name)
     }
 
     // MARK: - Row splitting
@@ -172,7 +162,7 @@ public final class CSVTraceReader: RequestSource {
         var row = base
         var length = length
         if length > 0 && row.load(fromByteOffset: length - 1, as: UInt8.self) == 0x0D { length -= 1 }
-        if linesConsumed == 0 { skipByteOrderMark(&row, &length) }
+        if linesConsumed == 0 { FieldParsing.skipByteOrderMark(&row, &length) }
         fieldCount = 0
         var fieldStart = row
         let end = row + length
@@ -191,14 +181,6 @@ public final class CSVTraceReader: RequestSource {
         return true
     }
 
-    private func skipByteOrderMark(_ row: inout UnsafeRawPointer, _ length: inout Int) {
-        if length >= 3, row.load(as: UInt8.self) == 0xEF, row.load(fromByteOffset: 1, as: UInt8.self) == 0xBB,
-           row.load(fromByteOffset: 2, as: UInt8.self) == 0xBF {
-            row += 3
-            length -= 3
-        }
-    }
-
     /// RFC 4180 row with quotes. Returns bytes consumed (with the line end) and the newlines
     /// inside quoted fields, or nil when the buffer ends before the row does.
     private func splitQuoted(_ row: UnsafeRawPointer, available: Int, line: Int) throws(TraceError) -> (Int, Int)? {
@@ -207,7 +189,7 @@ public final class CSVTraceReader: RequestSource {
         if linesConsumed == 0 {
             var start = row
             var remaining = available
-            skipByteOrderMark(&start, &remaining)
+            FieldParsing.skipByteOrderMark(&start, &remaining)
             index = start - row
         }
         var newlines = 0

@@ -27,7 +27,7 @@ enum Compression: String, CaseIterable, Sendable {
     }
 
     /// The Debian package that provides the tool, for the error when it is missing.
-    var package: String { self == .bzip2 ? "bzip2" : self == .gzip ? "gzip" : self == .zstd ? "zstd" : "xz-utils" }
+    var package: String { self == .xz ? "xz-utils" : rawValue }
 
     /// The compression a path's extension names, if any.
     static func byExtension(_ path: String) -> Compression? {

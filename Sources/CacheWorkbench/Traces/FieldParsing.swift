@@ -135,4 +135,29 @@ enum FieldParsing {
         }
         throw Failure("op \(quote(bytes)) is not get, set or delete")
     }
+
+    /// A key field: its integer or digest, and its text when names are kept.
+    @inline(__always)
+    static func key(_ bytes: UnsafeRawBufferPointer, keepName: Bool) throws(Failure) -> (id: UInt64, name: String?) {
+        guard !bytes.isEmpty else { throw Failure("key is empty") }
+        let key = KeyDigest.parse(bytes)
+        return (key.id, keepName && !key.isInteger ? text(bytes) : nil)
+    }
+
+    /// Whether a field looks like a column name rather than data (for header detection).
+    static func isWord(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let first = bytes.first else { return false }
+        return (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z")
+    }
+
+    static func lowercasedText(_ bytes: UnsafeRawBufferPointer) -> String { text(bytes).lowercased() }
+
+    /// Drops a UTF-8 byte-order mark from the start of a file's first line.
+    static func skipByteOrderMark(_ row: inout UnsafeRawPointer, _ length: inout Int) {
+        if length >= 3, row.load(as: UInt8.self) == 0xEF, row.load(fromByteOffset: 1, as: UInt8.self) == 0xBB,
+           row.load(fromByteOffset: 2, as: UInt8.self) == 0xBF {
+            row += 3
+            length -= 3
+        }
+    }
 }

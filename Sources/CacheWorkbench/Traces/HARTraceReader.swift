@@ -13,27 +13,12 @@ import Foundation
 /// Options: `images-only` (media type image/*), `status` (e.g. `200,304` or `2xx,304`).
 /// Unknown fields (the exporters' `_` extensions) are ignored and optional ones may be
 /// missing. A HAR is one JSON document, so it is read whole (compressed is fine).
-final class HARTraceReader: RequestSource {
-    let path: String
-    private let requests: [Request]
-    private var position = 0
-    let skippedRows: Int
-
-    init(path: String, options: ReadOptions) throws {
-        self.path = path
-        let data = try Self.readAll(path)
+enum HARTraceReader {
+    /// Parses the whole document and serves its requests from memory.
+    static func open(path: String, options: ReadOptions) throws -> any RequestSource {
         let filter = try HARFilter(options.formatOptions)
-        (requests, skippedRows) = try Self.parse(data, path: path, filter: filter, keepKeyNames: options.keepKeyNames, skipBad: options.skipBadRows)
-    }
-
-    var progress: Double? { requests.isEmpty ? 1 : Double(position) / Double(requests.count) }
-    var expectedCount: Int? { requests.count }
-
-    func nextChunk() throws -> ArraySlice<Request>? {
-        guard position < requests.count else { return nil }
-        let end = min(position + 4096, requests.count)
-        defer { position = end }
-        return requests[position..<end]
+        let (requests, skipped) = try parse(readAll(path), path: path, filter: filter, keepKeyNames: options.keepKeyNames, skipBad: options.skipBadRows)
+        return InMemoryTrace.Cursor(requests: requests, skippedRows: skipped)
     }
 
     static func readAll(_ path: String) throws(TraceError) -> Data {
@@ -230,7 +215,7 @@ extension HARDocument.Entry {
             // The header is at the start: decode a prefix (a whole number of 4-character groups).
             let usable = text.utf8.count - text.utf8.count % 4
             if let bytes = Data(base64Encoded: Data(text.utf8.prefix(usable)), options: .ignoreUnknownCharacters),
-               let dimensions = [UInt8](bytes).withUnsafeBytes({ ImageDimensions.read($0) }) {
+               let dimensions = bytes.withUnsafeBytes({ ImageDimensions.read($0) }) {
                 (width, height) = dimensions
             }
         }

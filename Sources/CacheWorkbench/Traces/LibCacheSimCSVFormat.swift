@@ -8,7 +8,8 @@ struct LibCacheSimCSVFormat: LineFormat {
     let key: Int
     let size: Int?
     let headerSetting: Bool?
-    private var row = 0.0
+    /// Data rows read so far: the time of a row when no column gives one.
+    private var rows = 0
 
     init(options: [String: String]) throws(WorkbenchError) {
         var mapping: [String: Int] = [:]
@@ -42,11 +43,12 @@ struct LibCacheSimCSVFormat: LineFormat {
         headerSetting ?? FieldParsing.isWord(fields[time ?? key])
     }
 
-    func requests(_ fields: LineFields, keepKeyNames: Bool, into requests: inout [Request]) throws(FieldParsing.Failure) {
+    mutating func requests(_ fields: LineFields, keepKeyNames: Bool, into requests: inout [Request]) throws(FieldParsing.Failure) {
+        defer { rows += 1 }
         let needed = max(key, time ?? 0, size ?? 0) + 1
         guard fields.count >= needed else { throw FieldParsing.Failure("expected at least \(needed) fields, found \(fields.count)") }
         let key = try FieldParsing.key(fields[self.key], keepName: keepKeyNames)
-        let time = try self.time.map { column throws(FieldParsing.Failure) in try FieldParsing.time(fields[column]) } ?? Double(requests.count)
+        let time = try self.time.map { column throws(FieldParsing.Failure) in try FieldParsing.time(fields[column]) } ?? Double(rows)
         let size = try self.size.map { column throws(FieldParsing.Failure) in try FieldParsing.size(fields[column], column: "size") } ?? 1
         requests.append(Request(time: time, id: key.id, size: size, name: key.name))
     }

@@ -19,14 +19,13 @@ protocol LineFormat {
     /// Sees the first non-blank line; returns true when it is a header (then not a row).
     /// May learn the column layout from it.
     mutating func header(_ fields: LineFields) throws(FieldParsing.Failure) -> Bool
-    /// Appends the requests one row stands for (usually one).
-    func requests(_ fields: LineFields, keepKeyNames: Bool, into requests: inout [Request]) throws(FieldParsing.Failure)
+    /// Appends the requests one row stands for (usually one); may count rows.
+    mutating func requests(_ fields: LineFields, keepKeyNames: Bool, into requests: inout [Request]) throws(FieldParsing.Failure)
 }
 
 /// Streams a line-oriented trace through a fixed buffer (memory does not grow with the
 /// trace). LF or CRLF line ends, an optional UTF-8 byte-order mark, blank lines ignored.
-final class LineTraceReader<Format: LineFormat>: RequestSource {
-    static var chunkSize: Int { 4096 }
+final class LineTraceReader<Format: LineFormat>: AppendingRequestSource {
     static var maxColumns: Int { 32 }
 
     let path: String
@@ -49,12 +48,6 @@ final class LineTraceReader<Format: LineFormat>: RequestSource {
     deinit { fields.deallocate() }
 
     var progress: Double? { file.progress }
-
-    func nextChunk() throws -> ArraySlice<Request>? {
-        var chunk: [Request] = []
-        chunk.reserveCapacity(Self.chunkSize)
-        return try append(to: &chunk, limit: Self.chunkSize) > 0 ? chunk[...] : nil
-    }
 
     func append(to requests: inout [Request], limit: Int) throws -> Int {
         let before = requests.count
@@ -111,11 +104,7 @@ final class LineTraceReader<Format: LineFormat>: RequestSource {
         var row = start
         var length = length
         if length > 0 && row.load(fromByteOffset: length - 1, as: UInt8.self) == 0x0D { length -= 1 }
-        if line == 1, length >= 3, row.load(as: UInt8.self) == 0xEF, row.load(fromByteOffset: 1, as: UInt8.self) == 0xBB,
-           row.load(fromByteOffset: 2, as: UInt8.self) == 0xBF {
-            row += 3
-            length -= 3
-        }
+        if line == 1 { FieldParsing.skipByteOrderMark(&row, &length) }
         var count = 0
         func add(_ from: UnsafeRawPointer, _ to: UnsafeRawPointer) {
             if count < Self.maxColumns { fields[count] = UnsafeRawBufferPointer(start: from, count: to - from) }
@@ -146,22 +135,4 @@ final class LineTraceReader<Format: LineFormat>: RequestSource {
         }
         return count
     }
-}
-
-extension FieldParsing {
-    /// A key field: its integer or digest, and its text when names are kept.
-    @inline(__always)
-    static func key(_ bytes: UnsafeRawBufferPointer, keepName: Bool) throws(Failure) -> (id: UInt64, name: String?) {
-        guard !bytes.isEmpty else { throw Failure("key is empty") }
-        let key = KeyDigest.parse(bytes)
-        return (key.id, keepName && !key.isInteger ? text(bytes) : nil)
-    }
-
-    /// Whether a field looks like a column name rather than data (for header detection).
-    static func isWord(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let first = bytes.first else { return false }
-        return (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z")
-    }
-
-    static func lowercasedText(_ bytes: UnsafeRawBufferPointer) -> String { text(bytes).lowercased() }
 }

@@ -2,9 +2,8 @@
 /// u64 object id, u32 size, i64 next access` (the request index of the object's next
 /// request, -1 when none; read but not needed here). A file whose length is not a whole
 /// number of records is an error at the byte offset of the broken record.
-final class OracleGeneralReader: RequestSource {
+final class OracleGeneralReader: AppendingRequestSource {
     static let recordSize = 24
-    static let chunkSize = 4096
 
     let path: String
     private let file: ChunkedFileReader
@@ -18,12 +17,6 @@ final class OracleGeneralReader: RequestSource {
     var progress: Double? { file.progress }
 
     var expectedCount: Int? { file.totalBytes.map { $0 / Self.recordSize } }
-
-    func nextChunk() throws -> ArraySlice<Request>? {
-        var chunk: [Request] = []
-        chunk.reserveCapacity(Self.chunkSize)
-        return try append(to: &chunk, limit: Self.chunkSize) > 0 ? chunk[...] : nil
-    }
 
     func append(to requests: inout [Request], limit: Int) throws -> Int {
         var added = 0

@@ -4,12 +4,10 @@ import Glibc
 
 /// Writes a trace as libCacheSim's oracleGeneral binary (24-byte little-endian records:
 /// u32 time, u64 id, u32 size, i64 next access = the 0-based index of the object's next
-/// request, -1 when none). Next access needs the future, so the trace is read into memory
-/// first (ids, times and sizes only: 24 bytes a request). The file appears whole or not
-/// at all.
+/// request, -1 when none). Next access needs the future, so it takes the whole trace in
+/// memory. The file appears whole or not at all. `label` names the trace in errors.
 public enum OracleGeneralWriter {
-    public static func write(_ trace: any Trace, to path: String) throws {
-        let requests = try InMemoryTrace.load(trace, keepKeyNames: false).requests
+    public static func write(_ requests: [Request], label: String, to path: String) throws {
         var nextAccess = [Int64](repeating: -1, count: requests.count)
         var seen: [UInt64: Int] = [:]
         seen.reserveCapacity(requests.count / 4)
@@ -22,10 +20,10 @@ public enum OracleGeneralWriter {
         try bytes.withUnsafeMutableBytes { buffer in
             for (index, request) in requests.enumerated() {
                 guard request.time >= 0, request.time < 4_294_967_296 else {
-                    throw WorkbenchError("\(trace.label): request \(index + 1): time \(request.time) does not fit oracleGeneral's u32 seconds")
+                    throw WorkbenchError("\(label): request \(index + 1): time \(request.time) does not fit oracleGeneral's u32 seconds")
                 }
                 guard request.size <= Int(UInt32.max) else {
-                    throw WorkbenchError("\(trace.label): request \(index + 1): size \(request.size) does not fit oracleGeneral's u32")
+                    throw WorkbenchError("\(label): request \(index + 1): size \(request.size) does not fit oracleGeneral's u32")
                 }
                 let record = buffer.baseAddress! + index * 24
                 record.storeBytes(of: UInt32(request.time).littleEndian, as: UInt32.self)

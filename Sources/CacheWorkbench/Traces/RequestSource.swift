@@ -24,6 +24,18 @@ extension RequestSource {
     }
 }
 
+/// A reader that parses straight into the caller's array (`append(to:limit:)`, which
+/// `InMemoryTrace.load` uses); its chunks for streaming replays come from the same code.
+public protocol AppendingRequestSource: RequestSource {}
+
+extension AppendingRequestSource {
+    public func nextChunk() throws -> ArraySlice<Request>? {
+        var chunk: [Request] = []
+        chunk.reserveCapacity(4096)
+        return try append(to: &chunk, limit: 4096) > 0 ? chunk[...] : nil
+    }
+}
+
 /// Something that can be replayed any number of times: a file, or requests in memory.
 public protocol Trace: Sendable {
     /// What the results name as the trace (a path, or a generator description).
@@ -100,5 +112,7 @@ public final class InMemoryTrace: Trace, @unchecked Sendable {
         var progress: Double? {
             requests.isEmpty ? 1 : Double(position) / Double(requests.count)
         }
+
+        var expectedCount: Int? { requests.count }
     }
 }

@@ -10,9 +10,6 @@ public enum TraceChecksum {
             hasher.update(bufferPointer: UnsafeRawBufferPointer(start: reader.buffer, count: reader.end))
             reader.start = reader.end
         }
-        return hasher.finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return hasher.finalize().withUnsafeBytes { HexText.encode($0) }
     }
 }

@@ -25,7 +25,7 @@ public enum TraceConversion {
         let loaded = try InMemoryTrace.load(trace, keepKeyNames: target == .csv)
         switch target {
         case .csv: try TraceExport.write(loaded, to: path, shape: .native(withOp: true))
-        case .oracleGeneral: try OracleGeneralWriter.write(loaded, to: path)
+        case .oracleGeneral: try OracleGeneralWriter.write(loaded.requests, label: trace.label, to: path)
         }
         return (loaded.requests.count, loaded.skippedRows)
     }

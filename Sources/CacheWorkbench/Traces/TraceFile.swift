@@ -38,7 +38,7 @@ public struct TraceFormat: Sendable {
         TraceFormat(
             name: "har", summary: "HAR 1.2 (Chrome, Firefox, Safari, Charles, Proxyman, Fiddler, WebPageTest): URL, size, status, caching headers",
             extensions: ["har"],
-            open: { path, options in try HARTraceReader(path: path, options: options) }),
+            open: { path, options in try HARTraceReader.open(path: path, options: options) }),
         TraceFormat(
             name: "libcachesim-csv", summary: "libCacheSim-style CSV with --columns time=N,key=N,size=N, --header on|off, --delimiter",
             extensions: [],
