@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "CacheWorkbench",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
         .library(name: "CacheWorkbench", targets: ["CacheWorkbench"]),

@@ -32,9 +32,11 @@ struct ConvertCommand: ParsableCommand {
             let trace = try TraceFile(path: input, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
                                       formatOptions: reading.formatOptions)
             let target = try TraceConversion.Target(named: to, path: output)
-            try AtomicFile.checkWritable(output)
+            try OutputFile.check(outputs: [("output", output)], inputs: [input])
             let written = try TraceConversion.convert(trace, to: output, as: target)
-            print("\(input) → \(output) (\(target.rawValue)): \(written.requests) requests" + (written.skipped > 0 ? ", \(written.skipped) malformed rows skipped" : ""))
+            let summary = "\(input) → \(output) (\(target.rawValue)): \(written.requests) requests" + (written.skipped > 0 ? ", \(written.skipped) malformed rows skipped" : "") + "\n"
+            // The trace itself may be on standard output: the summary then goes to stderr.
+            if written.toFile { try StandardOutput.write(summary) } else { FileDescriptorOutput.write(summary, to: 2) }
         }
     }
 }
@@ -57,7 +59,7 @@ struct StatsCommand: ParsableCommand {
         try reportingErrors {
             let trace = try TraceFile(path: file, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
                                       formatOptions: reading.formatOptions)
-            print(try TraceStatistics.compute(trace).text(label: "\(file) (\(trace.format.name))"), terminator: "")
+            try StandardOutput.write(try TraceStatistics.compute(trace).text(label: "\(file) (\(trace.format.name))"))
         }
     }
 }

@@ -151,11 +151,11 @@ private func runExperiment<Row>(
     csv: String?, run: (ProgressLine) throws -> [Row], csvText: ([Row], RunEnvironment) -> String,
     table: ([Row]) -> String
 ) throws {
-    if let csv { try AtomicFile.checkWritable(csv) }
+    if let csv { try OutputFile.check(outputs: [("--csv", csv)], inputs: []) }
     let environment = RunEnvironment.current()
     let progress = ProgressLine()
     let rows = try run(progress)
     progress.finish()
-    if let csv { try AtomicFile.write(csvText(rows, environment), to: csv) }
-    print(table(rows), terminator: "")
+    if let csv { try OutputFile.write(csvText(rows, environment), to: csv) }
+    try StandardOutput.write(table(rows))
 }

@@ -57,6 +57,7 @@ struct GenCommand: ParsableCommand {
             spec.seed = seed
             spec.rate = rate
             spec.keys = ImageFeedSpec.KeyStyle(rawValue: keys)!
+            if let out { try OutputFile.check(outputs: [("--out", out)], inputs: []) }
             try TraceExport.write(ImageFeedGenerator(spec: spec), to: out, shape: plain ? .plain : .native(withOp: false))
         }
     }

@@ -8,6 +8,6 @@ struct ListCommand: ParsableCommand {
         discussion: "Example:\n  bench list")
 
     func run() throws {
-        print(Catalog.text(), terminator: "")
+        try reportingErrors { try StandardOutput.write(Catalog.text()) }
     }
 }

@@ -152,7 +152,7 @@ struct RunCommand: ParsableCommand {
             ]
             arguments.backendOptions = backendOptions.compactMapValues { $0 }
             let outcome = try RunSetup(arguments).execute(progress: ProgressLine())
-            print(outcome.table, terminator: "")
+            try StandardOutput.write(outcome.table)
             if outcome.anyFailed { throw ExitCode(1) }
         }
     }

@@ -3,7 +3,8 @@ import Testing
 @testable import CacheWorkbench
 
 /// Runs the built `bench` executable (it sits next to the test binary).
-func bench(_ arguments: [String], in folder: String? = nil) throws -> (status: Int32, out: String, err: String) {
+/// `standardOutput`, when given, receives its output instead of `out` (e.g. /dev/full).
+func bench(_ arguments: [String], in folder: String? = nil, standardOutput: FileHandle? = nil) throws -> (status: Int32, out: String, err: String) {
     let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         .deletingLastPathComponent().appendingPathComponent("bench")
     let process = Process()
@@ -12,10 +13,10 @@ func bench(_ arguments: [String], in folder: String? = nil) throws -> (status: I
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     let out = Pipe()
     let err = Pipe()
-    process.standardOutput = out
+    process.standardOutput = standardOutput ?? out
     process.standardError = err
     try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let outData = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))

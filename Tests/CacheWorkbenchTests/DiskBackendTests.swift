@@ -50,7 +50,7 @@ struct DiskBackendTests {
         for key in ["a", "b", "c"] { #expect(try !backend.get(object(key, 300))) }
         #expect(backend.facts.evictions == 3)
         // Their files are gone too (64 hex digits each; only d's is left).
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != CacheFolder.markerName }
         #expect(names == [FileStore.fileName(for: "d")])
     }
 
@@ -117,7 +117,7 @@ struct DiskBackendTests {
         let backend = try disk("files", 1 << 20, in: inside)
         for key in ["../../etc/x", "../escape", "/absolute/path", "a/b/c", ".manifest", ""] { try store(backend, object(key, 5)) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: outer.path) == ["cache"])
-        let names = try FileManager.default.contentsOfDirectory(atPath: inside)
+        let names = try FileManager.default.contentsOfDirectory(atPath: inside).filter { $0 != CacheFolder.markerName }
         #expect(names.count == 6)
         #expect(names.allSatisfy { $0.count == 64 && $0.allSatisfy(\.isHexDigit) })
         try backend.close()
@@ -129,7 +129,7 @@ struct DiskBackendTests {
         let probe = DiskIOProbe()
         let files = try disk("files", 1 << 30, in: folder.path, probe: probe)
         for index in 0..<10 { try store(files, object("f\(index)", 1_000 * index + 1)) }
-        let sizes = try FileManager.default.contentsOfDirectory(atPath: folder.path).map {
+        let sizes = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != CacheFolder.markerName }.map {
             try FileManager.default.attributesOfItem(atPath: folder.path + "/" + $0)[.size] as! Int
         }
         #expect(probe.totals.writeBytes(.data) == sizes.reduce(0, +))
@@ -205,6 +205,7 @@ struct DiskBackendTests {
     func lockedAndCorrupt() throws {
         let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/sqlite", withIntermediateDirectories: true)
+        folder.file("sqlite/" + CacheFolder.markerName, CacheFolder.markerText)
         let path = folder.path + "/sqlite/Cache.db"
         var holder: OpaquePointer?
         #expect(sqlite3_open(path, &holder) == SQLITE_OK)

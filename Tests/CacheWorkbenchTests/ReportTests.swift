@@ -61,9 +61,9 @@ struct ReportTests {
     @Test("atomic writes leave no partial file and report the path on failure")
     func atomic() throws {
         let folder = TemporaryFolder()
-        #expect(throws: WorkbenchError.self) { try AtomicFile.checkWritable(folder.path + "/missing/out.csv") }
-        #expect(throws: WorkbenchError.self) { try AtomicFile.checkWritable(folder.path) }
-        try AtomicFile.write("a,b\n", to: folder.path + "/ok.csv")
+        #expect(throws: WorkbenchError.self) { try OutputFile.check(outputs: [("--csv", folder.path + "/missing/out.csv")], inputs: []) }
+        #expect(throws: WorkbenchError.self) { try OutputFile.check(outputs: [("--csv", folder.path)], inputs: []) }
+        try OutputFile.write("a,b\n", to: folder.path + "/ok.csv")
         #expect(try String(contentsOfFile: folder.path + "/ok.csv", encoding: .utf8) == "a,b\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["ok.csv"])
     }

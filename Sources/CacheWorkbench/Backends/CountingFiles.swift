@@ -13,22 +13,49 @@ struct CountingFiles {
         DiskError(backend: backend, path: path, reason: "\(what): \(String(cString: strerror(code)))")
     }
 
-    /// Creates the folder (and its parents) if missing, and checks that it is writable.
-    func makeDirectory(_ path: String) throws {
-        var built = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            built += "/" + part
-            if mkdir(built, 0o755) != 0 && errno != EEXIST { throw error(built, "cannot create folder") }
+    /// Creates a subfolder of a claimed cache folder if missing; an existing one must be a
+    /// real folder (never a link).
+    func makeSubfolder(_ path: String) throws {
+        if mkdir(path, 0o755) == 0 { return }
+        guard errno == EEXIST else { throw error(path, "cannot create folder") }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw DiskError(backend: backend, path: path, reason: "exists and is not a real folder (a link or a file); the workbench does not follow it")
         }
-        if access(path, W_OK | X_OK) != 0 { throw error(path, "folder is not writable") }
+    }
+
+    /// Opens a new file for writing; it must not exist yet (`O_EXCL`), and a link at its
+    /// name is never followed (`O_NOFOLLOW`).
+    private func createExclusively(_ path: String) throws -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw error(path, "cannot create") }
+        return descriptor
+    }
+
+    /// Writes a new file in one go (Cache.db's body files); the name must be new.
+    func writeNew(_ path: String, _ bytes: UnsafeRawBufferPointer, kind: DiskIOProbe.FileKind = .data) throws {
+        let descriptor = try createExclusively(path)
+        do {
+            try writeAll(descriptor, bytes, path: path, kind: kind)
+        } catch {
+            close(descriptor)
+            unlink(path)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            unlink(path)
+            throw error(path, "close failed")
+        }
     }
 
     /// Writes `bytes` to a temporary file next to `path`, optionally fsyncs it, and renames
     /// it over `path`, so a reader sees the old body or the new one, never a part.
     func writeAtomically(_ path: String, _ bytes: UnsafeRawBufferPointer, fsync sync: Bool, kind: DiskIOProbe.FileKind = .data) throws {
         let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw error(temporary, "cannot create") }
+        // A temporary file left by a crash has our name in our folder: remove it (a link is
+        // removed, not followed), then create afresh and exclusively.
+        if unlink(temporary) != 0 && errno != ENOENT { throw error(temporary, "cannot remove a stale temporary file") }
+        let descriptor = try createExclusively(temporary)
         do {
             try writeAll(descriptor, bytes, path: temporary, kind: kind)
             if sync {
@@ -67,15 +94,21 @@ struct CountingFiles {
     }
 
     /// Reads the whole file into `buffer` (resized to fit); false when it does not exist.
-    func read(_ path: String, into buffer: inout [UInt8]) throws -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// A link is not followed, and anything but a regular file of at most `limit` bytes is
+    /// an error.
+    func read(_ path: String, into buffer: inout [UInt8], limit: Int = DiskLimits.largestBody) throws -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return false }
-            throw error(path, "cannot open")
+            throw error(path, errno == ELOOP ? "is a symbolic link, which the workbench does not follow" : "cannot open")
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw error(path, "cannot stat") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw DiskError(backend: backend, path: path, reason: "is not a regular file") }
+        guard info.st_size <= limit else {
+            throw DiskError(backend: backend, path: path, reason: "holds \(info.st_size) bytes, more than the \(limit) a body may have")
+        }
         let size = Int(info.st_size)
         if buffer.count != size { buffer = [UInt8](repeating: 0, count: size) }
         var offset = 0
@@ -98,5 +131,11 @@ struct CountingFiles {
         if unlink(path) != 0 && errno != ENOENT { throw error(path, "cannot remove") }
     }
 
-    func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    /// The size of a regular file at `path` (a link is not followed); nil when there is no
+    /// regular file there.
+    func regularFileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
 }

@@ -11,8 +11,14 @@ import Foundation
 /// as misses and go. A read does not write (SDWebImage's default expiry is by
 /// modification date; Kingfisher touches the file, which this model does not).
 ///
+/// The folder is claimed first (`CacheFolder`: new, empty or marked by the workbench, and
+/// locked), so no file the workbench did not make is ever read, written or removed.
 /// `close()` writes `.manifest` (one line per entry) so a later run can reopen the folder
-/// warm; without it a reopened folder starts empty and its stray files are removed.
+/// warm; every manifest line is validated (sizes within the body limit, times finite, a
+/// regular file of that size present), and without a manifest a reopened folder starts
+/// empty. Only files of the store's own name shapes (digests, their `.tmp`) are ever
+/// removed. A store makes room before it writes, and a reopened folder over capacity is
+/// swept at once, so a run after a full disk at a smaller capacity recovers.
 ///
 /// Complexity: get O(1) + one file read; set O(1) + one file write, plus one unlink per
 /// evicted entry.
@@ -28,6 +34,7 @@ public final class FileStore: CacheBackend {
     public let maxAge: Double?
     public let fsync: Bool
     private let directory: String
+    private let folder: CacheFolder
     private let files: CountingFiles
     private let verify: Bool
     private var index = DiskEntryIndex()
@@ -50,7 +57,7 @@ public final class FileStore: CacheBackend {
         directory = disk.directory
         verify = disk.verify
         files = CountingFiles(backend: Self.name, probe: disk.probe)
-        try files.makeDirectory(directory)
+        folder = try CacheFolder.claim(directory, backend: Self.name)
         try reopen()
     }
 
@@ -91,11 +98,19 @@ public final class FileStore: CacheBackend {
         let key = request.keyText
         let body = payload ?? Payload(contentFor: key, byteCount: cost)
         let fileName = Self.fileName(for: key)
+        // Make room before writing (a full disk then frees space first): over capacity with
+        // the new body, sweep the least recently read down to the target.
+        index.remove(key)  // a replaced body: its file is renamed over below
+        if index.totalBytes + body.byteCount > capacity { try sweep(making: body.byteCount) }
         try files.writeAtomically(path(fileName), body.bytes, fsync: fsync)
         index.upsert(.init(key: key, size: body.byteCount, stored: request.time, lastAccess: request.time, rowID: 0, fileName: fileName))
-        guard index.totalBytes > capacity else { return }
-        let target = Int(Double(capacity) * sweepTarget)
-        while index.totalBytes > target, let oldest = index.oldest {
+    }
+
+    /// Removes the least recently read entries until the store plus `incoming` bytes is
+    /// within `sweep-target` of capacity.
+    private func sweep(making incoming: Int) throws {
+        let target = Int((Double(capacity) * sweepTarget).rounded(.down))
+        while let oldest = index.oldest, index.totalBytes + incoming > target {
             try drop(oldest)
             evictions += 1
         }
@@ -114,6 +129,7 @@ public final class FileStore: CacheBackend {
     public func didReceiveMemoryWarning() -> Int { 0 }
 
     public func close() throws {
+        defer { folder.release() }
         var text = ""
         for entry in index.fromOldest {
             text += "\(entry.size)\t\(entry.stored)\t\(entry.lastAccess)\t\(HexText.encode(entry.key.utf8))\n"
@@ -121,27 +137,50 @@ public final class FileStore: CacheBackend {
         try Data(text.utf8).withUnsafeBytes { try files.writeAtomically(path(Self.manifestName), $0, fsync: fsync, kind: .other) }
     }
 
-    /// Loads `.manifest` if present; entries whose file is gone are dropped, and files no
-    /// entry names are removed (a crash between a write and the manifest).
+    /// Loads `.manifest` if present, validating every line; entries whose file is missing
+    /// (or is not a regular file of the stated size) are dropped; files of the store's own
+    /// name shapes that no entry names are removed (a crash between a write and the
+    /// manifest); other names are left alone. Over capacity (a smaller one than last time),
+    /// it sweeps at once.
     private func reopen() throws {
         let manifestPath = path(Self.manifestName)
         var bytes: [UInt8] = []
-        let known = try files.read(manifestPath, into: &bytes)
+        let known = try files.read(manifestPath, into: &bytes, limit: SizeLimits.largestDiskBody)
         var named: Set<String> = []
         if known {
-            for (number, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n").enumerated() {
-                let fields = line.split(separator: "\t")
-                guard fields.count == 4, let size = Int(fields[0]), let stored = Double(fields[1]),
-                      let access = Double(fields[2]), let key = HexText.decode(fields[3]).map({ String(decoding: $0, as: UTF8.self) }) else {
-                    throw DiskError(backend: Self.name, path: "\(manifestPath):\(number + 1)", reason: "malformed manifest line")
+            for (number, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
+                let entry = try Self.manifestEntry(line, at: "\(manifestPath):\(number + 1)")
+                guard files.regularFileSize(path(entry.fileName!)) == entry.size else { continue }
+                guard index.totalBytes <= SizeLimits.largestCapacity else {
+                    throw DiskError(backend: Self.name, path: manifestPath, reason: "the entries add up to more than the largest capacity")
                 }
-                let fileName = Self.fileName(for: key)
-                guard files.exists(path(fileName)) else { continue }
-                index.upsert(.init(key: key, size: size, stored: stored, lastAccess: access, rowID: 0, fileName: fileName))
-                named.insert(fileName)
+                index.upsert(entry)
+                named.insert(entry.fileName!)
             }
         }
-        let present = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for file in present where file != Self.manifestName && !named.contains(file) { try files.remove(path(file)) }
+        for file in try folder.names() where !named.contains(file) {
+            let stem = file.hasSuffix(".tmp") ? String(file.dropLast(4)) : file
+            if CacheFileName.isDigest(stem) || stem == Self.manifestName { try files.remove(path(file)) }
+        }
+        if index.totalBytes > capacity { try sweep(making: 0) }
+    }
+
+    /// One manifest line: size, stored time, last access, hex key, each checked.
+    static func manifestEntry(_ line: ArraySlice<UInt8>, at place: String) throws -> DiskEntryIndex.Entry {
+        let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+        func bad(_ reason: String) -> DiskError { DiskError(backend: name, path: place, reason: "manifest: \(reason)") }
+        guard fields.count == 4 else { throw bad("expected 4 tab-separated fields, found \(fields.count)") }
+        let text = fields.map { String(decoding: $0, as: UTF8.self) }
+        guard let size = Int(text[0]), size >= 0, size <= SizeLimits.largestDiskBody else {
+            throw bad("size \(ErrorText.quote(text[0])) is not a whole number from 0 to \(SizeLimits.largestDiskBody)")
+        }
+        guard let stored = Double(text[1]), stored.isFinite, let access = Double(text[2]), access.isFinite else {
+            throw bad("times must be finite numbers")
+        }
+        guard let keyBytes = HexText.decode(Substring(text[3])), !keyBytes.isEmpty,
+              let key = String(validating: keyBytes, as: UTF8.self) else {
+            throw bad("the key is not hex-encoded UTF-8 text")
+        }
+        return .init(key: key, size: size, stored: stored, lastAccess: access, rowID: 0, fileName: fileName(for: key))
     }
 }

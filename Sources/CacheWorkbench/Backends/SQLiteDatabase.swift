@@ -19,7 +19,7 @@ final class SQLiteDatabase {
         vfsName = "cwb-counting-\(Self.vfsCounter.add(1, ordering: .relaxed).newValue)"
         var rc = cwb_counting_vfs_register(vfsName, probe.counters)
         guard rc == SQLITE_OK else { throw DiskError(backend: backend, path: path, reason: "cannot register the counting VFS (SQLite code \(rc))") }
-        rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, vfsName)
+        rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, vfsName)
         guard rc == SQLITE_OK else {
             let failure = error("cannot open", rc)
             close()
@@ -76,8 +76,14 @@ final class SQLiteDatabase {
 
         func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(pointer, index, value) }
         func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(pointer, index, value) }
+        /// Binds the text's exact UTF-8 bytes (a NUL inside is kept, not an end).
         func bind(_ index: Int32, _ text: String) {
-            sqlite3_bind_text(pointer, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            var text = text
+            text.withUTF8 { bytes in
+                _ = sqlite3_bind_text64(
+                    pointer, index, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self),
+                    sqlite3_uint64(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self), UInt8(SQLITE_UTF8))
+            }
         }
         /// Binds bytes without copying; they must stay valid until the statement is reset.
         func bind(_ index: Int32, blob: UnsafeRawBufferPointer) {
@@ -108,9 +114,11 @@ final class SQLiteDatabase {
 
         func int(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
         func double(_ column: Int32) -> Double { sqlite3_column_double(pointer, column) }
+        /// The column's text, all its bytes (a NUL inside is kept).
         func text(_ column: Int32) -> String {
             guard let bytes = sqlite3_column_text(pointer, column) else { return "" }
-            return String(cString: bytes)
+            let count = Int(sqlite3_column_bytes(pointer, column))
+            return String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
         /// The column's bytes, valid until the next step or reset.
         func blob(_ column: Int32) -> UnsafeRawBufferPointer {

@@ -15,6 +15,13 @@ import Foundation
 /// SQLite's default, what an app that sets nothing gets — normal, off), `page-size` (4096)
 /// and `mmap-size` (0: reads copy through read calls).
 ///
+/// Safety: the folder is claimed first (`CacheFolder`: new, empty or marked, and locked);
+/// body files get random UUID names (as Cache.db's) and are created exclusively, never
+/// through a link; every name read back from `Cache.db` must be a plain UUID name inside
+/// `fsCachedData/` before it is opened or removed, or the run fails. Keys are bound and read
+/// as their exact bytes (a NUL inside a key is part of it). A store makes room before it
+/// writes, and a reopened store over capacity evicts at once.
+///
 /// Complexity: get one indexed SELECT (+ one file read, + one UPDATE under lru); set three
 /// INSERTs (+ one file write), plus three DELETEs (+ one unlink) per eviction.
 public final class URLCacheStore: CacheBackend {
@@ -34,12 +41,12 @@ public final class URLCacheStore: CacheBackend {
     public let pageSize: Int
     public let mmapSize: Int
     private let directory: String
+    private let folder: CacheFolder
     private let dataDirectory: String
     private let verify: Bool
     private let files: CountingFiles
     private let database: SQLiteDatabase
     private var index = DiskEntryIndex()
-    private var names: SeededRandom
     private var readBuffer: [UInt8] = []
     private var pendingStores = 0
     private var evictions = 0
@@ -88,9 +95,9 @@ public final class URLCacheStore: CacheBackend {
         directory = disk.directory
         dataDirectory = disk.directory + "/fsCachedData"
         verify = disk.verify
-        names = SeededRandom(seed: config.seed)
         files = CountingFiles(backend: Self.name, probe: disk.probe)
-        try files.makeDirectory(dataDirectory)
+        folder = try CacheFolder.claim(directory, backend: Self.name)
+        try files.makeSubfolder(dataDirectory)
         let database = try SQLiteDatabase(path: directory + "/Cache.db", backend: Self.name, probe: disk.probe)
         self.database = database
         try database.execute("PRAGMA page_size=\(pageSize)")  // takes effect on a new database only
@@ -128,7 +135,7 @@ public final class URLCacheStore: CacheBackend {
         guard try lookup.step() else { return false }
         let rowID = lookup.int(0)
         if lookup.int(1) != 0 {
-            let filePath = dataDirectory + "/" + lookup.text(2)
+            let filePath = try bodyPath(lookup.text(2), row: rowID)
             guard try files.read(filePath, into: &readBuffer) else {
                 throw DiskError(backend: Self.name, path: filePath, reason: "the row for '\(key)' names a body file that is missing")
             }
@@ -160,10 +167,15 @@ public final class URLCacheStore: CacheBackend {
         let body = payload ?? Payload(contentFor: key, byteCount: cost)
         try transaction {
             if let old = index.lookup(key) { try delete(old) }
+            // Make room first (a full disk then frees space before the write).
+            while index.totalBytes + body.byteCount > capacity, let oldest = index.oldest {
+                try delete(oldest)
+                evictions += 1
+            }
             var fileName: String?
             if let inlineLimit, body.byteCount >= inlineLimit {
-                let name = newFileName()
-                try files.writeAtomically(dataDirectory + "/" + name, body.bytes, fsync: false)
+                let name = UUID().uuidString  // random, as Cache.db's: never a name an earlier run used
+                try files.writeNew(dataDirectory + "/" + name, body.bytes)
                 fileName = name
             }
             insertResponse.bind(1, Int64(PayloadContent.seed(key: key, size: 0) & 0x7fff_ffff))
@@ -186,10 +198,6 @@ public final class URLCacheStore: CacheBackend {
             if let fileName { insertReceiverData.bind(3, fileName) } else { insertReceiverData.bind(3, blob: body.bytes) }
             try insertReceiverData.run()
             index.upsert(.init(key: key, size: body.byteCount, stored: request.time, lastAccess: request.time, rowID: rowID, fileName: fileName))
-            while index.totalBytes > capacity, let oldest = index.oldest {
-                try delete(oldest)
-                evictions += 1
-            }
         }
     }
 
@@ -214,10 +222,13 @@ public final class URLCacheStore: CacheBackend {
         try database.execute("COMMIT")
     }
 
-    /// Cache.db names body files by UUID; these come from the run's seed, so runs repeat.
-    private func newFileName() -> String {
-        let uuid = UUID(uuid: withUnsafeBytes(of: (names.next(), names.next())) { $0.load(as: uuid_t.self) })
-        return uuid.uuidString
+    /// The path of a body file named in `Cache.db`, once the name is checked: a plain UUID
+    /// name (no `/`, no `..`), so it can only be inside `fsCachedData/`.
+    private func bodyPath(_ name: String, row: Int64) throws -> String {
+        guard CacheFileName.isUUID(name) else {
+            throw DiskError(backend: Self.name, path: database.path, reason: "row \(row) names the body file \(ErrorText.quote(name)), which is not a UUID file name in fsCachedData/; the workbench will not open or remove it")
+        }
+        return dataDirectory + "/" + name
     }
 
     private func delete(_ entry: DiskEntryIndex.Entry) throws {
@@ -225,7 +236,7 @@ public final class URLCacheStore: CacheBackend {
             statement.bind(1, entry.rowID)
             try statement.run()
         }
-        if let fileName = entry.fileName { try files.remove(dataDirectory + "/" + fileName) }
+        if let fileName = entry.fileName { try files.remove(try bodyPath(fileName, row: entry.rowID)) }
         index.remove(entry.key)
     }
 
@@ -240,29 +251,52 @@ public final class URLCacheStore: CacheBackend {
     public func close() throws {
         guard !closed else { return }
         closed = true
+        defer { folder.release() }
         try commit()
         database.close()
     }
 
-    /// Rebuilds the in-memory index from an existing Cache.db (a warm start).
+    /// Rebuilds the in-memory index from an existing Cache.db (a warm start). Every body
+    /// file name is checked before use (a bad one fails the run); rows whose body file is
+    /// gone are deleted; over capacity (a smaller one than last time), the oldest go at once.
     private func reopen() throws {
         let rows = try database.prepare("""
             SELECT r.entry_ID, r.request_key, r.time_stamp, d.isDataOnFS, d.receiver_data, length(d.receiver_data) \
             FROM cfurl_cache_response r JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID ORDER BY r.time_stamp, r.entry_ID
             """)
-        defer { rows.reset() }
-        while try rows.step() {
-            var size = Int(rows.int(5))
-            var fileName: String?
-            if rows.int(3) != 0 {
-                let name = rows.text(4)
-                var info = stat()
-                guard stat(dataDirectory + "/" + name, &info) == 0 else { continue }
-                size = Int(info.st_size)
-                fileName = name
+        var orphans: [Int64] = []
+        do {
+            defer { rows.reset() }
+            while try rows.step() {
+                let rowID = rows.int(0)
+                var size = Int(rows.int(5))
+                var fileName: String?
+                if rows.int(3) != 0 {
+                    let name = rows.text(4)
+                    guard let onDisk = files.regularFileSize(try bodyPath(name, row: rowID)), onDisk <= SizeLimits.largestDiskBody else {
+                        orphans.append(rowID)
+                        continue
+                    }
+                    size = onDisk
+                    fileName = name
+                }
+                let time = rows.double(2)
+                guard time.isFinite else { throw DiskError(backend: Self.name, path: database.path, reason: "row \(rowID) has a time_stamp that is not a number") }
+                index.upsert(.init(key: rows.text(1), size: size, stored: time, lastAccess: time, rowID: rowID, fileName: fileName))
             }
-            let time = rows.double(2)
-            index.upsert(.init(key: rows.text(1), size: size, stored: time, lastAccess: time, rowID: rows.int(0), fileName: fileName))
         }
+        guard !orphans.isEmpty || index.totalBytes > capacity else { return }
+        try database.execute("BEGIN")
+        for rowID in orphans {
+            for statement in deleteRows {
+                statement.bind(1, rowID)
+                try statement.run()
+            }
+        }
+        while index.totalBytes > capacity, let oldest = index.oldest {
+            try delete(oldest)
+            evictions += 1
+        }
+        try database.execute("COMMIT")
     }
 }

@@ -45,9 +45,8 @@ public struct RunSetup {
         let path = try arguments.trace ?? BundledTrace.path()
         let file = try TraceFile(
             path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad, formatOptions: arguments.formatOptions)
-        for output in [arguments.csv, arguments.json, arguments.timeline].compactMap({ $0 }) {
-            try AtomicFile.checkWritable(output)
-        }
+        let outputs = [("--csv", arguments.csv), ("--json", arguments.json), ("--timeline", arguments.timeline)]
+        try OutputFile.check(outputs: outputs.compactMap { option, path in path.map { (option, $0) } }, inputs: [path])
         var options = ReplayOptions()
         options.timing = arguments.timing
         options.memorySampleInterval = arguments.sampleEvery
@@ -62,6 +61,9 @@ public struct RunSetup {
         plan.costModel = costModel
         plan.backendOptions = arguments.backendOptions
         plan.seed = arguments.seed
+        if arguments.cacheDirectory?.isEmpty == true {
+            throw WorkbenchError("--cache-dir is empty; name a new folder, an empty one, or one an earlier run made")
+        }
         plan.disk.cacheDirectory = arguments.cacheDirectory
         plan.disk.keep = arguments.keep
         plan.disk.verify = arguments.verify
@@ -88,9 +90,9 @@ public struct RunSetup {
             progress.begin("\(backend.name) \(ByteCount.format(capacity))")
         }
         progress.finish()
-        if let csvPath { try AtomicFile.write(CSVReport.render(results), to: csvPath) }
-        if let jsonPath { try AtomicFile.write(JSONReport.render(results, environment: environment), to: jsonPath) }
-        if let timelinePath { try AtomicFile.write(TimelineReport.render(results), to: timelinePath) }
+        if let csvPath { try OutputFile.write(CSVReport.render(results), to: csvPath) }
+        if let jsonPath { try OutputFile.write(JSONReport.render(results, environment: environment), to: jsonPath) }
+        if let timelinePath { try OutputFile.write(TimelineReport.render(results), to: timelinePath) }
         return Outcome(results: results, table: TableReport.render(results, environment: environment))
     }
 }

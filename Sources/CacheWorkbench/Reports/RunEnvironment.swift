@@ -52,16 +52,28 @@ public struct RunEnvironment: Sendable {
         #endif
     }
 
-    /// `git describe --always --dirty` of the checkout this binary was built from, found
-    /// next to its sources; "unknown" when the sources or git are not there.
+    /// `git describe --always` of the checkout this binary was built from, found next to
+    /// its sources, with `-dirty` when tracked files changed; "unknown" when the sources or
+    /// git are not there. `git describe --dirty` itself always takes `.git/index.lock` to
+    /// refresh the index (a `git commit` in that checkout at the same moment then fails),
+    /// so dirtiness comes from `git status` with `GIT_OPTIONAL_LOCKS=0`, which writes nothing.
     static func gitDescribe() -> String {
         let sourceRoot = SourceCheckout.root
-        guard FileManager.default.fileExists(atPath: sourceRoot.appendingPathComponent(".git").path) else {
-            return "unknown"
-        }
+        guard FileManager.default.fileExists(atPath: sourceRoot.appendingPathComponent(".git").path),
+              let revision = git(["describe", "--always", "--abbrev=12"], in: sourceRoot.path), !revision.isEmpty,
+              let changes = git(["status", "--porcelain", "--untracked-files=no"], in: sourceRoot.path)
+        else { return "unknown" }
+        return changes.isEmpty ? revision : revision + "-dirty"
+    }
+
+    /// A git command's trimmed output, or nil when it fails.
+    private static func git(_ arguments: [String], in folder: String) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", sourceRoot.path, "describe", "--always", "--dirty", "--abbrev=12"]
+        process.arguments = ["git", "-C", folder] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_OPTIONAL_LOCKS"] = "0"
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -69,11 +81,10 @@ public struct RunEnvironment: Sendable {
             try process.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            guard process.terminationStatus == 0 else { return "unknown" }
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            return text.isEmpty ? "unknown" : text
+            guard process.terminationStatus == 0 else { return nil }
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {
-            return "unknown"
+            return nil
         }
     }
 }

@@ -22,7 +22,7 @@ public enum OracleGeneralWriter {
                 guard request.time >= 0, request.time < 4_294_967_296 else {
                     throw WorkbenchError("\(label): request \(index + 1): time \(request.time) does not fit oracleGeneral's u32 seconds")
                 }
-                guard request.size <= Int(UInt32.max) else {
+                guard request.size >= 0, request.size <= Int(UInt32.max) else {
                     throw WorkbenchError("\(label): request \(index + 1): size \(request.size) does not fit oracleGeneral's u32")
                 }
                 let record = buffer.baseAddress! + index * 24
@@ -32,6 +32,6 @@ public enum OracleGeneralWriter {
                 record.storeBytes(of: nextAccess[index].littleEndian, toByteOffset: 16, as: Int64.self)
             }
         }
-        try AtomicFile.write(bytes, to: path)
+        try OutputFile.write(bytes, to: path)
     }
 }

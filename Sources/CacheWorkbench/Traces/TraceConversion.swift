@@ -14,19 +14,23 @@ public enum TraceConversion {
             }
             let lower = path.lowercased()
             if lower.contains("oraclegeneral") || lower.hasSuffix(".bin") { self = .oracleGeneral; return }
-            if lower.hasSuffix(".csv") || lower.hasSuffix(".txt") || path == "-" { self = .csv; return }
+            if lower.hasSuffix(".csv") || lower.hasSuffix(".txt") || path == "-" || (try? OutputFile.kind(of: path)) == .special {
+                self = .csv  // a stream (standard output, a FIFO, a device) gets text
+                return
+            }
             throw WorkbenchError("cannot tell the output format from '\(path)': name it .csv or .oracleGeneral.bin, or pass --to")
         }
     }
 
-    /// Returns the requests written and the malformed rows skipped.
+    /// Returns the requests written, the malformed rows skipped, and whether the output was
+    /// a regular file (not a stream such as standard output).
     @discardableResult
-    public static func convert(_ trace: TraceFile, to path: String, as target: Target) throws -> (requests: Int, skipped: Int) {
+    public static func convert(_ trace: TraceFile, to path: String, as target: Target) throws -> (requests: Int, skipped: Int, toFile: Bool) {
         let loaded = try InMemoryTrace.load(trace, keepKeyNames: target == .csv)
         switch target {
         case .csv: try TraceExport.write(loaded, to: path, shape: .native(withOp: true))
         case .oracleGeneral: try OracleGeneralWriter.write(loaded.requests, label: trace.label, to: path)
         }
-        return (loaded.requests.count, loaded.skippedRows)
+        return (loaded.requests.count, loaded.skippedRows, path != "-" && (try? OutputFile.kind(of: path)) != .special)
     }
 }

@@ -4,7 +4,7 @@ public enum TraceExport {
         let writer = try CSVTraceWriter(path: path, shape: shape)
         let source = try trace.open(keepKeyNames: true)
         while let chunk = try source.nextChunk() {
-            for request in chunk { writer.write(request) }
+            for request in chunk { try writer.write(request) }
         }
         try writer.finish()
     }
