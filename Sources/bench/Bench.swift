@@ -12,6 +12,28 @@ struct Bench: ParsableCommand {
             """,
         subcommands: [RunCommand.self, GenCommand.self, ConvertCommand.self, StatsCommand.self, ExperimentCommand.self, ListCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    /// ArgumentParser's own error output is several lines and exit 64; the README promises
+    /// one line `bench: error: …` and exit 2 for every bad option, so its errors are
+    /// rewritten here. Help and version still print as usual.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            exit(withError: code)
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success {
+                exit(withError: error)  // --help, --version: printed by ArgumentParser
+            }
+            let message = Self.message(for: error)
+                .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                .filter { !$0.hasPrefix("Usage:") && !$0.hasPrefix("See '") && !$0.hasPrefix("Help:") }
+                .joined(separator: "; ")
+            fail(message.isEmpty ? "bad arguments; see `bench --help`" : message)
+        }
+    }
 }
 
 /// Input and environment problems end the command with one line on stderr and status 2.
@@ -29,9 +51,11 @@ func reportingErrors(_ body: () throws -> Void) throws {
     }
 }
 
-private func fail(_ message: String) -> Never {
+/// One line on stderr (control bytes escaped, so input text cannot drive the terminal),
+/// then exit 2.
+func fail(_ message: String) -> Never {
     var standardError = StandardError()
-    print("bench: error: \(message)", to: &standardError)
+    print("bench: error: \(ErrorText.escapingControls(message))", to: &standardError)
     Bench.exit(withError: ExitCode(2))
 }
 

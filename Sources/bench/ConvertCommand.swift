@@ -22,7 +22,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("File to write.", valueName: "out"))
     var output: String
 
-    @Option(name: .long, help: ArgumentHelp("Output format: csv or oracle-general (default: from OUT's name).", valueName: "format"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Output format: csv or oracle-general (default: from OUT's name).", valueName: "format"))
     var to: String?
 
     @OptionGroup var reading: TraceReadingOptions

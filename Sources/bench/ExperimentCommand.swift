@@ -22,27 +22,27 @@ struct ExperimentCommand: ParsableCommand {
                   bench experiment similar-keys --n 1000,5000,20000 --csv similar.csv
                 """)
 
-        @Option(name: .long, help: ArgumentHelp("Key counts, comma-separated.", valueName: "list"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Key counts, comma-separated.", valueName: "list"))
         var n = "1000,5000,20000"
 
-        @Option(name: .long, help: "Lookups timed per key count, key set and variant (all when N is smaller).")
+        @Option(name: .long, parsing: .unconditional, help: "Lookups timed per key count, key set and variant (all when N is smaller).")
         var lookups = 2_000
 
-        @Option(name: .long, help: "Seed for the lookup sample.")
+        @Option(name: .long, parsing: .unconditional, help: "Seed for the lookup sample.")
         var seed: UInt64 = 1
 
-        @Option(name: .long, help: ArgumentHelp("Write the rows as CSV to this file.", valueName: "file"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write the rows as CSV to this file.", valueName: "file"))
         var csv: String?
 
         func run() throws {
             try reportingErrors {
                 let sizes = try n.split(separator: ",").map { part -> Int in
-                    guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value > 0 else {
-                        throw ValidationError("--n takes whole numbers above 0, comma-separated")
+                    guard let value = Int(part.trimmingCharacters(in: .whitespaces)), (1...1_000_000).contains(value) else {
+                        throw ValidationError("--n takes whole numbers from 1 to 1000000, comma-separated")
                     }
                     return value
                 }
-                guard lookups > 0 else { throw ValidationError("--lookups must be at least 1") }
+                guard (1...100_000_000).contains(lookups) else { throw ValidationError("--lookups must be from 1 to 100000000") }
                 try runExperiment(
                     csv: csv, run: { progress in try SimilarKeysExperiment(sizes: sizes, lookups: lookups, seed: seed).run { progress.show($0) } },
                     csvText: SimilarKeysExperiment.csv, table: SimilarKeysExperiment.table)
@@ -63,21 +63,21 @@ struct ExperimentCommand: ParsableCommand {
                   bench experiment purge --entries 100000 --rounds 5
                 """)
 
-        @Option(name: .long, help: "Entries in the cache when the purge happens.")
+        @Option(name: .long, parsing: .unconditional, help: "Entries in the cache when the purge happens.")
         var entries = 100_000
 
-        @Option(name: .long, help: "Rounds per backend (a fresh cache each).")
+        @Option(name: .long, parsing: .unconditional, help: "Rounds per backend (a fresh cache each).")
         var rounds = 5
 
-        @Option(name: .long, help: "Seed for the recency shuffle.")
+        @Option(name: .long, parsing: .unconditional, help: "Seed for the recency shuffle.")
         var seed: UInt64 = 1
 
-        @Option(name: .long, help: ArgumentHelp("Write every round as CSV to this file.", valueName: "file"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write every round as CSV to this file.", valueName: "file"))
         var csv: String?
 
         func validate() throws {
-            guard entries >= 10 else { throw ValidationError("--entries must be at least 10") }
-            guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+            guard (10...10_000_000).contains(entries) else { throw ValidationError("--entries must be from 10 to 10000000") }
+            guard (1...1_000).contains(rounds) else { throw ValidationError("--rounds must be from 1 to 1000") }
         }
 
         func run() throws {
@@ -102,37 +102,33 @@ extension ExperimentCommand {
                   bench experiment blob-size --sizes 1KiB,4KiB,10KiB,20KiB,50KiB,100KiB,1MiB --count 2000
                 """)
 
-        @Option(name: .long, help: ArgumentHelp("Blob sizes, comma-separated (1KiB … 1MiB by default).", valueName: "list"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Blob sizes, comma-separated (1KiB … 1MiB by default).", valueName: "list"))
         var sizes = "1KiB,4KiB,10KiB,20KiB,50KiB,100KiB,1MiB"
 
-        @Option(name: .long, help: "Blobs written per size.")
+        @Option(name: .long, parsing: .unconditional, help: "Blobs written per size.")
         var count = 2_000
 
-        @Option(name: .long, help: ArgumentHelp("At most this many bytes written per size (fewer blobs for large sizes).", valueName: "size"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("At most this many bytes written per size (fewer blobs for large sizes).", valueName: "size"))
         var maxBytes = "256MiB"
 
-        @Option(name: .long, help: "Random reads per size and backend.")
+        @Option(name: .long, parsing: .unconditional, help: "Random reads per size and backend.")
         var reads = 4_000
 
         @Flag(name: .long, help: "Make writes durable: files fsync each blob, sqlite runs synchronous=full.")
         var sync = false
 
-        @Option(name: .long, help: "Seed for the read order.")
+        @Option(name: .long, parsing: .unconditional, help: "Seed for the read order.")
         var seed: UInt64 = 1
 
-        @Option(name: .long, help: "sqlite's PRAGMA page_size.")
+        @Option(name: .long, parsing: .unconditional, help: "sqlite's PRAGMA page_size.")
         var pageSize = 4096
 
-        @Option(name: .long, help: ArgumentHelp("sqlite's PRAGMA mmap_size (e.g. 1GiB; default 0, no memory map).", valueName: "size"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite's PRAGMA mmap_size (e.g. 1GiB; default 0, no memory map).", valueName: "size"))
         var mmapSize = "0"
 
-        @Option(name: .long, help: ArgumentHelp("Write the rows as CSV to this file.", valueName: "file"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write the rows as CSV to this file.", valueName: "file"))
         var csv: String?
 
-        func validate() throws {
-            guard count >= 1 else { throw ValidationError("--count must be at least 1") }
-            guard reads >= 1 else { throw ValidationError("--reads must be at least 1") }
-        }
 
         func run() throws {
             try reportingErrors {

@@ -16,35 +16,35 @@ struct GenCommand: ParsableCommand {
               bench gen --requests 5000000 --keys id --plain --out /tmp/zipf5m.csv
             """)
 
-    @Option(name: .long, help: "Number of requests.")
+    @Option(name: .long, parsing: .unconditional, help: "Number of requests.")
     var requests = 100_000
 
-    @Option(name: .long, help: "Number of distinct images (default: requests / 25).")
+    @Option(name: .long, parsing: .unconditional, help: "Number of distinct images (default: requests / 25).")
     var images: Int?
 
-    @Option(name: .long, help: "Zipf exponent of image popularity.")
+    @Option(name: .long, parsing: .unconditional, help: "Zipf exponent of image popularity.")
     var alpha = 0.9
 
-    @Option(name: .long, help: "Random seed.")
+    @Option(name: .long, parsing: .unconditional, help: "Random seed.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Mean requests per second of trace time.")
+    @Option(name: .long, parsing: .unconditional, help: "Mean requests per second of trace time.")
     var rate = 50.0
 
-    @Option(name: .long, help: "Key style: `url` (CDN-style URLs) or `id` (integers, cheapest for policy runs).")
+    @Option(name: .long, parsing: .unconditional, help: "Key style: `url` (CDN-style URLs) or `id` (integers, cheapest for policy runs).")
     var keys = "url"
 
     @Flag(name: .long, help: "Write the plain `timestamp,key,size` shape (no header, no dimensions) other simulators read.")
     var plain = false
 
-    @Option(name: .long, help: ArgumentHelp("Output file (default: standard output).", valueName: "file"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Output file (default: standard output).", valueName: "file"))
     var out: String?
 
     func validate() throws {
         guard requests >= 0 else { throw ValidationError("--requests must not be negative") }
-        if let images, images < 1 { throw ValidationError("--images must be at least 1") }
-        guard alpha >= 0, alpha.isFinite else { throw ValidationError("--alpha must be 0 or more") }
-        guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be above 0") }
+        if let images, !(1...100_000_000).contains(images) { throw ValidationError("--images must be from 1 to 100000000") }
+        guard alpha >= 0, alpha <= 100, alpha.isFinite else { throw ValidationError("--alpha must be from 0 to 100") }
+        guard rate >= 1e-6, rate <= 1e9 else { throw ValidationError("--rate must be from 0.000001 to 1000000000 requests per second") }
         guard ImageFeedSpec.KeyStyle(rawValue: keys) != nil else { throw ValidationError("--keys must be url or id") }
     }
 

@@ -22,72 +22,72 @@ struct RunCommand: ParsableCommand {
               bench run --trace session.har --images-only --backend nscache,autopurge
             """)
 
-    @Option(name: .long, help: ArgumentHelp("Trace file to replay (default: the bundled Traces/default.csv).", valueName: "file"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Trace file to replay (default: the bundled Traces/default.csv).", valueName: "file"))
     var trace: String?
 
     @OptionGroup var reading: TraceReadingOptions
 
-    @Option(name: .long, help: ArgumentHelp("Backends, comma-separated, or `all`. See `bench list`.", valueName: "list"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Backends, comma-separated, or `all`. See `bench list`.", valueName: "list"))
     var backend = "all"
 
-    @Option(name: .long, help: ArgumentHelp("Capacities, comma-separated (a sweep): bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set. Default: 100MB, AFAutoPurgingImageCache's memory budget.", valueName: "list"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities, comma-separated (a sweep): bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set. Default: 100MB, AFAutoPurgingImageCache's memory budget.", valueName: "list"))
     var capacity = "100MB"
 
-    @Option(name: .long, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions).", valueName: "model"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions).", valueName: "model"))
     var cost = "auto"
 
     @Flag(name: .long, help: "Don't give stored objects real heap blocks of their cost (memory backends; pure hit-ratio runs).")
     var noMaterialize = false
 
-    @Option(name: .long, help: ArgumentHelp("Simulated memory warnings: every:N (requests), at:T1,T2 (trace seconds) or above:BYTES (allocated heap).", valueName: "schedule"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated memory warnings: every:N (requests), at:T1,T2 (trace seconds) or above:BYTES (allocated heap).", valueName: "schedule"))
     var memoryWarning: String?
 
-    @Option(name: .long, help: ArgumentHelp("Requests in the hit-ratio windows before and after each warning.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Requests in the hit-ratio windows before and after each warning.", valueName: "n"))
     var warningWindow = 1_000
 
-    @Option(name: .long, help: ArgumentHelp("nscache: key hashing, cf | full | digest.", valueName: "hash"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("nscache: key hashing, cf | full | digest.", valueName: "hash"))
     var keyHash: String?
 
-    @Option(name: .long, help: ArgumentHelp("nscache: eviction order, lru | lowest-cost.", valueName: "order"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("nscache: eviction order, lru | lowest-cost.", valueName: "order"))
     var eviction: String?
 
-    @Option(name: .long, help: ArgumentHelp("nscache: most entries kept (0 = no limit).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("nscache: most entries kept (0 = no limit).", valueName: "n"))
     var countLimit: String?
 
-    @Option(name: .long, help: ArgumentHelp("autopurge, autopurge-o1: purge down to this fraction of capacity (default 0.6).", valueName: "fraction"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("autopurge, autopurge-o1: purge down to this fraction of capacity (default 0.6).", valueName: "fraction"))
     var purgeTarget: String?
 
-    @Option(name: .long, help: ArgumentHelp("sqlite: bodies this size or larger are files in fsCachedData/ (default 4KiB as NSURLCache; 20KB as YYCache; inf = all inline).", valueName: "size"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: bodies this size or larger are files in fsCachedData/ (default 4KiB as NSURLCache; 20KB as YYCache; inf = all inline).", valueName: "size"))
     var inlineLimit: String?
 
-    @Option(name: .customLong("sqlite-evict"), help: ArgumentHelp("sqlite: evict the oldest time_stamp first (oldest, NSURLCache; default) or the least recently read (lru).", valueName: "order"))
+    @Option(name: .customLong("sqlite-evict"), parsing: .unconditional, help: ArgumentHelp("sqlite: evict the oldest time_stamp first (oldest, NSURLCache; default) or the least recently read (lru).", valueName: "order"))
     var sqliteEvict: String?
 
-    @Option(name: .long, help: ArgumentHelp("sqlite: journal mode, wal (default, as Cache.db) | delete.", valueName: "mode"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: journal mode, wal (default, as Cache.db) | delete.", valueName: "mode"))
     var journalMode: String?
 
-    @Option(name: .long, help: ArgumentHelp("sqlite: PRAGMA synchronous, full (SQLite's default) | normal | off.", valueName: "level"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: PRAGMA synchronous, full (SQLite's default) | normal | off.", valueName: "level"))
     var synchronous: String?
 
-    @Option(name: .long, help: ArgumentHelp("sqlite: stores per transaction (default 1, as an app writes one response at a time).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: stores per transaction (default 1, as an app writes one response at a time).", valueName: "n"))
     var batch: String?
 
-    @Option(name: .long, help: ArgumentHelp("sqlite: PRAGMA page_size of a new Cache.db (default 4096).", valueName: "bytes"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: PRAGMA page_size of a new Cache.db (default 4096).", valueName: "bytes"))
     var pageSize: String?
 
-    @Option(name: .long, help: ArgumentHelp("sqlite: PRAGMA mmap_size, e.g. 256MiB (default 0: no memory map).", valueName: "bytes"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: PRAGMA mmap_size, e.g. 256MiB (default 0: no memory map).", valueName: "bytes"))
     var mmapSize: String?
 
-    @Option(name: .long, help: ArgumentHelp("files: fsync each body before its rename, on | off (default off).", valueName: "on|off"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: fsync each body before its rename, on | off (default off).", valueName: "on|off"))
     var fsync: String?
 
-    @Option(name: .long, help: ArgumentHelp("files: over capacity, sweep down to this fraction (default 0.5 as SDWebImage and Kingfisher; Nuke 0.7).", valueName: "fraction"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: over capacity, sweep down to this fraction (default 0.5 as SDWebImage and Kingfisher; Nuke 0.7).", valueName: "fraction"))
     var sweepTarget: String?
 
-    @Option(name: .long, help: ArgumentHelp("files: seconds of trace time after which an entry is a miss (default: none).", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: seconds of trace time after which an entry is a miss (default: none).", valueName: "seconds"))
     var maxAge: String?
 
-    @Option(name: .long, help: ArgumentHelp("Disk backends: keep files in <folder>/<backend> (kept; reopened warm by a later run) instead of a fresh temporary folder.", valueName: "folder"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Disk backends: keep files in <folder>/<backend> (kept; reopened warm by a later run) instead of a fresh temporary folder.", valueName: "folder"))
     var cacheDir: String?
 
     @Flag(name: .long, help: "Disk backends: keep the temporary folders (their paths are in the CSV's cache_dir).")
@@ -96,13 +96,13 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Disk backends: check every hit's bytes against the content stored for its key (the check is inside the timed get).")
     var verify = false
 
-    @Option(name: .long, help: ArgumentHelp("Write all results columns as CSV to this file.", valueName: "file"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write all results columns as CSV to this file.", valueName: "file"))
     var csv: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write the results as JSON to this file.", valueName: "file"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write the results as JSON to this file.", valueName: "file"))
     var json: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write memory and hit ratio over time (every --sample-every requests and at warnings) as CSV.", valueName: "file"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write memory and hit ratio over time (every --sample-every requests and at warnings) as CSV.", valueName: "file"))
     var timeline: String?
 
     @Flag(name: .long, help: "Don't time backend calls (pure hit-ratio sweeps run faster; latency columns stay empty).")
@@ -111,15 +111,15 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Read the whole trace into memory first, so throughput measures cache work, not parsing.")
     var preload = false
 
-    @Option(name: .long, help: ArgumentHelp("Seed for randomized backends and policies (recorded in the results).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seed for randomized backends and policies (recorded in the results).", valueName: "n"))
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: ArgumentHelp("Sample allocated memory and RSS every N requests.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sample allocated memory and RSS every N requests.", valueName: "n"))
     var sampleEvery = 4_096
 
     func validate() throws {
         guard sampleEvery > 0 else { throw ValidationError("--sample-every must be at least 1") }
-        guard warningWindow > 0 else { throw ValidationError("--warning-window must be at least 1") }
+        guard (1...10_000_000).contains(warningWindow) else { throw ValidationError("--warning-window must be from 1 to 10000000 requests") }
     }
 
     func run() throws {

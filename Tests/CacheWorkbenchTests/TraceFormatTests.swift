@@ -141,7 +141,7 @@ struct TraceFormatTests {
         ("twitter", "0,k,1,2,1,get\n", "1: expected 7 fields (timestamp, key, key size, value size, client id, operation, TTL), found 6"),
         ("twitter", "0,,1,2,1,get,0\n", "1: key is empty"),
         ("cachelib", "key,op,size\nk,GET\n", "2: expected 3 fields as the header says, found 2"),
-        ("cachelib", "key,op,size,op_count\nk,GET,1,99999999\n", "2: op_count 99999999 is implausibly large"),
+        ("cachelib", "key,op,size,op_count\nk,GET,1,99999999\n", "2: op_count '99999999' is above the largest accepted, 1000000"),
         ("cachelib", "key,op,size\nk,PUT,1\n", "2: op 'PUT' is not GET, SET or DELETE"),
         ("tencent", "20160201000000 a 5 m 1 1 2\n", "1: expected 8 fields (timestamp, photo id, format, spec, size, hit, terminal, ms), found 7"),
         ("tencent", "2016020100000 a 5 m 1 1 2 3\n", "1: timestamp '2016020100000' is not YYYYMMDDHHMMSS"),

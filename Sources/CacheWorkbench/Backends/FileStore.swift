@@ -96,7 +96,7 @@ public final class FileStore: CacheBackend {
 
     public func set(_ request: Request, cost: Int, payload: Payload?) throws {
         let key = request.keyText
-        let body = payload ?? Payload(contentFor: key, byteCount: cost)
+        let body = try payload ?? Payload(contentFor: key, byteCount: cost)
         let fileName = Self.fileName(for: key)
         // Make room before writing (a full disk then frees space first): over capacity with
         // the new body, sweep the least recently read down to the target.

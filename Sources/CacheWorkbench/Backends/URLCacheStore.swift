@@ -164,7 +164,7 @@ public final class URLCacheStore: CacheBackend {
 
     public func set(_ request: Request, cost: Int, payload: Payload?) throws {
         let key = request.keyText
-        let body = payload ?? Payload(contentFor: key, byteCount: cost)
+        let body = try payload ?? Payload(contentFor: key, byteCount: cost)
         try transaction {
             if let old = index.lookup(key) { try delete(old) }
             // Make room first (a full disk then frees space before the write).

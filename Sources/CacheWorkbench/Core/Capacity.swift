@@ -35,13 +35,15 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
                     throw bad("expected a positive number before '\(suffix)'")
                 }
                 let bytes = (value * unit.multiplier).rounded()
-                guard bytes >= 1, bytes < 9.2e18 else { throw bad("out of range") }
+                guard bytes >= 1 else { throw bad("must be at least 1 byte") }
+                guard bytes <= Double(SizeLimits.largestCapacity) else { throw bad("above the largest capacity accepted, 1EiB (2^60 bytes)") }
                 self = .bytes(Int(bytes))
                 return
             }
         }
         if let bytes = Int(spec) {
             guard bytes > 0 else { throw bad("must be above 0 bytes") }
+            guard bytes <= SizeLimits.largestCapacity else { throw bad("above the largest capacity accepted, 1EiB (2^60 bytes)") }
             self = .bytes(bytes)
             return
         }
@@ -72,11 +74,14 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
         return result
     }
 
-    /// Bytes for a trace whose working set is `workingSetBytes` (at least 1 byte).
-    public func resolve(workingSetBytes: Int) -> Int {
+    /// Bytes for a trace whose working set is `workingSetBytes`: at least 1 byte, at most
+    /// `SizeLimits.largestCapacity`.
+    public func resolve(workingSetBytes: ByteTotal) -> Int {
         switch self {
         case .bytes(let bytes): return bytes
-        case .share(let fraction): return max(1, Int((Double(workingSetBytes) * fraction).rounded()))
+        case .share(let fraction):
+            let bytes = (workingSetBytes.asDouble * fraction).rounded()
+            return max(1, bytes >= Double(SizeLimits.largestCapacity) ? SizeLimits.largestCapacity : Int(bytes))
         }
     }
 
@@ -95,6 +100,11 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
 
 /// Human-readable byte counts with binary units, as capacities are written.
 public enum ByteCount {
+    public static func format(_ bytes: ByteTotal) -> String {
+        if let small = Int(exactly: bytes) { return format(small) }
+        return "\(trim(bytes.asDouble / Double(1 << 40)))TiB"
+    }
+
     public static func format(_ bytes: Int) -> String {
         let units: [(String, Int)] = [("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
         for (name, size) in units where bytes >= size {

@@ -13,7 +13,8 @@ public enum CostModel: String, Sendable, CaseIterable {
             return request.size
         case .pixels:
             guard request.hasDimensions else { return request.size }
-            return Int(request.width) * Int(request.height) * 4
+            // Readers refuse dimensions whose cost exceeds the object limit; saturate anyway.
+            return SizeLimits.pixelCost(width: request.width, height: request.height) ?? SizeLimits.largestObject
         }
     }
 }

@@ -34,6 +34,20 @@ public enum ErrorText {
 
     public static func quote(_ text: String, limit: Int = 60) -> String { quote(Array(text.utf8), limit: limit) }
 
+    /// A whole message with its control characters escaped (already-quoted fields stay
+    /// as they are; a raw newline or escape byte from anywhere becomes `\n`, `\x1b`).
+    public static func escapingControls(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                out += scalar == "\n" ? "\\n" : scalar == "\t" ? "\\t" : scalar == "\r" ? "\\r" : "\\x" + hex(UInt8(scalar.value))
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// A name (a path) as it is when it is short and printable, else quoted and escaped.
     public static func name(_ text: String) -> String {
         let quoted = quote(text, limit: 200)

@@ -1,8 +1,9 @@
 /// The largest sizes the workbench accepts, chosen so that no arithmetic on sizes, costs,
 /// counts or capacities can overflow, and documented in the README.
 ///
-/// - An object (a trace's size column, a pixel cost) is at most 2^48 bytes (256 TiB), far
-///   above any cached object, so that a cost plus a capacity always fits in an `Int`.
+/// - An object (a trace's size column, a pixel cost) is at most 2^53 bytes (8 PiB), far
+///   above any cached object, exact as a `Double`, and small enough that a cost plus a
+///   capacity always fits in an `Int`. A larger size in a trace is a bad row.
 /// - A capacity is at most 2^60 bytes (1 EiB).
 /// - Sums over a trace (bytes requested, hit bytes, working set) are `ByteTotal`s, 128-bit:
 ///   2^63 requests of the largest object still fit.
@@ -10,7 +11,7 @@
 ///   bytes; the body is built in memory before the timed write). A larger object makes
 ///   that run fail with a message, never a silent skip.
 public enum SizeLimits {
-    public static let largestObject = 1 << 48
+    public static let largestObject = 1 << 53
     public static let largestCapacity = 1 << 60
     public static let largestDiskBody = 1 << 30
 
@@ -25,6 +26,11 @@ public enum SizeLimits {
 
 /// A sum of byte counts over a whole trace: wide enough never to overflow.
 public typealias ByteTotal = Int128
+
+extension ByteTotal {
+    /// For reports: exact below 2^53, the nearest `Double` above.
+    public var asDouble: Double { Double(self) }
+}
 
 /// Disk-backend limits, under the name the disk code reads best.
 enum DiskLimits {

@@ -54,6 +54,14 @@ public struct BlobSizeExperiment {
         }
         let blobSizes = try sizes.split(separator: ",").map { try size(String($0), "--sizes") }
         guard !blobSizes.isEmpty, !blobSizes.contains(0) else { throw WorkbenchError("--sizes takes sizes above 0, such as 1KiB,4KiB") }
+        guard let largest = blobSizes.max(), largest <= SizeLimits.largestDiskBody else {
+            throw WorkbenchError("--sizes: a blob is at most 1GiB (the largest body the disk backends write)")
+        }
+        let budget = try size(maxBytes, "--max-bytes")
+        guard budget >= largest else { throw WorkbenchError("--max-bytes (\(maxBytes)) must be at least the largest blob size (\(ByteCount.format(largest)))") }
+        guard (1...10_000_000).contains(count) else { throw WorkbenchError("--count must be from 1 to 10000000, not \(count)") }
+        guard (1...100_000_000).contains(reads) else { throw WorkbenchError("--reads must be from 1 to 100000000, not \(reads)") }
+        guard (512...65536).contains(pageSize), pageSize & (pageSize - 1) == 0 else { throw WorkbenchError("--page-size must be a power of two from 512 to 65536, not \(pageSize)") }
         self.init(sizes: blobSizes, count: count, maxBytes: try size(maxBytes, "--max-bytes"), reads: reads, sync: sync, seed: seed)
         self.pageSize = pageSize
         self.mmapSize = try size(mmapSize, "--mmap-size")
@@ -82,7 +90,7 @@ public struct BlobSizeExperiment {
             : ["fsync": sync ? "on" : "off"]
         let backend = try BackendRegistry.named(name).make(BackendConfig(
             capacityBytes: Int.max / 2, seed: seed, options: options, disk: DiskContext(directory: folder.path, probe: probe)))
-        let payloads = requests.map { Payload(contentFor: $0.keyText, byteCount: $0.size) }
+        let payloads = try requests.map { try Payload(contentFor: $0.keyText, byteCount: $0.size) }
         var started = MonotonicClock.now()
         for (request, payload) in zip(requests, payloads) { try backend.set(request, cost: request.size, payload: payload) }
         let writeNanoseconds = MonotonicClock.now() - started

@@ -5,11 +5,11 @@ public struct ReplayTally: Sendable {
     /// Requests replayed (size-0 requests are dropped, rule 4).
     public var requests = 0
     public var hits = 0
-    public var requestedBytes = 0
-    public var hitBytes = 0
+    public var requestedBytes: ByteTotal = 0
+    public var hitBytes: ByteTotal = 0
     public var droppedZeroSize = 0
     /// Body bytes handed to a disk backend's `set` (the logical writes).
-    public var logicalWriteBytes = 0
+    public var logicalWriteBytes: ByteTotal = 0
     /// Misses whose cost exceeded the whole capacity, so were not inserted (rule 3).
     public var tooLarge = 0
     public var skippedRows = 0
@@ -35,6 +35,6 @@ public struct ReplayTally: Sendable {
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
     public var objectHitRatio: Double? { requests > 0 ? Double(hits) / Double(requests) : nil }
-    public var byteHitRatio: Double? { requestedBytes > 0 ? Double(hitBytes) / Double(requestedBytes) : nil }
+    public var byteHitRatio: Double? { requestedBytes > 0 ? hitBytes.asDouble / requestedBytes.asDouble : nil }
     public var throughput: Double? { wallSeconds > 0 ? Double(requests) / wallSeconds : nil }
 }

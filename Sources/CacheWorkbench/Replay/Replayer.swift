@@ -119,7 +119,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         }
         if schedule != nil { try warnIfDue(request) }
         tally.requests += 1
-        tally.requestedBytes += request.size
+        tally.requestedBytes += ByteTotal(request.size)
         lastTime = request.time
         let hit: Bool
         if timing {
@@ -132,7 +132,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         if schedule != nil { recordOutcome(hit) }
         if hit {  // rule 2: the stored size stays as it is
             tally.hits += 1
-            tally.hitBytes += request.size
+            tally.hitBytes += ByteTotal(request.size)
             return
         }
         let cost = costModel.cost(of: request)
@@ -142,7 +142,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         }
         // The "decoded" memory, or a disk backend's body, is made outside the timed call:
         // set measures the cache.
-        let payload = materialize ? Payload(byteCount: cost) : Backend.storesBytes ? Payload(contentFor: request.keyText, byteCount: cost) : nil
+        let payload = materialize ? try Payload(byteCount: cost) : Backend.storesBytes ? try Payload(contentFor: request.keyText, byteCount: cost) : nil
         if timing {  // rule 1: a miss inserts (the backend evicts as rule 5 says)
             let before = MonotonicClock.now()
             try backend.set(request, cost: cost, payload: payload)
@@ -150,7 +150,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         } else {
             try backend.set(request, cost: cost, payload: payload)
         }
-        if Backend.storesBytes { tally.logicalWriteBytes += cost }
+        if Backend.storesBytes { tally.logicalWriteBytes += ByteTotal(cost) }
         accountedPeak = max(accountedPeak, backend.facts.accountedBytes)
     }
 

@@ -13,7 +13,7 @@ public struct RunResult: Sendable {
     public var materialized: Bool
     public var capacity: Capacity
     public var capacityBytes: Int
-    public var workingSetBytes: Int?
+    public var workingSetBytes: ByteTotal?
     public var seed: UInt64
     public var timing: Bool
     public var memoryWarningSchedule: MemoryWarningSchedule?
@@ -32,11 +32,14 @@ public struct RunResult: Sendable {
 /// A value in a results row. `.empty` means "not applicable", never zero.
 public enum Cell: Sendable, Equatable {
     case int(Int)
+    /// A sum over the trace (bytes requested, working set): 128-bit, never overflowing.
+    case wide(ByteTotal)
     case double(Double)
     case text(String)
     case empty
 
     static func from(_ value: Int?) -> Cell { value.map(Cell.int) ?? .empty }
+    static func from(_ value: ByteTotal?) -> Cell { value.map(Cell.wide) ?? .empty }
     static func from(_ value: UInt64?) -> Cell { value.map { Cell.int(Int($0)) } ?? .empty }
     static func from(_ value: Double?) -> Cell { value.map(Cell.double) ?? .empty }
     static func from(_ value: String?) -> Cell { value.map(Cell.text) ?? .empty }
@@ -65,7 +68,7 @@ extension RunResult {
     /// Bytes handed to write calls per logical body byte stored.
     public var writeAmplification: Double? {
         guard let disk, tally.logicalWriteBytes > 0 else { return nil }
-        return Double(disk.io.totalWriteBytes) / Double(tally.logicalWriteBytes)
+        return Double(disk.io.totalWriteBytes) / tally.logicalWriteBytes.asDouble
     }
 
     /// Bytes on disk per body byte held at the end.
@@ -90,7 +93,7 @@ extension RunResult {
             .int(t.memory.accounted), .from(t.memory.allocated), .from(t.memory.resident),
             .from(overhead), .int(t.memoryWarnings), .int(t.finalFacts.evictions),
             // Disk columns: empty (not applicable) for memory and policy backends.
-            disk == nil ? .empty : .int(t.logicalWriteBytes), .from(disk?.io.totalWriteBytes), .from(disk?.io.totalPageBytes),
+            disk == nil ? .empty : .wide(t.logicalWriteBytes), .from(disk?.io.totalWriteBytes), .from(disk?.io.totalPageBytes),
             .from(disk?.io.totalSyncs), .from(writeAmplification), .from(disk?.footprintBytes),
             .text(environment.gitRevision), .text(environment.swiftVersion), .text(environment.allocator),
             .text(failed ? "failed" : "ok"), .from(t.failure), .from(traceChecksum), .text(capacity.description),

@@ -11,6 +11,7 @@ public enum CSVReport {
     static func field(_ cell: Cell) -> String {
         switch cell {
         case .int(let value): return String(value)
+        case .wide(let value): return String(value)
         case .double(let value): return value.isFinite ? String(value) : ""
         case .text(let value): return escape(value)
         case .empty: return ""

@@ -33,6 +33,7 @@ public enum JSONReport {
     static func value(_ cell: Cell) -> String {
         switch cell {
         case .int(let value): return String(value)
+        case .wide(let value): return String(value)
         case .double(let value): return value.isFinite ? String(value) : "null"
         case .text(let value): return string(value)
         case .empty: return "null"

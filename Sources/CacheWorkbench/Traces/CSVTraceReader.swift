@@ -102,6 +102,7 @@ public final class CSVTraceReader: AppendingRequestSource {
         if let widthColumn = layout.width, let heightColumn = layout.height {
             width = try FieldParsing.dimension(fields[widthColumn], column: "width")
             height = try FieldParsing.dimension(fields[heightColumn], column: "height")
+            try FieldParsing.checkDimensions(width: width, height: height)
         }
         let operation = try layout.op.map { column throws(FieldParsing.Failure) in
             try FieldParsing.operation(fields[column])

@@ -25,8 +25,9 @@ struct CacheLibFormat: LineFormat {
             time: try time.map { column throws(FieldParsing.Failure) in try FieldParsing.time(fields[column]) } ?? 0,
             id: key.id, size: try FieldParsing.size(fields[size], column: "size"),
             operation: try Self.operation(fields[op]), name: key.name)
-        let repeats = try count.map { column throws(FieldParsing.Failure) in try FieldParsing.size(fields[column], column: "op_count") } ?? 1
-        guard repeats <= 1_000_000 else { throw FieldParsing.Failure("op_count \(repeats) is implausibly large") }
+        let repeats = try count.map { column throws(FieldParsing.Failure) in
+            try FieldParsing.count(fields[column], column: "op_count", limit: 1_000_000)
+        } ?? 1
         for _ in 0..<repeats { requests.append(request) }
     }
 

@@ -16,17 +16,34 @@ enum FieldParsing {
         String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A shortened, printable copy of a field for an error message.
-    static func quote(_ bytes: UnsafeRawBufferPointer) -> String {
-        let shown = text(UnsafeRawBufferPointer(rebasing: bytes.prefix(40)))
-        return "'\(shown)\(bytes.count > 40 ? "…" : "")'"
-    }
+    /// A shortened, escaped copy of a field for an error message.
+    static func quote(_ bytes: UnsafeRawBufferPointer) -> String { ErrorText.quote(bytes, limit: 40) }
 
-    /// A non-negative whole number of bytes.
+    /// A non-negative whole number of bytes, at most `SizeLimits.largestObject`.
     @inline(__always)
     static func size(_ bytes: UnsafeRawBufferPointer, column: String) throws(Failure) -> Int {
         guard let value = wholeNumber(bytes) else { throw wholeNumberFailure(bytes, column: column) }
+        guard value <= SizeLimits.largestObject else { throw tooLarge(bytes, column: column) }
         return value
+    }
+
+    /// A whole number up to `limit` (counts such as op_count).
+    static func count(_ bytes: UnsafeRawBufferPointer, column: String, limit: Int) throws(Failure) -> Int {
+        guard let value = wholeNumber(bytes) else { throw wholeNumberFailure(bytes, column: column) }
+        guard value <= limit else { throw Failure("\(column) \(quote(bytes)) is above the largest accepted, \(limit)") }
+        return value
+    }
+
+    static func tooLarge(_ bytes: UnsafeRawBufferPointer, column: String) -> Failure {
+        Failure("\(column) \(quote(bytes)) is larger than the largest object accepted, 2^53 bytes (8 PiB)")
+    }
+
+    /// Pixel dimensions whose decoded cost (width × height × 4) stays within the object
+    /// limit; both 0 means unknown.
+    static func checkDimensions(width: UInt32, height: UInt32) throws(Failure) {
+        guard SizeLimits.pixelCost(width: width, height: height) != nil else {
+            throw Failure("width × height × 4 (\(width) × \(height) × 4) is larger than the largest object accepted, 2^53 bytes")
+        }
     }
 
     /// A pixel dimension; an empty field means unknown (0).
@@ -38,16 +55,17 @@ enum FieldParsing {
         return UInt32(value)
     }
 
+    /// Digits only; nil when empty, not digits, or above `Int.max`.
     @inline(__always)
     static func wholeNumber(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
-        var value = 0
+        var value: UInt64 = 0
         for byte in bytes {
             let digit = byte &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
-            value = value &* 10 &+ Int(digit)
+            value = value &* 10 &+ UInt64(digit)  // 19 digits cannot wrap a UInt64 (1.8e19)
         }
-        return value  // 19 digits cannot overflow Int64's 9.2e18
+        return value <= UInt64(Int.max) ? Int(value) : nil
     }
 
     static func wholeNumberFailure(_ bytes: UnsafeRawBufferPointer, column: String) -> Failure {
@@ -55,9 +73,7 @@ enum FieldParsing {
         if bytes.first == UInt8(ascii: "-"), wholeNumber(UnsafeRawBufferPointer(rebasing: bytes.dropFirst())) != nil {
             return Failure("\(column) is negative (\(text(bytes)))")
         }
-        if bytes.count > 19, bytes.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) {
-            return Failure("\(column) \(quote(bytes)) is too large")
-        }
+        if bytes.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) { return tooLarge(bytes, column: column) }
         return Failure("\(column) \(quote(bytes)) is not a whole number")
     }
 

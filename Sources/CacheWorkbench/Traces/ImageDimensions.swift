@@ -1,7 +1,9 @@
 /// Width and height of an encoded image read from its header, without decoding: PNG
 /// (IHDR), GIF (logical screen), JPEG (the first SOF marker; SOF0–SOF15 except DHT, JPG
 /// and DAC) and WebP (VP8 lossy, VP8L lossless, VP8X extended). Used for pixel cost when a
-/// HAR carries image bodies. Any input is safe: truncated or malformed headers give nil.
+/// HAR carries image bodies. Any input is safe: truncated or malformed headers give nil,
+/// and so do dimensions whose decoded size (width × height × 4) would exceed the largest
+/// object accepted (`SizeLimits`): a header claiming 0xFFFFFFFF × 0xFFFFFFFF is not an image.
 public enum ImageDimensions {
     public static func read(_ bytes: UnsafeRawBufferPointer) -> (width: UInt32, height: UInt32)? {
         let found: (UInt32, UInt32)?
@@ -16,7 +18,7 @@ public enum ImageDimensions {
         } else {
             found = nil
         }
-        guard let found, found.0 > 0, found.1 > 0 else { return nil }
+        guard let found, found.0 > 0, found.1 > 0, SizeLimits.pixelCost(width: found.0, height: found.1) != nil else { return nil }
         return found
     }
 

@@ -16,7 +16,10 @@ struct LibCacheSimCSVFormat: LineFormat {
         for part in (options["columns"] ?? "time=1,key=2,size=3").split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces.lowercased() }
             guard pair.count == 2, ["time", "key", "size"].contains(pair[0]), let column = Int(pair[1]), column >= 1 else {
-                throw WorkbenchError("--columns takes time=N,key=N,size=N (1-based columns), not '\(part)'")
+                throw WorkbenchError("--columns takes time=N,key=N,size=N (1-based columns), not \(ErrorText.quote(String(part)))")
+            }
+            guard column <= LineTraceReader<Self>.maxColumns else {
+                throw WorkbenchError("--columns: column \(column) is beyond the \(LineTraceReader<Self>.maxColumns) fields a row may have")
             }
             mapping[pair[0]] = column - 1
         }
@@ -40,7 +43,9 @@ struct LibCacheSimCSVFormat: LineFormat {
     }
 
     mutating func header(_ fields: LineFields) throws(FieldParsing.Failure) -> Bool {
-        headerSetting ?? FieldParsing.isWord(fields[time ?? key])
+        if let headerSetting { return headerSetting }
+        let column = time ?? key
+        return column < fields.count && FieldParsing.isWord(fields[column])
     }
 
     mutating func requests(_ fields: LineFields, keepKeyNames: Bool, into requests: inout [Request]) throws(FieldParsing.Failure) {

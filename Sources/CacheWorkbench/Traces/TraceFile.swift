@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A trace file on disk in a known format, reopened for each replay.
 public struct TraceFile: Trace {
     public let path: String
@@ -6,6 +10,7 @@ public struct TraceFile: Trace {
     public let formatOptions: [String: String]
 
     public init(path: String, format: TraceFormat? = nil, skipBadRows: Bool = false, formatOptions: [String: String] = [:]) throws {
+        try Self.checkRegularFile(path)
         self.path = path
         self.format = try format ?? TraceFormat.detect(path: path)
         self.skipBadRows = skipBadRows
@@ -16,6 +21,22 @@ public struct TraceFile: Trace {
     }
 
     public var label: String { path }
+
+    /// A trace is read more than once (its checksum, the working set, each replay), so it
+    /// must be a regular file: a pipe or FIFO would be empty on the second reading (and a
+    /// FIFO with no writer would hang), so it is refused at once.
+    static func checkRegularFile(_ path: String) throws(TraceError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw TraceError(path: path, line: nil, reason: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw TraceError(path: path, line: nil, reason: "is a directory, not a trace file")
+        default:
+            throw TraceError(path: path, line: nil, reason: "is not a regular file (a pipe, FIFO or device); a trace is read several times, so save it to a file first (e.g. `cat … > trace.csv`)")
+        }
+    }
 
     public func open(keepKeyNames: Bool) throws -> any RequestSource {
         try format.open(path, ReadOptions(keepKeyNames: keepKeyNames, skipBadRows: skipBadRows, formatOptions: formatOptions))

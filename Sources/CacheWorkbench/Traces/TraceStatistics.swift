@@ -8,9 +8,9 @@
 public struct TraceStatistics: Sendable {
     public var requests = 0
     public var uniqueKeys = 0
-    public var totalBytes = 0
+    public var totalBytes: ByteTotal = 0
     /// Sum over unique keys of the size of their first request.
-    public var workingSetBytes = 0
+    public var workingSetBytes: ByteTotal = 0
     public var firstTime: Double?
     public var lastTime: Double?
     /// Request sizes: p50, p90, p99, max (bytes).
@@ -40,7 +40,7 @@ public struct TraceStatistics: Sendable {
         sizes.reserveCapacity(requests.count)
         var tree = FenwickTree(count: requests.count)
         for (index, request) in requests.enumerated() {
-            stats.totalBytes += request.size
+            stats.totalBytes += ByteTotal(request.size)
             sizes.append(request.size)
             stats.operations[request.operation.name, default: 0] += 1
             if request.hasDimensions {
@@ -55,7 +55,7 @@ public struct TraceStatistics: Sendable {
                 distances.append(tree.sum(from: previous + 1, to: index - 1))
                 tree.add(previous, -1)
             } else {
-                stats.workingSetBytes += request.size
+                stats.workingSetBytes += ByteTotal(request.size)
             }
             tree.add(index, 1)
             lastSeen[request.id] = index

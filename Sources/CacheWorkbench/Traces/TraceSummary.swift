@@ -5,7 +5,7 @@ public struct TraceSummary: Sendable, Equatable {
     public var droppedZeroSize = 0
     public var uniqueKeys = 0
     /// Sum over unique keys of the cost of their first (non-zero-size) request.
-    public var workingSetBytes = 0
+    public var workingSetBytes: ByteTotal = 0
 
     public init() {}
 
@@ -22,7 +22,7 @@ public struct TraceSummary: Sendable, Equatable {
                     continue
                 }
                 if seen.insert(request.id).inserted {
-                    summary.workingSetBytes += costModel.cost(of: request)
+                    summary.workingSetBytes += ByteTotal(costModel.cost(of: request))
                 }
             }
         }

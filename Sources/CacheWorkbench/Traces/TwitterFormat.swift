@@ -13,6 +13,7 @@ struct TwitterFormat: LineFormat {
         }
         let key = try FieldParsing.key(fields[1], keepName: keepKeyNames)
         let size = try FieldParsing.size(fields[2], column: "key size") + FieldParsing.size(fields[3], column: "value size")
+        guard size <= SizeLimits.largestObject else { throw FieldParsing.Failure("key size + value size (\(size)) is larger than the largest object accepted, 2^53 bytes") }
         requests.append(Request(time: try FieldParsing.time(fields[0]), id: key.id, size: size,
                                 operation: try Self.operation(fields[5]), name: key.name))
     }
