@@ -36,6 +36,12 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions).", valueName: "model"))
     var cost = "auto"
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests without dimensions: `url` reads them from image-CDN URL conventions (w=/h= queries, Cloudinary w_,h_, Thumbor WxH, -WxH file names, @2x), `off` does not.", valueName: "url|off"))
+    var inferDimensions = "url"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes (default: charge the encoded size, counted and reported).", valueName: "R"))
+    var decodedRatio: String?
+
     @Flag(name: .long, help: "Don't give stored objects real heap blocks of their cost (memory backends; pure hit-ratio runs).")
     var noMaterialize = false
 
@@ -131,6 +137,8 @@ struct RunCommand: ParsableCommand {
             arguments.backends = backend
             arguments.capacities = capacity
             arguments.cost = cost
+            arguments.inferDimensions = inferDimensions
+            arguments.decodedRatio = decodedRatio
             arguments.timing = !noTiming
             arguments.preload = preload
             arguments.skipBad = reading.skipBad
@@ -152,6 +160,7 @@ struct RunCommand: ParsableCommand {
             ]
             arguments.backendOptions = backendOptions.compactMapValues { $0 }
             let outcome = try RunSetup(arguments).execute(progress: ProgressLine())
+            for note in outcome.fallbackNotes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
             try StandardOutput.write(outcome.table)
             if outcome.anyFailed { throw ExitCode(1) }
         }

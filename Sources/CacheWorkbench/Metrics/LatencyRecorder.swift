@@ -15,6 +15,9 @@ public struct LatencyRecorder: Sendable {
 
     public var count: UInt64 { histogram.totalCount }
 
+    /// Adds another recorder's values (e.g. hits and misses into all gets).
+    public mutating func add(_ other: LatencyRecorder) { histogram.add(other.histogram) }
+
     public var summary: LatencySummary? {
         guard histogram.totalCount > 0 else { return nil }
         return LatencySummary(

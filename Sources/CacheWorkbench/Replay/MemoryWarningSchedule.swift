@@ -2,7 +2,8 @@
 public enum MemoryWarningSchedule: Sendable, Equatable, CustomStringConvertible {
     /// After every N replayed requests.
     case every(Int)
-    /// Before the first request at or after each trace time (seconds), in order.
+    /// Before the first request at or after each time (seconds after the trace's first
+    /// request, so a HAR's epoch timestamps work as well as a trace starting at 0), in order.
     case at([Double])
     /// When the process's allocated heap crosses above this many bytes, as the OS warns
     /// under pressure; re-armed once it falls back below.

@@ -4,7 +4,9 @@ public struct ReplayOptions: Sendable {
     /// Time every backend call (clock read around the call only). Off for hit-ratio sweeps.
     public var timing = true
     public var costModel: CostModel = .encoded
-    /// Sample jemalloc and RSS about this often (in requests; at chunk boundaries).
+    /// How pixel costs are found for requests without dimensions (pixel cost model only).
+    public var pixelRules = PixelCostRules()
+    /// Sample jemalloc and RSS every this many requests (exactly).
     public var memorySampleInterval = 4_096
     /// Give each stored object a real heap block of its cost (`Payload`), for backends that
     /// hold payloads, so the allocator and RSS see what an app would hold.

@@ -16,6 +16,12 @@ public struct ReplayTally: Sendable {
     public var warnings: [MemoryWarningEvent] = []
     public var timeline: [TimelineSample] = []
     public var get: LatencySummary?
+    /// Gets that hit and gets that missed, apart (a miss answered from an in-memory index
+    /// is far cheaper than a hit that reads a file).
+    public var getHit: LatencySummary?
+    public var getMiss: LatencySummary?
+    /// Pixel cost model: how many requests each pricing rule priced.
+    public var costSources: CostSourceCounts?
     public var set: LatencySummary?
     public var wallSeconds = 0.0
     public var memory = MemoryPeaks()

@@ -25,7 +25,6 @@ public struct Replayer {
     public func replay<Backend: CacheBackend>(_ backend: Backend) throws -> ReplayTally {
         var loop = ReplayLoop(backend: backend, capacity: capacity, options: options)
         loop.tally.memory.sample(accounted: backend.facts.accountedBytes)
-        var nextMemorySample = options.memorySampleInterval
         let started = MonotonicClock.now()
         var nextProgress = started + 250_000_000
         do {
@@ -35,10 +34,6 @@ public struct Replayer {
                 // it, retaining and releasing its key text every time.
                 try chunk.withUnsafeBufferPointer { requests in
                     for position in requests.indices { try loop.handle(requests[position]) }
-                }
-                if loop.tally.requests >= nextMemorySample {
-                    loop.sampleMemory(warningReleased: nil)
-                    nextMemorySample = loop.tally.requests + options.memorySampleInterval
                 }
                 if let progress = options.progress {
                     let now = MonotonicClock.now()
@@ -56,11 +51,15 @@ public struct Replayer {
             loop.tally.failure = String(describing: error)
         }
         let wall = Double(MonotonicClock.now() - started) / 1e9
-        loop.sampleMemory(warningReleased: nil)
+        if loop.lastSampleAt != loop.tally.requests { loop.sampleMemory(warningReleased: nil) }  // the end, once
         var tally = loop.tally
         tally.wallSeconds = wall
         tally.memory.accounted = loop.accountedPeak
-        tally.get = loop.getLatency.summary
+        var allGets = loop.getHitLatency
+        allGets.add(loop.getMissLatency)
+        tally.get = allGets.summary
+        tally.getHit = loop.getHitLatency.summary
+        tally.getMiss = loop.getMissLatency.summary
         tally.set = loop.setLatency.summary
         tally.finalFacts = backend.facts
         tally.skippedRows = source.skippedRows
@@ -74,15 +73,23 @@ private struct ReplayLoop<Backend: CacheBackend> {
     let capacity: Int
     let timing: Bool
     let costModel: CostModel
+    let pricesPixels: Bool
+    let pixelRules: PixelCostRules
     let materialize: Bool
     let schedule: MemoryWarningSchedule?
     let window: Int
     let keepTimeline: Bool
     var tally = ReplayTally()
-    var getLatency = LatencyRecorder()
+    var getHitLatency = LatencyRecorder()
+    var getMissLatency = LatencyRecorder()
     var setLatency = LatencyRecorder()
     var accountedPeak: Int
     var lastTime = 0.0
+    /// The first request's time: `at:` warning times count from it.
+    var firstTime: Double?
+    let sampleInterval: Int
+    var nextSampleAt: Int
+    var lastSampleAt = 0
 
     // Memory-warning state.
     var heap: HeapTracker?
@@ -102,12 +109,17 @@ private struct ReplayLoop<Backend: CacheBackend> {
         self.capacity = capacity
         self.timing = options.timing
         self.costModel = options.costModel
+        self.pricesPixels = options.costModel == .pixels
+        self.pixelRules = options.pixelRules
+        self.sampleInterval = max(1, options.memorySampleInterval)
+        self.nextSampleAt = max(1, options.memorySampleInterval)
         self.materialize = options.materialize && Backend.holdsPayloads
         self.schedule = options.memoryWarnings
         self.window = max(1, options.warningWindow)
         self.keepTimeline = options.timeline
         self.accountedPeak = backend.facts.accountedBytes
         if schedule != nil { recent = [UInt8](repeating: 0, count: window) }
+        if pricesPixels { tally.costSources = CostSourceCounts() }
         if case .above = schedule { heap = HeapTracker() }
     }
 
@@ -117,15 +129,31 @@ private struct ReplayLoop<Backend: CacheBackend> {
             tally.droppedZeroSize += 1
             return
         }
+        if firstTime == nil { firstTime = request.time }
         if schedule != nil { try warnIfDue(request) }
         tally.requests += 1
+        defer {
+            // Exactly every `sampleInterval` requests, whatever the reader's chunk size.
+            if tally.requests == nextSampleAt {
+                sampleMemory(warningReleased: nil)
+                nextSampleAt += sampleInterval
+            }
+        }
         tally.requestedBytes += ByteTotal(request.size)
         lastTime = request.time
+        // Under pixel cost every request is priced (and its rule counted), hit or miss.
+        var cost = request.size
+        if pricesPixels {
+            let priced = pixelRules.cost(of: request)
+            cost = priced.cost
+            tally.costSources![priced.source] += 1
+        }
         let hit: Bool
         if timing {
             let before = MonotonicClock.now()
             hit = try backend.get(request)
-            getLatency.record(MonotonicClock.now() &- before)
+            let elapsed = MonotonicClock.now() &- before
+            if hit { getHitLatency.record(elapsed) } else { getMissLatency.record(elapsed) }
         } else {
             hit = try backend.get(request)
         }
@@ -135,7 +163,6 @@ private struct ReplayLoop<Backend: CacheBackend> {
             tally.hitBytes += ByteTotal(request.size)
             return
         }
-        let cost = costModel.cost(of: request)
         if cost > capacity {  // rule 3
             tally.tooLarge += 1
             return
@@ -158,7 +185,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         let due: Bool
         switch schedule {
         case .every(let count): due = tally.requests > 0 && tally.requests % count == 0 && lastWarnedAt != tally.requests
-        case .at(let times): due = nextAt < times.count && request.time >= times[nextAt]
+        case .at(let times): due = nextAt < times.count && request.time - (firstTime ?? request.time) >= times[nextAt]
         case .above(let bytes):
             let live = heap?.liveBytes ?? 0
             if live <= bytes { aboveArmed = true }
@@ -167,7 +194,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         }
         guard due else { return }
         if case .at(let times) = schedule {
-            while nextAt < times.count && request.time >= times[nextAt] { nextAt += 1 }
+            while nextAt < times.count && request.time - (firstTime ?? request.time) >= times[nextAt] { nextAt += 1 }
         }
         aboveArmed = false
         lastWarnedAt = tally.requests
@@ -197,6 +224,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
     }
 
     mutating func sampleMemory(warningReleased: Int?) {
+        if warningReleased == nil { lastSampleAt = tally.requests }
         tally.memory.sample(accounted: backend.facts.accountedBytes)
         guard keepTimeline else { return }
         let requests = tally.requests - timelineMark.requests

@@ -49,7 +49,8 @@ public struct RunPlan: Sendable {
         environment: RunEnvironment, willRun: (BackendKind, Int) -> Void = { _, _ in }
     ) throws -> [RunResult] {
         try checkBackendOptions()
-        let keepKeyNames = backends.contains { $0.needsKeyNames }
+        // Names are also what image-URL conventions are read from under pixel cost.
+        let keepKeyNames = backends.contains { $0.needsKeyNames } || (costModel == .pixels && options.pixelRules.inferFromURL)
         var loadSeconds: Double?
         var trace: any Trace = self.trace
         if preload {
@@ -64,7 +65,7 @@ public struct RunPlan: Sendable {
             let model = costModel ?? (backend.holdsPayloads && hasDimensions ? .pixels : .encoded)
             var summary: TraceSummary?
             if capacities.contains(where: \.needsWorkingSet) {
-                summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model)
+                summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model, rules: options.pixelRules)
                 summaries[model] = summary
                 if summary?.workingSetBytes == 0 {
                     throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
@@ -113,9 +114,9 @@ public struct RunPlan: Sendable {
                 results.append(RunResult(
                     runID: environment.runID(index: results.count), trace: trace.label, traceChecksum: traceChecksum,
                     mode: .demandFill, backend: backend.name, backendOptions: settings, holdsPayloads: backend.holdsPayloads,
-                    costModel: model, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
+                    costModel: model, pixelRules: options.pixelRules, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
                     workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
-                    memoryWarningSchedule: options.memoryWarnings, loadSeconds: loadSeconds, tally: tally,
+                    memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow, loadSeconds: loadSeconds, tally: tally,
                     environment: environment, disk: measurement, verify: disk.verify))
             }
         }

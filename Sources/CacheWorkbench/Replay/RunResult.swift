@@ -9,6 +9,8 @@ public struct RunResult: Sendable {
     /// Whether the backend's entries hold real memory (see `CacheBackend.holdsPayloads`).
     public var holdsPayloads: Bool
     public var costModel: CostModel
+    /// How pixel costs were found (meaningful under the pixel cost model).
+    public var pixelRules = PixelCostRules()
     /// Whether stored objects held real heap blocks of their cost.
     public var materialized: Bool
     public var capacity: Capacity
@@ -17,6 +19,8 @@ public struct RunResult: Sendable {
     public var seed: UInt64
     public var timing: Bool
     public var memoryWarningSchedule: MemoryWarningSchedule?
+    /// Requests in the hit-ratio windows around each warning.
+    public var warningWindow = 1_000
     /// Seconds spent reading the trace into memory (`--preload`), nil when streamed.
     public var loadSeconds: Double?
     public var tally: ReplayTally
@@ -63,6 +67,9 @@ extension RunResult {
         "materialized", "memory_warning_schedule", "warning_released_bytes", "hit_ratio_before_warnings",
         "hit_ratio_after_warnings", "space_amplification", "db_write_bytes", "journal_write_bytes",
         "wal_write_bytes", "data_write_bytes", "other_write_bytes", "write_calls", "cache_dir", "verify",
+        "get_hit_p50_ns", "get_hit_p90_ns", "get_hit_p99_ns", "get_hit_p999_ns", "get_hit_max_ns", "get_hits_timed",
+        "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
+        "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
     ]
 
     /// Bytes handed to write calls per logical body byte stored.
@@ -109,6 +116,15 @@ extension RunResult {
             .from(disk?.io.writeBytes(.database)), .from(disk?.io.writeBytes(.journal)), .from(disk?.io.writeBytes(.wal)),
             .from(disk?.io.writeBytes(.data)), .from(disk?.io.writeBytes(.other)), .from(disk?.io.writeCalls.reduce(0, +)),
             .from(disk.map { $0.kept ? $0.folder : "(removed)" }), disk == nil ? .empty : .text(verify ? "on" : "off"),
-        ]
+            .from(t.getHit?.p50), .from(t.getHit?.p90), .from(t.getHit?.p99), .from(t.getHit?.p999), .from(t.getHit?.max),
+            timing ? .from(Int(t.getHit?.count ?? 0)) : .empty,
+            .from(t.getMiss?.p50), .from(t.getMiss?.p90), .from(t.getMiss?.p99), .from(t.getMiss?.p999), .from(t.getMiss?.max),
+            timing ? .from(Int(t.getMiss?.count ?? 0)) : .empty,
+            costModel == .pixels ? .text(pixelRules.description) : .empty,
+        ] + PixelCostRules.Source.allCases.map { source in t.costSources.map { .int($0[source]) } ?? .empty }
     }
+
+    /// Requests charged their encoded size under the pixel cost model (no dimensions, no
+    /// rule found them): the figure the results must call out.
+    public var encodedFallbacks: Int { tally.costSources?[.encoded] ?? 0 }
 }

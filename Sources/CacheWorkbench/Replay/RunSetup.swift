@@ -9,6 +9,10 @@ public struct RunSetup {
         public var backends = "all"
         public var capacities = "100MB"
         public var cost = "auto"
+        /// `url` (read dimensions from image-CDN URL conventions) or `off`.
+        public var inferDimensions = "url"
+        /// Decoded bytes per encoded byte for requests without dimensions (pixel cost).
+        public var decodedRatio: String?
         public var timing = true
         public var preload = false
         public var skipBad = false
@@ -48,6 +52,17 @@ public struct RunSetup {
         let outputs = [("--csv", arguments.csv), ("--json", arguments.json), ("--timeline", arguments.timeline)]
         try OutputFile.check(outputs: outputs.compactMap { option, path in path.map { (option, $0) } }, inputs: [path])
         var options = ReplayOptions()
+        switch arguments.inferDimensions.lowercased() {
+        case "url": options.pixelRules.inferFromURL = true
+        case "off": options.pixelRules.inferFromURL = false
+        default: throw WorkbenchError("--infer-dimensions must be url or off, not \(ErrorText.quote(arguments.inferDimensions))")
+        }
+        if let text = arguments.decodedRatio {
+            guard let ratio = Double(text), ratio > 0, ratio <= 1000 else {
+                throw WorkbenchError("--decoded-ratio must be a number above 0 and at most 1000 (decoded bytes per encoded byte), not \(ErrorText.quote(text))")
+            }
+            options.pixelRules.decodedRatio = ratio
+        }
         options.timing = arguments.timing
         options.memorySampleInterval = arguments.sampleEvery
         options.materialize = arguments.materialize
@@ -80,6 +95,11 @@ public struct RunSetup {
         public var results: [RunResult]
         public var table: String
         public var anyFailed: Bool { results.contains(where: \.failed) }
+        /// Requests priced by the encoded-size fallback under pixel cost, per run: said on
+        /// stderr as well as under the table and in the CSV.
+        public var fallbackNotes: [String] {
+            TableReport.notes(results).filter { $0.contains("charged their encoded size") }
+        }
     }
 
     public func execute(progress: ProgressLine) throws -> Outcome {

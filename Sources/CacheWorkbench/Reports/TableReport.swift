@@ -1,25 +1,36 @@
 /// The comparison table printed on the terminal: one line per run, aligned columns.
+///
+/// Rows under different cost models are never side by side without a word: each model gets
+/// its own group with a heading, and the footer says why they do not compare. Gets are
+/// shown as hits and misses apart (a miss answered from an index is not a fast read).
+/// Anything a figure rests on — requests too large for the cache, skipped rows, requests
+/// priced by a fallback — is said under the table when it is not zero.
 public enum TableReport {
     public static func render(_ results: [RunResult], environment: RunEnvironment) -> String {
         let warned = results.contains { $0.memoryWarningSchedule != nil }
-        var headers = ["backend", "capacity", "cost", "requests", "hit ratio", "byte hit", "get p50", "get p99",
-                       "set p50", "set p99", "req/s", "evictions", "heap peak"]
+        var headers = ["backend", "capacity", "cost", "requests", "hit ratio", "byte hit", "hit p50", "hit p99",
+                       "miss p50", "set p50", "set p99", "req/s", "evictions", "heap peak"]
         let onDisk = results.contains { $0.disk != nil }
+        let refused = results.contains { $0.tally.tooLarge > 0 }
+        if refused { headers.append("too large") }
         if warned { headers += ["warnings", "released", "hit before", "hit after"] }
         if onDisk { headers += ["write amp", "fsyncs", "on disk", "space amp"] }
         headers.append("status")
+        let models = results.reduce(into: [CostModel]()) { if !$0.contains($1.costModel) { $0.append($1.costModel) } }
+        let ordered = models.flatMap { model in results.filter { $0.costModel == model } }
         var rows: [[String]] = []
-        for result in results {
+        for result in ordered {
             let t = result.tally
             rows.append([
                 result.backend,
                 ByteCount.format(result.capacityBytes) + (result.capacity.needsWorkingSet ? " (\(result.capacity))" : ""),
                 result.costModel.rawValue, String(t.requests),
                 percent(t.objectHitRatio), percent(t.byteHitRatio),
-                nanoseconds(t.get?.p50), nanoseconds(t.get?.p99), nanoseconds(t.set?.p50), nanoseconds(t.set?.p99),
+                nanoseconds(t.getHit?.p50), nanoseconds(t.getHit?.p99), nanoseconds(t.getMiss?.p50),
+                nanoseconds(t.set?.p50), nanoseconds(t.set?.p99),
                 rate(t.throughput), String(t.finalFacts.evictions),
                 t.memory.allocated.map(ByteCount.format) ?? "–",
-            ] + (warned ? [
+            ] + (refused ? [String(t.tooLarge)] : []) + (warned ? [
                 String(t.memoryWarnings), ByteCount.format(t.warningReleasedBytes),
                 percent(t.meanHitRatio(\.hitRatioBefore)), percent(t.meanHitRatio(\.hitRatioAfter)),
             ] : []) + (onDisk ? diskCells(result) : []) + [
@@ -37,7 +48,15 @@ public enum TableReport {
             }.joined(separator: "  ")
         }
         var text = line(headers) + "\n"
-        for row in rows { text += line(row) + "\n" }
+        for (index, row) in rows.enumerated() {
+            let model = ordered[index].costModel
+            if models.count > 1, index == 0 || ordered[index - 1].costModel != model {
+                text += "-- cost \(model.rawValue): \(model == .pixels ? "width × height × 4 per object (a decoded bitmap, what a memory cache holds)" : "the encoded size (what a disk cache or a policy simulator holds)")\n"
+            }
+            text += line(row) + "\n"
+        }
+        let notes = Self.notes(results)
+        if !notes.isEmpty { text += "\n" + notes.map { "note: " + $0 }.joined(separator: "\n") + "\n" }
         if let first = results.first {
             text += "\ntrace \(first.trace): \(first.tally.traceRequests) requests"
             if first.tally.droppedZeroSize > 0 { text += ", \(first.tally.droppedZeroSize) of size 0 dropped" }
@@ -57,6 +76,40 @@ public enum TableReport {
             text += "\n"
         }
         return text
+    }
+
+    /// What the figures rest on, in sentences: one cost model per group and why groups do
+    /// not compare; fallbacks; too-large objects; warning windows that did not fit.
+    public static func notes(_ results: [RunResult]) -> [String] {
+        var notes: [String] = []
+        let models = Set(results.map(\.costModel))
+        if models.count > 1 {
+            notes.append("rows are grouped by cost model and compare only within a group: at equal capacity a cache holds far fewer decoded bitmaps (pixels) than encoded files; --cost pixels or --cost encoded puts every row on one model")
+        }
+        for result in results where result.encodedFallbacks > 0 {
+            let priced = result.tally.costSources?.total ?? 0
+            notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)")
+        }
+        for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
+            guard let sources = result.tally.costSources else { continue }
+            notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
+        }
+        for result in results where result.tally.tooLarge > 0 {
+            notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses and not stored (too_large)")
+        }
+        if let first = results.first, first.tally.skippedRows > 0 {
+            notes.append("\(first.tally.skippedRows) malformed trace rows were skipped (--skip-bad); every figure leaves them out")
+        }
+        let window = results.first?.warningWindow ?? 0
+        for result in results where result.memoryWarningSchedule != nil && result.tally.memoryWarnings > 0 {
+            let warnings = result.tally.warnings
+            let missingBefore = warnings.filter { $0.hitRatioBefore == nil }.count
+            let missingAfter = warnings.filter { $0.hitRatioAfter == nil }.count
+            if missingBefore + missingAfter > 0 {
+                notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): the \(window)-request window did not fit before \(missingBefore) and after \(missingAfter) of \(warnings.count) warnings (too close to the trace's start or end, or to each other); those are left out of 'hit before'/'hit after' (– when none fit); a smaller --warning-window fits more")
+            }
+        }
+        return notes
     }
 
     static func diskCells(_ result: RunResult) -> [String] {

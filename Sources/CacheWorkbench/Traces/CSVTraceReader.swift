@@ -66,19 +66,27 @@ public final class CSVTraceReader: AppendingRequestSource {
             if fieldCount == 1 && fields[0].isEmpty { continue }  // blank line
             do {
                 guard let layout else {
-                    let decided = try CSVLayout.decide(firstRow: currentFields)
+                    let decided: CSVLayout
+                    do {
+                        decided = try CSVLayout.decide(firstRow: currentFields)
+                    } catch {
+                        // A bad header is never skippable: every row after it would be misread.
+                        throw TraceError(path: path, line: line, reason: error.reason)
+                    }
                     self.layout = decided
                     if decided.hasHeader { continue }
                     return try makeRequest(decided)
                 }
                 return try makeRequest(layout)
+            } catch let error as TraceError {
+                throw error
             } catch {
-                // A bad header is never skippable: every row after it would be misread.
-                if options.skipBadRows && layout != nil {
+                // Any data row may be skipped, a headerless file's first included.
+                if options.skipBadRows {
                     skippedRows += 1
                     continue
                 }
-                throw TraceError(path: path, line: line, reason: error.reason)
+                throw TraceError(path: path, line: line, reason: (error as? FieldParsing.Failure)?.reason ?? "\(error)")
             }
         }
         return nil

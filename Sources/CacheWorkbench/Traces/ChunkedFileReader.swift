@@ -41,8 +41,8 @@ final class ChunkedFileReader {
             throw TraceError(path: path, line: nil, reason: "is a directory, not a trace file")
         }
         let size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
-        var magic = [UInt8](repeating: 0, count: 6)
-        let peeked = size == nil ? 0 : pread(fd, &magic, 6, 0)
+        var magic = [UInt8](repeating: 0, count: Compression.magicLength)
+        let peeked = size == nil ? 0 : pread(fd, &magic, Compression.magicLength, 0)
         let found = Compression.byExtension(path) ?? (peeked > 0 ? Compression.byMagic(Array(magic.prefix(peeked))) : nil)
         compression = found
         if let found {

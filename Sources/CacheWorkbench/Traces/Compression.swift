@@ -41,9 +41,20 @@ enum Compression: String, CaseIterable, Sendable {
         return String(path.dropLast(ext.count + 1))
     }
 
+    /// By magic bytes. bzip2's "BZh" is also how plain text can begin, so it counts only
+    /// with its block size digit and the magic of its first block (or of an empty stream).
     static func byMagic(_ bytes: [UInt8]) -> Compression? {
-        allCases.first { bytes.starts(with: $0.magic) }
+        allCases.first { compression in
+            guard bytes.starts(with: compression.magic) else { return false }
+            guard compression == .bzip2 else { return true }
+            guard bytes.count >= 10, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[3]) else { return false }
+            let block = Array(bytes[4..<10])
+            return block == [0x31, 0x41, 0x59, 0x26, 0x53, 0x59] || block == [0x17, 0x72, 0x45, 0x38, 0x50, 0x90]
+        }
     }
+
+    /// Bytes `byMagic` needs to decide.
+    static let magicLength = 10
 
     /// Starts `<tool> -dc` reading `fileDescriptor`; returns the pipe's read end and the pid.
     func spawn(reading fileDescriptor: Int32, path: String) throws(TraceError) -> (Int32, pid_t) {

@@ -153,11 +153,30 @@ enum FieldParsing {
     }
 
     /// A key field: its integer or digest, and its text when names are kept.
+    ///
+    /// Keys are byte strings compared byte for byte by every backend (a NUL inside is part
+    /// of the key). A key that is not valid UTF-8 is refused: backends that store by text
+    /// would otherwise fold distinct invalid keys into one (U+FFFD) while the id-keyed
+    /// ones keep them apart, and the same trace would give different hit counts.
     @inline(__always)
     static func key(_ bytes: UnsafeRawBufferPointer, keepName: Bool) throws(Failure) -> (id: UInt64, name: String?) {
         guard !bytes.isEmpty else { throw Failure("key is empty") }
+        guard isValidUTF8(bytes) else { throw Failure("key \(quote(bytes)) is not valid UTF-8 text") }
         let key = KeyDigest.parse(bytes)
         return (key.id, keepName && !key.isInteger ? text(bytes) : nil)
+    }
+
+    /// ASCII (the common case) checked a word at a time, anything else by the decoder.
+    @inline(__always)
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index + 8 <= count {
+            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
+        while index < count, bytes[index] < 0x80 { index += 1 }
+        return index == count || String(validating: UnsafeRawBufferPointer(rebasing: bytes[index...]), as: UTF8.self) != nil
     }
 
     /// Whether a field looks like a column name rather than data (for header detection).

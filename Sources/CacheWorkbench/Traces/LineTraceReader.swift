@@ -54,11 +54,16 @@ final class LineTraceReader<Format: LineFormat>: AppendingRequestSource {
         while requests.count - before < limit, let count = try nextLine() {
             if count == 0 { continue }  // blank
             let row = LineFields(base: UnsafePointer(fields), count: min(count, Self.maxColumns))
-            do throws(FieldParsing.Failure) {
-                if !sawFirstLine {
-                    sawFirstLine = true
+            if !sawFirstLine {
+                sawFirstLine = true
+                // A bad header is never skippable: every row after it would be misread.
+                do throws(FieldParsing.Failure) {
                     if try format.header(row) { continue }
+                } catch {
+                    throw TraceError(path: path, line: line, reason: error.reason)
                 }
+            }
+            do throws(FieldParsing.Failure) {
                 let mark = requests.count
                 do throws(FieldParsing.Failure) {
                     if count > Self.maxColumns { throw FieldParsing.Failure("more than \(Self.maxColumns) fields") }
@@ -68,7 +73,8 @@ final class LineTraceReader<Format: LineFormat>: AppendingRequestSource {
                     throw error
                 }
             } catch {
-                if options.skipBadRows && line > 1 {
+                // Any data row may be skipped, the first included (headerless formats).
+                if options.skipBadRows {
                     skippedRows += 1
                     continue
                 }

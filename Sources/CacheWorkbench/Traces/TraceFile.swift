@@ -15,6 +15,14 @@ public struct TraceFile: Trace {
         self.format = try format ?? TraceFormat.detect(path: path)
         self.skipBadRows = skipBadRows
         self.formatOptions = formatOptions
+        // Options for another format would be silently ignored: refuse them.
+        let owners = ["columns": "libcachesim-csv", "header": "libcachesim-csv", "delimiter": "libcachesim-csv",
+                      "status": "har", "drop-query": "har", "images-only": "har"]
+        for name in formatOptions.keys.sorted() {
+            if let owner = owners[name], owner != self.format.name {
+                throw WorkbenchError("--\(name) applies to the \(owner) format, and \(path) is read as \(self.format.name) (name it with --format)")
+            }
+        }
         // Bad format options fail now, before any replay.
         if self.format.name == "libcachesim-csv" { _ = try LibCacheSimCSVFormat(options: formatOptions) }
         if self.format.name == "har" { _ = try HARFilter(formatOptions) }

@@ -10,7 +10,7 @@ public struct TraceSummary: Sendable, Equatable {
     public init() {}
 
     /// One streaming pass; memory grows with unique keys, not with requests.
-    public static func scan(_ trace: any Trace, costModel: CostModel) throws -> TraceSummary {
+    public static func scan(_ trace: any Trace, costModel: CostModel, rules: PixelCostRules = PixelCostRules()) throws -> TraceSummary {
         let source = try trace.open(keepKeyNames: false)
         var summary = TraceSummary()
         var seen = Set<UInt64>()
@@ -22,7 +22,7 @@ public struct TraceSummary: Sendable, Equatable {
                     continue
                 }
                 if seen.insert(request.id).inserted {
-                    summary.workingSetBytes += ByteTotal(costModel.cost(of: request))
+                    summary.workingSetBytes += ByteTotal(costModel.cost(of: request, rules: rules))
                 }
             }
         }

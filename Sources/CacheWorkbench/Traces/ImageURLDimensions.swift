@@ -1,0 +1,185 @@
+/// Pixel dimensions that an image URL states by a public image-CDN convention, for pixel
+/// cost when a trace carries no dimensions (a HAR recorded by a proxy rarely has bodies).
+/// Each rule and its source:
+///
+/// - `query`: query parameters `w`/`width` and `h`/`height` (imgix's `w`/`h`,
+///   docs.imgix.com/apis/rendering/size; also Shopify, Sanity, Contentful and
+///   WordPress.com's Photon), times `dpr` when present (imgix's device pixel ratio).
+/// - `cloudinary`: a path segment of comma-separated transformations with `w_N` and `h_N`
+///   (cloudinary.com/documentation/transformation_reference), times `dpr_N` when present.
+/// - `thumbor`: a path segment `WxH`, optionally negative (flips) — Thumbor's
+///   `/unsafe/300x200/…` (thumbor.readthedocs.io, "Usage"); also imgproxy-style
+///   `/rs:…` is not read.
+/// - `filename`: a file name ending `-WxH.ext` or `_WxH.ext` (WordPress's generated
+///   sizes, `photo-300x200.jpg`, developer.wordpress.org add_image_size).
+/// - `@Nx`: Apple's scale suffix (`icon@2x.png`, Human Interface Guidelines, "Images")
+///   multiplies dimensions found by another rule by N; alone it states no size.
+///
+/// Both a width and a height are needed (an aspect ratio is never guessed). A dimension
+/// of 0, above 100,000 px, or a cost above the object limit is not believed. Any input is
+/// safe (the parser is fuzzed: `scripts/fuzz url`).
+///
+/// Complexity: O(length of the URL), no allocation for URLs without a query or dimensions.
+public enum ImageURLDimensions {
+    public enum Rule: String, Sendable, CaseIterable {
+        case query, cloudinary, thumbor, filename
+    }
+
+    /// The largest dimension believed: no image a cache would hold is wider.
+    static let largestDimension: UInt64 = 100_000
+
+    public static func infer(_ url: String) -> (width: UInt32, height: UInt32, rule: Rule)? {
+        var url = url
+        return url.withUTF8 { infer(UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func infer(_ bytes: UnsafeRawBufferPointer) -> (width: UInt32, height: UInt32, rule: Rule)? {
+        let queryStart = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let pathEnd = min(queryStart, fragmentStart)
+        let path = UnsafeRawBufferPointer(rebasing: bytes[..<pathEnd])
+        let query = queryStart < fragmentStart ? UnsafeRawBufferPointer(rebasing: bytes[(queryStart + 1)..<fragmentStart]) : UnsafeRawBufferPointer(start: nil, count: 0)
+        let scale = Double(appleScale(path))
+        if let found = fromQuery(query) { return checked(found.0 * scale, found.1 * scale, .query) }
+        var cloudinary: (Double, Double)?
+        var thumbor: (Double, Double)?
+        // Walk the path's segments once (after the scheme and host).
+        var segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        if let first = segments.first, first.last == UInt8(ascii: ":") { segments.removeFirst(min(2, segments.count)) }
+        for segment in segments.dropLast() {
+            let segment = UnsafeRawBufferPointer(rebasing: segment)
+            if cloudinary == nil, let found = fromCloudinary(segment) { cloudinary = found }
+            if thumbor == nil, let found = fromThumbor(segment) { thumbor = found }
+        }
+        if let cloudinary { return checked(cloudinary.0 * scale, cloudinary.1 * scale, .cloudinary) }
+        if let thumbor { return checked(thumbor.0 * scale, thumbor.1 * scale, .thumbor) }
+        if let last = segments.last, let found = fromFilename(UnsafeRawBufferPointer(rebasing: last)) {
+            return checked(found.0 * scale, found.1 * scale, .filename)
+        }
+        return nil
+    }
+
+    private static func checked(_ width: Double, _ height: Double, _ rule: Rule) -> (width: UInt32, height: UInt32, rule: Rule)? {
+        let limit = Double(largestDimension)
+        guard width >= 1, height >= 1, width <= limit, height <= limit else { return nil }
+        let w = UInt32(width.rounded()), h = UInt32(height.rounded())
+        guard SizeLimits.pixelCost(width: w, height: h) != nil else { return nil }
+        return (w, h, rule)
+    }
+
+    /// `w=`/`width=` and `h=`/`height=`, times `dpr=`.
+    private static func fromQuery(_ query: UnsafeRawBufferPointer) -> (Double, Double)? {
+        guard !query.isEmpty else { return nil }
+        var width: Double?, height: Double?, dpr = 1.0
+        for pair in query.split(separator: UInt8(ascii: "&")) {
+            let pair = UnsafeRawBufferPointer(rebasing: pair)
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = UnsafeRawBufferPointer(rebasing: pair[..<equals])
+            let value = UnsafeRawBufferPointer(rebasing: pair[(equals + 1)...])
+            if matches(name, "w") || matches(name, "width") {
+                width = wholeNumber(value)
+            } else if matches(name, "h") || matches(name, "height") {
+                height = wholeNumber(value)
+            } else if matches(name, "dpr"), let ratio = decimal(value), ratio > 0, ratio <= 5 {
+                dpr = ratio
+            }
+        }
+        guard let width, let height else { return nil }
+        return (width * dpr, height * dpr)
+    }
+
+    /// `w_300,h_200,c_fill` (any order), times `dpr_2.0`.
+    private static func fromCloudinary(_ segment: UnsafeRawBufferPointer) -> (Double, Double)? {
+        guard segment.contains(UInt8(ascii: "_")) else { return nil }
+        var width: Double?, height: Double?, dpr = 1.0
+        for part in segment.split(separator: UInt8(ascii: ",")) {
+            let part = UnsafeRawBufferPointer(rebasing: part)
+            guard part.count > 2, part[1] == UInt8(ascii: "_") else {
+                if part.count > 4, matches(UnsafeRawBufferPointer(rebasing: part.prefix(4)), "dpr_"),
+                   let ratio = decimal(UnsafeRawBufferPointer(rebasing: part.dropFirst(4))), ratio > 0, ratio <= 5 {
+                    dpr = ratio
+                }
+                continue
+            }
+            let value = UnsafeRawBufferPointer(rebasing: part.dropFirst(2))
+            if part[0] == UInt8(ascii: "w") { width = wholeNumber(value) }
+            if part[0] == UInt8(ascii: "h") { height = wholeNumber(value) }
+        }
+        guard let width, let height else { return nil }
+        return (width * dpr, height * dpr)
+    }
+
+    /// `300x200` or `-300x-200` (Thumbor flips).
+    private static func fromThumbor(_ segment: UnsafeRawBufferPointer) -> (Double, Double)? {
+        guard let x = segment.firstIndex(of: UInt8(ascii: "x")) else { return nil }
+        var left = UnsafeRawBufferPointer(rebasing: segment[..<x])
+        var right = UnsafeRawBufferPointer(rebasing: segment[(x + 1)...])
+        if left.first == UInt8(ascii: "-") { left = UnsafeRawBufferPointer(rebasing: left.dropFirst()) }
+        if right.first == UInt8(ascii: "-") { right = UnsafeRawBufferPointer(rebasing: right.dropFirst()) }
+        guard let width = wholeNumber(left), let height = wholeNumber(right) else { return nil }
+        return (width, height)
+    }
+
+    /// `name-300x200.jpg`, `name_300x200@2x.png`.
+    private static func fromFilename(_ name: UnsafeRawBufferPointer) -> (Double, Double)? {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        var stem = UnsafeRawBufferPointer(rebasing: name[..<dot])
+        if let at = stem.lastIndex(of: UInt8(ascii: "@")) { stem = UnsafeRawBufferPointer(rebasing: stem[..<at]) }
+        guard let mark = stem.lastIndex(where: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else { return nil }
+        return fromThumbor(UnsafeRawBufferPointer(rebasing: stem[(mark + 1)...]))
+    }
+
+    /// N from a final `@Nx` before the extension (1 when absent or implausible).
+    private static func appleScale(_ path: UnsafeRawBufferPointer) -> Int {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) ?? (path.isEmpty ? nil : path.startIndex - 1) else { return 1 }
+        let name = UnsafeRawBufferPointer(rebasing: path[(slash + 1)...])
+        guard let at = name.lastIndex(of: UInt8(ascii: "@")), at + 2 < name.endIndex,
+              name[at + 2] == UInt8(ascii: "x"), (UInt8(ascii: "1")...UInt8(ascii: "4")).contains(name[at + 1]),
+              at + 3 == name.endIndex || name[at + 3] == UInt8(ascii: ".")
+        else { return 1 }
+        return Int(name[at + 1] - UInt8(ascii: "0"))
+    }
+
+    private static func matches(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if lower != word.utf8Start[index] { return false }
+        }
+        return true
+    }
+
+    /// 1 to 6 digits (dimensions past 100,000 are refused later anyway).
+    private static func wholeNumber(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        guard !bytes.isEmpty, bytes.count <= 6 else { return nil }
+        var value = 0
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        return Double(value)
+    }
+
+    /// `2`, `2.0`, `1.5`: a short decimal.
+    private static func decimal(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        guard !bytes.isEmpty, bytes.count <= 8 else { return nil }
+        var value = 0.0, scale = 0.0
+        for byte in bytes {
+            if byte == UInt8(ascii: "."), scale == 0 {
+                scale = 1
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            if scale > 0 {
+                scale /= 10
+                value += Double(digit) * scale
+            } else {
+                value = value * 10 + Double(digit)
+            }
+        }
+        return value
+    }
+}
