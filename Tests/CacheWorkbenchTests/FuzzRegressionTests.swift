@@ -53,4 +53,56 @@ struct FuzzRegressionTests {
             if let found { #expect(found.width > 0 && found.height > 0) }
         }
     }
+
+    @Test("line-format inputs read or fail cleanly", arguments: ["wikimedia", "webcachesim", "twitter", "cachelib", "tencent", "libcachesim-csv", "oracle-general"])
+    func lineFormats(format: String) throws {
+        let inputs = Self.inputs(format)
+        #expect(inputs.count >= 1)
+        let folder = TemporaryFolder()
+        for path in inputs {
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            var options: [String: String] = [:]
+            if format == "libcachesim-csv", let newline = bytes.firstIndex(of: 0x0A) {  // the harness's option line
+                let parts = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false)
+                for (name, value) in zip(["columns", "header", "delimiter"], parts) where !value.isEmpty { options[name] = String(value) }
+                bytes = Array(bytes[(newline + 1)...])
+            }
+            let file = folder.bytes("input", bytes)
+            for skipBad in [false, true] {
+                do {
+                    let trace = try TraceFile(path: file, format: TraceFormat.named(format), skipBadRows: skipBad, formatOptions: options)
+                    let requests = try InMemoryTrace.load(trace, keepKeyNames: true).requests
+                    #expect(requests.allSatisfy { $0.size >= 0 && $0.size <= SizeLimits.largestObject })
+                    if path.contains("/corpus/") { #expect(!requests.isEmpty, "\(path)") }
+                } catch is TraceError {} catch is WorkbenchError {}
+            }
+        }
+    }
+
+    @Test("URL inputs give plausible dimensions or nil; the seeds all do")
+    func urls() throws {
+        let inputs = Self.inputs("url")
+        #expect(inputs.count >= 4)
+        for path in inputs {
+            let found = ImageURLDimensions.infer(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self))
+            if path.contains("/corpus/") { #expect(found != nil, "\(path)") }
+            if let found { #expect(SizeLimits.pixelCost(width: found.width, height: found.height) != nil) }
+        }
+    }
+
+    @Test("option inputs parse or fail cleanly")
+    func options() throws {
+        for path in Self.inputs("options") {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            guard let kind = bytes.first else { continue }
+            let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
+            switch kind % 5 {
+            case 0: for capacity in (try? Capacity.list(parsing: text)) ?? [] { #expect(capacity.resolve(workingSetBytes: 1 << 80) <= SizeLimits.largestCapacity) }
+            case 1: _ = Capacity.bytes(parsing: text)
+            case 2: _ = try? MemoryWarningSchedule(parsing: text)
+            case 3: _ = try? LibCacheSimCSVFormat(options: ["columns": text])
+            default: #expect(!ErrorText.quote(text).unicodeScalars.contains { $0.value < 0x20 })
+            }
+        }
+    }
 }

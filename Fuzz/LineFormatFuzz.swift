@@ -1,0 +1,54 @@
+// libFuzzer entry for the line-oriented trace readers (scripts/fuzz wikimedia, webcachesim,
+// twitter, cachelib, tencent, libcachesim-csv, oracle-general): CWB_FUZZ_FORMAT names the
+// reader. The input is written to a file (readers stream files) and read to the end, with
+// and without --skip-bad; libcachesim-csv also takes its first line as the --columns,
+// --header and --delimiter options. A TraceError or WorkbenchError is a correct answer; a
+// crash, a hang or a sanitizer report is a finding.
+import Glibc
+
+private let format = String(cString: getenv("CWB_FUZZ_FORMAT") ?? strdup("wikimedia"))
+private let inputPath = "/dev/shm/cwb-fuzz-\(format)-\(getpid()).txt"
+
+private func open(_ path: String, _ options: ReadOptions, _ formatOptions: [String: String]) throws -> any RequestSource {
+    switch format {
+    case "wikimedia": return try LineTraceReader(path: path, format: WikimediaFormat(), options: options)
+    case "webcachesim": return try LineTraceReader(path: path, format: WebcachesimFormat(), options: options)
+    case "twitter": return try LineTraceReader(path: path, format: TwitterFormat(), options: options)
+    case "cachelib": return try LineTraceReader(path: path, format: CacheLibFormat(), options: options)
+    case "tencent": return try LineTraceReader(path: path, format: TencentPhotoFormat(), options: options)
+    case "libcachesim-csv": return try LineTraceReader(path: path, format: LibCacheSimCSVFormat(options: formatOptions), options: options)
+    case "oracle-general": return try OracleGeneralReader(path: path)
+    default: fatalError("CWB_FUZZ_FORMAT: unknown format \(format)")
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzLineFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    var body = UnsafeBufferPointer(start: data, count: size)
+    var formatOptions: [String: String] = [:]
+    if format == "libcachesim-csv", let newline = body.firstIndex(of: 0x0A) {
+        // First line: columns;header;delimiter.
+        let parts = String(decoding: body[..<newline], as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false)
+        for (name, value) in zip(["columns", "header", "delimiter"], parts) where !value.isEmpty { formatOptions[name] = String(value) }
+        body = UnsafeBufferPointer(rebasing: body[(newline + 1)...])
+    }
+    let file = fopen(inputPath, "w")!
+    fwrite(body.baseAddress, 1, body.count, file)
+    fclose(file)
+    for skipBad in [false, true] {
+        do {
+            let source = try open(inputPath, ReadOptions(keepKeyNames: true, skipBadRows: skipBad), formatOptions)
+            var rows = 0
+            while let chunk = try source.nextChunk() {
+                rows += chunk.count
+                for request in chunk {
+                    precondition(request.size >= 0 && request.size <= SizeLimits.largestObject, "size out of range")
+                    if request.hasDimensions { precondition(SizeLimits.pixelCost(width: request.width, height: request.height) != nil, "pixel cost out of range") }
+                    if let name = request.name { precondition(!name.isEmpty, "empty key") }
+                }
+            }
+            precondition(format == "cachelib" || rows <= body.count, "more rows than bytes")
+        } catch {}
+    }
+    return 0
+}

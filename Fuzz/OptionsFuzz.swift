@@ -1,0 +1,38 @@
+// libFuzzer entry for the option parsers (scripts/fuzz options): capacities and capacity
+// lists (--capacity), sizes (--inline-limit, --max-bytes), memory-warning schedules
+// (--memory-warning) and libcachesim-csv's --columns/--header/--delimiter. The first byte
+// picks the parser; the rest is the option's text. An error is a correct answer; a crash
+// is a finding, and so is a value outside the documented limits.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size > 0 else { return 0 }
+    let text = String(decoding: UnsafeBufferPointer(start: data + 1, count: size - 1), as: UTF8.self)
+    switch data[0] % 5 {
+    case 0:
+        if let capacities = try? Capacity.list(parsing: text) {
+            for capacity in capacities {
+                let bytes = capacity.resolve(workingSetBytes: ByteTotal(size) << 70)
+                precondition(bytes >= 1 && bytes <= SizeLimits.largestCapacity, "capacity out of range")
+            }
+        }
+    case 1:
+        if let bytes = Capacity.bytes(parsing: text) { precondition(bytes >= 0, "negative size") }
+    case 2:
+        if let schedule = try? MemoryWarningSchedule(parsing: text) {
+            switch schedule {
+            case .every(let count): precondition(count > 0, "every:0")
+            case .at(let times): precondition(times.allSatisfy(\.isFinite), "a time that is not finite")
+            case .above(let bytes): precondition(bytes > 0, "above:0")
+            }
+        }
+    case 3:
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+        var options: [String: String] = [:]
+        for (name, value) in zip(["columns", "header", "delimiter"], parts) { options[name] = String(value) }
+        _ = try? LibCacheSimCSVFormat(options: options)
+    default:
+        _ = ErrorText.quote(text)
+        _ = ErrorText.escapingControls(text)
+    }
+    return 0
+}
