@@ -15,37 +15,37 @@ private func nscache(_ limit: Int, eviction: NSCacheLike.Options.Eviction = .lru
 @Suite("Memory backends")
 struct MemoryBackendTests {
     @Test("nscache lru: a read protects an entry; eviction after the store until within the limit")
-    func nscacheLRU() {
+    func nscacheLRU() throws {
         let cache = nscache(10)
-        cache.set(keyed("a"), cost: 4, payload: nil)
-        cache.set(keyed("b"), cost: 4, payload: nil)
+        try cache.set(keyed("a"), cost: 4, payload: nil)
+        try cache.set(keyed("b"), cost: 4, payload: nil)
         #expect(cache.get(keyed("a")))
-        cache.set(keyed("c"), cost: 4, payload: nil)  // 12 > 10: evict b (least recent)
+        try cache.set(keyed("c"), cost: 4, payload: nil)  // 12 > 10: evict b (least recent)
         #expect(cache.keysByRecency == ["k/c", "k/a"])
         #expect(cache.facts == BackendFacts(entries: 2, accountedBytes: 8, evictions: 1))
-        cache.set(keyed("big"), cost: 10, payload: nil)  // evicts a and c, keeps itself
+        try cache.set(keyed("big"), cost: 10, payload: nil)  // evicts a and c, keeps itself
         #expect(cache.keysByRecency == ["k/big"])
     }
 
     @Test("nscache lowest-cost: cheapest first, newest first among equal costs, reads don't reorder")
-    func nscacheLowestCost() {
+    func nscacheLowestCost() throws {
         let cache = nscache(10, eviction: .lowestCost)
-        cache.set(keyed("a"), cost: 3, payload: nil)
-        cache.set(keyed("b"), cost: 3, payload: nil)
-        cache.set(keyed("c"), cost: 4, payload: nil)
+        try cache.set(keyed("a"), cost: 3, payload: nil)
+        try cache.set(keyed("b"), cost: 3, payload: nil)
+        try cache.set(keyed("c"), cost: 4, payload: nil)
         #expect(cache.get(keyed("b")))
-        cache.set(keyed("d"), cost: 2, payload: nil)  // 12 > 10: evict d itself (cheapest)
+        try cache.set(keyed("d"), cost: 2, payload: nil)  // 12 > 10: evict d itself (cheapest)
         #expect(!cache.get(keyed("d")))
-        cache.set(keyed("e"), cost: 3, payload: nil)  // 13: evict e (cost 3, newest of the 3s)
+        try cache.set(keyed("e"), cost: 3, payload: nil)  // 13: evict e (cost 3, newest of the 3s)
         #expect(!cache.get(keyed("e")) && cache.get(keyed("a")) && cache.get(keyed("b")))
-        cache.set(keyed("f"), cost: 5, payload: nil)  // 15: evict b (3, newer than a), then a
+        try cache.set(keyed("f"), cost: 5, payload: nil)  // 15: evict b (3, newer than a), then a
         #expect(Set(cache.keysByRecency) == ["k/c", "k/f"])
     }
 
     @Test("nscache count limit")
-    func countLimit() {
+    func countLimit() throws {
         let cache = nscache(1_000, countLimit: 2)
-        for key in ["a", "b", "c"] { cache.set(keyed(key), cost: 1, payload: nil) }
+        for key in ["a", "b", "c"] { try cache.set(keyed(key), cost: 1, payload: nil) }
         #expect(cache.keysByRecency == ["k/c", "k/b"])
     }
 
@@ -62,7 +62,7 @@ struct MemoryBackendTests {
     }
 
     @Test("autopurge: over capacity, purge the oldest until usage − preferred bytes are gone")
-    func autopurgeArithmetic() {
+    func autopurgeArithmetic() throws {
         let cache = AutoPurgingImageCache(memoryCapacity: 10, preferredMemoryUsageAfterPurge: 6)
         cache.set(keyed("a"), cost: 4, payload: nil)
         cache.set(keyed("b"), cost: 4, payload: nil)
@@ -72,7 +72,7 @@ struct MemoryBackendTests {
         #expect(cache.get(keyed("c")) && !cache.get(keyed("a")))
         let o1 = AutoPurgingImageCacheO1(memoryCapacity: 10, preferredMemoryUsageAfterPurge: 6)
         for (key, read) in [("a", false), ("b", false), ("a", true), ("c", false)] {
-            if read { _ = o1.get(keyed(key)) } else { o1.set(keyed(key), cost: 4, payload: nil) }
+            if read { _ = o1.get(keyed(key)) } else { try o1.set(keyed(key), cost: 4, payload: nil) }
         }
         #expect(o1.facts == cache.facts)
     }
@@ -148,7 +148,7 @@ struct NSCacheConcurrencyTests {
             var random = SeededRandom(seed: UInt64(thread))
             for _ in 0..<20_000 {
                 let request = keyed("k\(random.next() % 500)")
-                if !cache.get(request) { cache.set(request, cost: 100, payload: nil) }
+                if !cache.get(request) { try? cache.set(request, cost: 100, payload: nil) }
             }
         }
         let facts = cache.facts

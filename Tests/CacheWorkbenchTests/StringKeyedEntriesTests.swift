@@ -12,7 +12,7 @@ struct StringKeyedEntriesTests {
     }
 
     @Test("agrees with a naive model over random inserts, reads, removes and oldest-first removals", .timeLimit(.minutes(1)))
-    func differential() {
+    func differential() throws {
         var entries = StringKeyedEntries()
         var costs: [Int: Int] = [:]
         var recency: [Int] = []  // oldest first
@@ -26,7 +26,7 @@ struct StringKeyedEntriesTests {
                 if let slot {
                     entries.replace(slot, cost: step, payload: nil)
                 } else {
-                    entries.insert(key(index), cost: step, payload: nil)
+                    try entries.insert(key(index), cost: step, payload: nil)
                 }
                 costs[index] = step
                 recency.removeAll { $0 == index }
@@ -61,19 +61,19 @@ struct StringKeyedEntriesTests {
     }
 
     @Test("the arena reuses a freed span for a key of the same rounded size and compares bytes exactly")
-    func arena() {
+    func arena() throws {
         var arena = KeyArena()
-        func store(_ text: String) -> KeyArena.Span {
+        func store(_ text: String) throws -> KeyArena.Span {
             var text = text
-            return text.withUTF8 { arena.store(UnsafeRawBufferPointer($0)) }
+            return try text.withUTF8 { try arena.store(UnsafeRawBufferPointer($0)) }
         }
         func equal(_ span: KeyArena.Span, _ text: String) -> Bool {
             var text = text
             return text.withUTF8 { arena.bytesEqual(span, UnsafeRawBufferPointer($0)) }
         }
-        let first = store("https://a.example/1")  // 19 bytes: two granules
-        let second = store("é")
-        let empty = store("")
+        let first = try store("https://a.example/1")  // 19 bytes: two granules
+        let second = try store("é")
+        let empty = try store("")
         #expect(arena.string(first) == "https://a.example/1")
         #expect(arena.string(second) == "é")
         #expect(arena.string(empty) == "")
@@ -83,11 +83,11 @@ struct StringKeyedEntriesTests {
         #expect(equal(empty, ""))
         #expect(second.offset == first.offset + 2)
         arena.release(first)
-        let reused = store("https://b.example/22")  // 20 bytes: also two granules
+        let reused = try store("https://b.example/22")  // 20 bytes: also two granules
         #expect(reused.offset == first.offset)
         #expect(arena.string(reused) == "https://b.example/22")
         #expect(arena.string(second) == "é")
-        let longer = store(String(repeating: "z", count: 40))  // three granules: a fresh span
+        let longer = try store(String(repeating: "z", count: 40))  // three granules: a fresh span
         #expect(longer.offset > second.offset)
     }
 }

@@ -123,12 +123,12 @@ public final class AutoPurgingImageCacheO1: CacheBackend {
         return true
     }
 
-    public func set(_ request: Request, cost: Int, payload: Payload?) {
+    public func set(_ request: Request, cost: Int, payload: Payload?) throws {
         let key = HashedKey(request, scheme: .full)
         if let slot = state.pointee.entries.find(key) {
             state.pointee.entries.replace(slot, cost: cost, payload: payload)
         } else {
-            state.pointee.entries.insert(key, cost: cost, payload: payload)
+            try state.pointee.entries.insert(key, cost: cost, payload: payload)
         }
         guard state.pointee.entries.totalCost > memoryCapacity else { return }
         let bytesToPurge = state.pointee.entries.totalCost - preferredMemoryUsageAfterPurge

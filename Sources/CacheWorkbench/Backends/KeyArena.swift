@@ -26,8 +26,9 @@ struct KeyArena {
 
     private static func granules(_ length: Int) -> Int { max(1, (length + granule - 1) / granule) }
 
-    /// Copies the key in and returns where it lives.
-    mutating func store(_ key: UnsafeRawBufferPointer) -> Span {
+    /// Copies the key in and returns where it lives; spans address at most 64 GiB of keys,
+    /// and a store past that is an error (the run fails with it), never a trap.
+    mutating func store(_ key: UnsafeRawBufferPointer) throws(WorkbenchError) -> Span {
         let size = Self.granules(key.count)
         if size < freeOffsets.count, let reused = freeOffsets[size].popLast() {
             storage.withUnsafeMutableBytes { bytes in
@@ -38,7 +39,9 @@ struct KeyArena {
             return Span(offset: reused, length: UInt32(key.count))
         }
         let offset = storage.count / Self.granule
-        precondition(offset + size <= Int(UInt32.max), "KeyArena: more than 64 GiB of keys")
+        guard offset + size <= Int(UInt32.max), key.count <= Int(UInt32.max) else {
+            throw WorkbenchError("the cache's keys take more than 64 GiB (KeyArena's limit)")
+        }
         storage.append(contentsOf: key)
         let padding = size * Self.granule - key.count
         if padding > 0 { storage.append(contentsOf: repeatElement(0, count: padding)) }

@@ -101,10 +101,10 @@ public final class NSCacheLike: CacheBackend, @unchecked Sendable {  // every ac
         }
     }
 
-    public func set(_ request: Request, cost: Int, payload: Payload?) {
+    public func set(_ request: Request, cost: Int, payload: Payload?) throws {
         let key = HashedKey(request, scheme: options.keyHash)
         let cost = max(cost, 0)
-        locked { state in
+        try locked { state in
             if let slot = state.entries.find(key) {
                 state.entries.replace(slot, cost: cost, payload: payload)
                 if options.eviction == .lowestCost {
@@ -112,7 +112,7 @@ public final class NSCacheLike: CacheBackend, @unchecked Sendable {  // every ac
                     state.costOrder.push(slot: slot, cost: cost, sequence: state.entries.sequence(slot))
                 }
             } else {
-                let slot = state.entries.insert(key, cost: cost, payload: payload)
+                let slot = try state.entries.insert(key, cost: cost, payload: payload)
                 if options.eviction == .lowestCost {
                     state.costOrder.push(slot: slot, cost: cost, sequence: state.entries.sequence(slot))
                 }

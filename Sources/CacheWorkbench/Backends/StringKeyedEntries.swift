@@ -70,12 +70,13 @@ struct StringKeyedEntries {
 
     /// Adds a new key (the caller has checked it is absent) as the newest entry.
     @discardableResult
-    mutating func insert(_ key: HashedKey, cost: Int, payload: Payload?) -> Int32 {
+    mutating func insert(_ key: HashedKey, cost: Int, payload: Payload?) throws(WorkbenchError) -> Int32 {
         if count >= buckets.count { grow() }
         let home = bucket(key.hash)
         let slot: Int32
         let head = buckets[home]
-        let record = Hot(hash: key.hash, key: key.withUTF8 { keys.store($0) }, chainNext: head, chainPrevious: -1, newer: -1, older: newest)
+        let stored: Result<KeyArena.Span, WorkbenchError> = key.withUTF8 { bytes in Result { () throws(WorkbenchError) in try keys.store(bytes) } }
+        let record = Hot(hash: key.hash, key: try stored.get(), chainNext: head, chainPrevious: -1, newer: -1, older: newest)
         if freeHead >= 0 {
             slot = freeHead
             let index = Int(slot)
