@@ -20,6 +20,7 @@ struct RunCommand: ParsableCommand {
               bench run --trace big.csv --preload --no-timing --capacity 1%,5%,10% --csv sweep.csv
               bench run --backend sqlite,files --capacity 20MB --verify
               bench run --trace session.har --images-only --backend nscache,autopurge
+              bench run --trace session.har --cost pixels --decoded-ratio 8 --backend nscache
             """)
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Trace file to replay (default: the bundled Traces/default.csv).", valueName: "file"))
@@ -45,7 +46,7 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Don't give stored objects real heap blocks of their cost (memory backends; pure hit-ratio runs).")
     var noMaterialize = false
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated memory warnings: every:N (requests), at:T1,T2 (trace seconds) or above:BYTES (allocated heap).", valueName: "schedule"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated memory warnings: every:N (requests), at:T1,T2 (seconds after the first request) or above:BYTES (allocated heap).", valueName: "schedule"))
     var memoryWarning: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Requests in the hit-ratio windows before and after each warning.", valueName: "n"))
@@ -93,7 +94,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: seconds of trace time after which an entry is a miss (default: none).", valueName: "seconds"))
     var maxAge: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Disk backends: keep files in <folder>/<backend> (kept; reopened warm by a later run) instead of a fresh temporary folder.", valueName: "folder"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Disk backends: keep files in <folder>/<backend> (kept; reopened warm by a later run) instead of a fresh temporary folder. <folder>/<backend> must be new, empty or made by an earlier run.", valueName: "folder"))
     var cacheDir: String?
 
     @Flag(name: .long, help: "Disk backends: keep the temporary folders (their paths are in the CSV's cache_dir).")
