@@ -45,6 +45,13 @@ struct OutputSafetyTests {
         #expect(converted.status == 0, "\(converted.err)")
         #expect(String(decoding: data, as: UTF8.self).hasPrefix("time,key,size,width,height,op\n0,a,10,,,get\n"))
         #expect(fileKind(fifo) == S_IFIFO)
+        // /dev/stdout redirected to a regular file: written through, the link stays.
+        let redirected = folder.path + "/redirected.csv"
+        FileManager.default.createFile(atPath: redirected, contents: nil)
+        let viaLink = try bench(["convert", tracePath, "/dev/stdout"], standardOutput: FileHandle(forWritingAtPath: redirected))
+        #expect(viaLink.status == 0, "\(viaLink.err)")
+        #expect(try String(contentsOfFile: redirected, encoding: .utf8).hasPrefix("time,key,size,width,height,op\n"))
+        #expect(fileKind("/dev/stdout") == S_IFLNK)
         // `-` is standard output; the summary then goes to stderr.
         let dash = try bench(["convert", tracePath, "-"])
         #expect(dash.status == 0 && dash.out.hasPrefix("time,key,size") && dash.err.contains("3 requests"))

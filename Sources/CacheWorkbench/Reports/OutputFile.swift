@@ -24,12 +24,15 @@ public final class OutputFile {
     private var done = false
     private static let bufferSize = 1 << 16
 
-    /// `path` nil or `-` is standard output.
+    /// Names of standard output: written to it directly, whatever it is redirected to.
+    static let standardOutputNames: Set<String> = ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+
+    /// `path` nil or `-` (or `/dev/stdout`) is standard output.
     public init(_ path: String?) throws {
         let path = path ?? "-"
         self.path = path
         buffer.reserveCapacity(Self.bufferSize)
-        if path == "-" {
+        if Self.standardOutputNames.contains(path) {
             descriptor = STDOUT_FILENO
             temporaryPath = nil
             return
@@ -168,7 +171,7 @@ public final class OutputFile {
     public static func check(outputs: [(option: String, path: String)], inputs: [String]) throws {
         var seen: [(option: String, identity: String)] = []
         for input in inputs { seen.append(("the trace", identity(of: input))) }
-        for (option, path) in outputs where path != "-" {
+        for (option, path) in outputs where !standardOutputNames.contains(path) {
             let kind = try kind(of: path)
             if kind != .special {
                 let folder = folderOf(path)

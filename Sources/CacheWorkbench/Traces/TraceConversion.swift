@@ -14,7 +14,7 @@ public enum TraceConversion {
             }
             let lower = path.lowercased()
             if lower.contains("oraclegeneral") || lower.hasSuffix(".bin") { self = .oracleGeneral; return }
-            if lower.hasSuffix(".csv") || lower.hasSuffix(".txt") || path == "-" || (try? OutputFile.kind(of: path)) == .special {
+            if lower.hasSuffix(".csv") || lower.hasSuffix(".txt") || OutputFile.standardOutputNames.contains(path) || (try? OutputFile.kind(of: path)) == .special {
                 self = .csv  // a stream (standard output, a FIFO, a device) gets text
                 return
             }
@@ -31,6 +31,6 @@ public enum TraceConversion {
         case .csv: try TraceExport.write(loaded, to: path, shape: .native(withOp: true))
         case .oracleGeneral: try OracleGeneralWriter.write(loaded.requests, label: trace.label, to: path)
         }
-        return (loaded.requests.count, loaded.skippedRows, path != "-" && (try? OutputFile.kind(of: path)) != .special)
+        return (loaded.requests.count, loaded.skippedRows, !OutputFile.standardOutputNames.contains(path) && (try? OutputFile.kind(of: path)) != .special)
     }
 }
