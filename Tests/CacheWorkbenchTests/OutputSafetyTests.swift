@@ -86,7 +86,9 @@ struct OutputSafetyTests {
 
     @Test("a write error on standard output is an error, not exit 0 with a truncated table")
     func fullDevice() throws {
-        let run = try benchWritingTo("/dev/full", ["run", "--trace", Bundle.tracePathForTests, "--backend", "lru"])
+        let folder = TemporaryFolder()
+        let tracePath = folder.file("t.csv", Self.trace)
+        let run = try benchWritingTo("/dev/full", ["run", "--trace", tracePath, "--backend", "lru"])
         #expect(run.status == 2 && run.err.contains("No space left on device"), "\(run.err)")
         let gen = try benchWritingTo("/dev/full", ["gen", "--requests", "100000"])
         #expect(gen.status == 2 && gen.err.contains("No space left on device"), "\(gen.err)")
@@ -121,13 +123,4 @@ private final class Atomic<Value: Sendable>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
     func load() -> Value { lock.withLock { value } }
     func store(_ newValue: Value) { lock.withLock { value = newValue } }
-}
-
-extension Bundle {
-    /// A small trace file made once for the tests that only need some trace.
-    static let tracePathForTests: String = {
-        let path = NSTemporaryDirectory() + "cwb-output-safety-\(getpid()).csv"
-        try! Data(OutputSafetyTests.trace.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }()
 }
