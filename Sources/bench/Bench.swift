@@ -7,8 +7,9 @@ struct Bench: ParsableCommand {
         commandName: "bench",
         abstract: "Replay request traces against cache backends and compare hit ratio, latency, memory and disk writes.",
         discussion: """
-            With no subcommand, `bench` runs `bench run`: the bundled default trace against every \
-            backend at 100 MB (AFAutoPurgingImageCache's memory budget), printed as a table.
+            With no subcommand, `bench` runs `bench run`: the bundled default trace against lru \
+            and every modeled iOS cache at 100 MB (AFAutoPurgingImageCache's memory budget), \
+            printed as a table. `--backend all` adds the policy simulators.
             """,
         subcommands: [RunCommand.self, GenCommand.self, ConvertCommand.self, StatsCommand.self, ExperimentCommand.self, ListCommand.self],
         defaultSubcommand: RunCommand.self)

@@ -28,8 +28,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var reading: TraceReadingOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Backends, comma-separated, or `all`. See `bench list`.", valueName: "list"))
-    var backend = "all"
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Backends, comma-separated; `default` (lru and the modeled iOS caches), `policies` (the policy simulators) or `all`. See `bench list`.", valueName: "list"))
+    var backend = "default"
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities, comma-separated (a sweep): bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set. Default: 100MB, AFAutoPurgingImageCache's memory budget.", valueName: "list"))
     var capacity = "100MB"
@@ -84,6 +84,12 @@ struct RunCommand: ParsableCommand {
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: PRAGMA mmap_size, e.g. 256MiB (default 0: no memory map).", valueName: "bytes"))
     var mmapSize: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("clock: bits of the per-object frequency (default 1, libCacheSim's).", valueName: "n"))
+    var nBitCounter: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("clock: frequency of a newly inserted object (default 0).", valueName: "n"))
+    var initFreq: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: fsync each body before its rename, on | off (default off).", valueName: "on|off"))
     var fsync: String?
@@ -158,6 +164,7 @@ struct RunCommand: ParsableCommand {
                 "key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget,
                 "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,
                 "batch": batch, "page-size": pageSize, "mmap-size": mmapSize, "fsync": fsync, "sweep-target": sweepTarget, "max-age": maxAge,
+                "n-bit-counter": nBitCounter, "init-freq": initFreq,
             ]
             arguments.backendOptions = backendOptions.compactMapValues { $0 }
             let outcome = try RunSetup(arguments).execute(progress: ProgressLine())

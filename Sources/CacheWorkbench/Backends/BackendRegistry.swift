@@ -54,6 +54,19 @@ public enum BackendRegistry {
         BackendKind(name: "lru", summary: "policy-only LRU with a byte capacity (hash map + linked list), as libCacheSim's LRU") {
             LRUCache(capacity: $0.capacityBytes)
         },
+        BackendKind(name: "fifo", summary: "policy-only FIFO: evict the oldest insertion (libCacheSim's FIFO)") {
+            try PolicySimulator<FIFOPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
+        BackendKind(
+            name: "clock", summary: "policy-only CLOCK / second chance (Corbató 1968; libCacheSim's Clock)",
+            options: [
+                ("n-bit-counter", "clock: bits of the per-object frequency (libCacheSim's default 1)"),
+                ("init-freq", "clock: frequency of a new object (default 0)"),
+            ]
+        ) { try PolicySimulator<ClockPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(name: "sieve", summary: "policy-only SIEVE (Zhang et al., NSDI 2024; libCacheSim's Sieve)") {
+            try PolicySimulator<SievePolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
         BackendKind(
             name: "nscache", summary: "NSCache-like: cost and count limits, thread-safe, hashed string keys, memory warning clears",
             options: [
@@ -109,9 +122,18 @@ public enum BackendRegistry {
         return kind
     }
 
-    /// A comma-separated list; `all` (or nothing) means every registered backend.
+    /// Policy-only simulators of research policies (in `Policies/`): in `all` and
+    /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve"]
+
+    /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
+    public static var defaultKinds: [BackendKind] { all.filter { !policyNames.contains($0.name) } }
+
+    /// A comma-separated list of names, or `default` (or nothing), `all`, `policies`.
     public static func list(parsing text: String?) throws -> [BackendKind] {
-        guard let text, !text.isEmpty, text.lowercased() != "all" else { return all }
+        guard let text, !text.isEmpty, text.lowercased() != "default" else { return defaultKinds }
+        if text.lowercased() == "all" { return all }
+        if text.lowercased() == "policies" { return all.filter { $0.name == "lru" || policyNames.contains($0.name) } }
         var kinds: [BackendKind] = []
         for name in text.split(separator: ",") {
             let kind = try named(String(name).trimmingSpaces)

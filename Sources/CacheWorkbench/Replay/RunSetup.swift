@@ -6,7 +6,7 @@ public struct RunSetup {
         public var trace: String?
         public var format: String?
         public var formatOptions: [String: String] = [:]
-        public var backends = "all"
+        public var backends = "default"
         public var capacities = "100MB"
         public var cost = "auto"
         /// `url` (read dimensions from image-CDN URL conventions) or `off`.

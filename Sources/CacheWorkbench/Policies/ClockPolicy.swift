@@ -1,0 +1,42 @@
+/// CLOCK (second chance, FIFO-reinsertion; Corbató 1968), as libCacheSim's `Clock.c`: a
+/// FIFO queue whose objects carry an `n-bit-counter`-bit frequency (default 1 bit), set to
+/// `init-freq` (default 0) on insertion and raised by one on each hit up to its maximum.
+/// To evict, the oldest object with a frequency above 0 loses one and goes back to the
+/// head; the first with 0 goes.
+///
+/// Complexity: hit O(1); admit O(1); evict O(1) amortized (each reinsertion spends a hit).
+struct ClockPolicy: EvictionPolicy {
+    typealias Meta = Int32
+    private var queue = Nodes.Queue()
+    let bits: Int
+    let initialFrequency: Int32
+    let maximumFrequency: Int32
+
+    init(capacity: Int, options: PolicyOptions) throws {
+        bits = try options.integer("n-bit-counter", default: 1, range: 1...30)
+        maximumFrequency = Int32((1 << bits) - 1)
+        initialFrequency = Int32(try options.integer("init-freq", default: 0, range: 0...Int(maximumFrequency)))
+    }
+
+    var newMeta: Int32 { initialFrequency }
+    var settings: String { "n-bit-counter=\(bits);init-freq=\(initialFrequency)" }
+
+    @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
+        if nodes[slot].meta < maximumFrequency { nodes[slot].meta += 1 }
+    }
+
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &queue) }
+
+    @inline(__always) mutating func evict(_ nodes: inout Nodes) -> Int32 {
+        var victim = queue.tail
+        while nodes[victim].meta >= 1 {
+            nodes[victim].meta -= 1
+            nodes.moveToHead(victim, &queue)
+            victim = queue.tail
+        }
+        nodes.unlink(victim, &queue)
+        return victim
+    }
+
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { nodes.unlink(slot, &queue) }
+}

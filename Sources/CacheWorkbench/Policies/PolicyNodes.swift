@@ -1,0 +1,169 @@
+/// The objects of a policy simulator: an `IdIndex` from key id to a slot in one node
+/// array, and intrusive doubly linked queues threaded through the slots by index (no
+/// pointers, no reference counting, one allocation). A policy keeps as many `Queue`s as it
+/// needs (FIFO and CLOCK one; 2Q, ARC and S3-FIFO several) and its own per-object `Meta`
+/// (a frequency, a visited bit, which queue holds the object).
+///
+/// Complexity: find, add, free O(1) expected (amortized for growth); every queue operation
+/// O(1). Memory: one node (key, cost, two links, `Meta`) plus 2–4 16-byte index buckets
+/// per object.
+struct PolicyNodes<Meta> {
+    struct Node {
+        var key: UInt64
+        var cost: Int
+        /// Towards the head (newer) and the tail (older) of the queue holding the node; for
+        /// a free slot `older` is the next free slot.
+        var newer: Int32
+        var older: Int32
+        var meta: Meta
+    }
+
+    /// A queue through the nodes: head = newest, tail = oldest.
+    struct Queue {
+        var head: Int32 = -1
+        var tail: Int32 = -1
+        var count = 0
+        var bytes = 0
+    }
+
+    private(set) var index = IdIndex()
+    private var nodes: UnsafeMutablePointer<Node>
+    private var allocated = 16
+    private var used = 0
+    private var freeHead: Int32 = -1
+
+    init() { nodes = .allocate(capacity: allocated) }
+
+    /// Frees the storage; the owner calls it once.
+    func deallocate() {
+        index.deallocate()
+        nodes.deallocate()
+    }
+
+    var count: Int { index.count }
+
+    @inline(__always) func find(_ key: UInt64) -> Int32? { index.find(key) }
+
+    @inline(__always) subscript(_ slot: Int32) -> Node {
+        get { nodes[Int(slot)] }
+        nonmutating _modify { yield &nodes[Int(slot)] }
+    }
+
+    /// A new object in a fresh slot, indexed but in no queue yet.
+    @inline(__always)
+    mutating func add(_ key: UInt64, cost: Int, meta: Meta) -> Int32 {
+        let slot: Int32
+        if freeHead >= 0 {
+            slot = freeHead
+            freeHead = nodes[Int(slot)].older
+            nodes[Int(slot)] = Node(key: key, cost: cost, newer: -1, older: -1, meta: meta)
+        } else {
+            if used == allocated {
+                let grown = UnsafeMutablePointer<Node>.allocate(capacity: allocated * 2)
+                grown.moveInitialize(from: nodes, count: used)
+                nodes.deallocate()
+                nodes = grown
+                allocated *= 2
+            }
+            slot = Int32(used)
+            (nodes + used).initialize(to: Node(key: key, cost: cost, newer: -1, older: -1, meta: meta))
+            used += 1
+        }
+        index.insert(key, slot)
+        return slot
+    }
+
+    /// Drops an object (already unlinked from its queue) and recycles its slot.
+    @inline(__always)
+    mutating func free(_ slot: Int32) {
+        index.remove(nodes[Int(slot)].key)
+        nodes[Int(slot)].older = freeHead
+        freeHead = slot
+    }
+
+    // MARK: queues
+
+    @inline(__always)
+    func pushHead(_ slot: Int32, _ queue: inout Queue) {
+        nodes[Int(slot)].newer = -1
+        nodes[Int(slot)].older = queue.head
+        if queue.head >= 0 { nodes[Int(queue.head)].newer = slot }
+        queue.head = slot
+        if queue.tail < 0 { queue.tail = slot }
+        queue.count += 1
+        queue.bytes += nodes[Int(slot)].cost
+    }
+
+    @inline(__always)
+    func unlink(_ slot: Int32, _ queue: inout Queue) {
+        let node = nodes[Int(slot)]
+        if node.newer >= 0 { nodes[Int(node.newer)].older = node.older } else { queue.head = node.older }
+        if node.older >= 0 { nodes[Int(node.older)].newer = node.newer } else { queue.tail = node.newer }
+        queue.count -= 1
+        queue.bytes -= node.cost
+    }
+
+    @inline(__always)
+    func moveToHead(_ slot: Int32, _ queue: inout Queue) {
+        guard slot != queue.head else { return }
+        unlink(slot, &queue)
+        pushHead(slot, &queue)
+    }
+
+    /// Keys from head to tail (tests and debugging; O(n)).
+    func keys(_ queue: Queue) -> [UInt64] {
+        var keys: [UInt64] = []
+        var slot = queue.head
+        while slot >= 0 {
+            keys.append(nodes[Int(slot)].key)
+            slot = nodes[Int(slot)].older
+        }
+        return keys
+    }
+}
+
+/// A ghost queue: ids of recently evicted objects (with their size), no payload, for
+/// policies that learn from what they evicted (ARC's B1/B2, 2Q's A1out, S3-FIFO's ghost).
+/// Bounded in bytes; the oldest ids go first.
+///
+/// Complexity: insert, contains, remove O(1) expected.
+struct GhostQueue {
+    private var nodes = PolicyNodes<Void>()
+    private var queue = PolicyNodes<Void>.Queue()
+    var capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func deallocate() { nodes.deallocate() }
+
+    var bytes: Int { queue.bytes }
+    var count: Int { queue.count }
+
+    func contains(_ key: UInt64) -> Bool { nodes.find(key) != nil }
+
+    /// Records an evicted id, dropping the oldest until it fits.
+    mutating func insert(_ key: UInt64, cost: Int) {
+        remove(key)
+        let slot = nodes.add(key, cost: cost, meta: ())
+        nodes.pushHead(slot, &queue)
+        trim()
+    }
+
+    /// Drops the oldest ids until within `capacity`.
+    mutating func trim() {
+        while queue.bytes > capacity, queue.tail >= 0 {
+            let oldest = queue.tail
+            nodes.unlink(oldest, &queue)
+            nodes.free(oldest)
+        }
+    }
+
+    /// Forgets an id; true when it was there.
+    @discardableResult
+    mutating func remove(_ key: UInt64) -> Bool {
+        guard let slot = nodes.find(key) else { return false }
+        nodes.unlink(slot, &queue)
+        nodes.free(slot)
+        return true
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+/// Replays (key, size) pairs, one second apart, and returns which requests hit.
+private func outcomes(_ backend: some CacheBackend, _ items: [(UInt64, Int)]) throws -> [Bool] {
+    var hits: [Bool] = []
+    for (index, item) in items.enumerated() {
+        let request = Request(time: Double(index), id: item.0, size: item.1)
+        let hit = try backend.get(request)
+        if !hit { try backend.set(request, cost: item.1, payload: nil) }
+        hits.append(hit)
+    }
+    return hits
+}
+
+private let (A, B, C, D, E): (UInt64, UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4, 5)
+
+@Suite("Policy simulators")
+struct PolicyTests {
+    @Test("fifo: a hit does not protect; the oldest insertion goes")
+    func fifo() throws {
+        let cache = try PolicySimulator<FIFOPolicy>(capacity: 10)
+        // A B A(hit) C(evicts A) B(hit) D A(miss: evicts B)
+        #expect(try outcomes(cache, [(A, 4), (B, 4), (A, 4), (C, 4), (B, 4), (D, 2), (A, 4)])
+            == [false, false, true, false, true, false, false])
+        #expect(cache.facts.evictions == 2 && cache.facts.accountedBytes == 10)
+    }
+
+    @Test("clock: a hit earns one second chance; the first unreferenced from the tail goes")
+    func clock() throws {
+        let cache = try PolicySimulator<ClockPolicy>(capacity: 10)
+        // A B A(hit: A.f=1) C: A reinserted (f=0), B evicted. B miss: A evicted. D. A miss: C evicted.
+        #expect(try outcomes(cache, [(A, 4), (B, 4), (A, 4), (C, 4), (B, 4), (D, 2), (A, 4)])
+            == [false, false, true, false, false, false, false])
+        #expect(cache.facts.evictions == 3)
+        // Two bits: a twice-hit object survives two sweeps.
+        let two = try PolicySimulator<ClockPolicy>(capacity: 3, options: ["n-bit-counter": "2"])
+        #expect(try outcomes(two, [(A, 1), (A, 1), (A, 1), (B, 1), (C, 1), (D, 1), (E, 1), (A, 1)])
+            == [false, true, true, false, false, false, false, true])
+        #expect(two.settings == "n-bit-counter=2;init-freq=0")
+        #expect(throws: WorkbenchError.self) { try PolicySimulator<ClockPolicy>(capacity: 3, options: ["n-bit-counter": "0"]) }
+    }
+
+    @Test("sieve: visited objects stay in place; the hand keeps its position between evictions")
+    func sieve() throws {
+        let cache = try PolicySimulator<SievePolicy>(capacity: 3)
+        // Fill A B C; hit A; D: hand from tail A (visited→clear), B unvisited → evict B, hand → C.
+        // E: hand at C unvisited → evict C, hand → D. A hits (still cached).
+        #expect(try outcomes(cache, [(A, 1), (B, 1), (C, 1), (A, 1), (D, 1), (E, 1), (A, 1), (B, 1)])
+            == [false, false, false, true, false, false, true, false])
+        // B's insertion: hand at D (unvisited) → D evicted.
+        #expect(try !cache.get(Request(time: 9, id: D, size: 1)))
+        #expect(try cache.get(Request(time: 9, id: E, size: 1)))
+    }
+
+    @Test("objects larger than the capacity are not admitted and evict nothing")
+    func tooLarge() throws {
+        for cache in [try PolicySimulator<FIFOPolicy>(capacity: 5) as any CacheBackend, try PolicySimulator<SievePolicy>(capacity: 5),
+                      try PolicySimulator<ClockPolicy>(capacity: 5)] {
+            _ = try outcomes(cache, [(A, 3), (B, 6), (A, 3)])
+            #expect(cache.facts.entries == 1 && cache.facts.evictions == 0)
+        }
+    }
+
+    /// The workbench's policies against libCacheSim's own (its PyPI package, installed by
+    /// scripts/bootstrap into .venv/), on generated Zipf traces at several capacities.
+    @Test("equal to libCacheSim: object and byte hits", arguments: [
+        ("lru", "LRU", [String]()), ("fifo", "FIFO", []), ("clock", "Clock", []), ("sieve", "Sieve", []),
+        ("clock", "Clock", ["n_bit_counter=2"]),
+    ])
+    func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
+        let python = SourceCheckout.root.path + "/.venv/bin/python"
+        try #require(FileManager.default.isExecutableFile(atPath: python), "run scripts/bootstrap: it makes .venv with libcachesim")
+        let folder = TemporaryFolder()
+        var spec = ImageFeedSpec()
+        spec.requests = 20_000
+        spec.images = 2_000
+        spec.keys = .id
+        let trace = folder.path + "/zipf.csv"
+        try TraceExport.write(ImageFeedGenerator(spec: spec), to: trace, shape: .plain)
+        var options: [String: String] = [:]
+        for parameter in parameters {
+            let pair = parameter.split(separator: "=")
+            options[pair[0].replacingOccurrences(of: "_", with: "-")] = String(pair[1])
+        }
+        for capacity in [1 << 20, 8 << 20, 64 << 20] {
+            let kind = try BackendRegistry.named(backend)
+            let tally = try replay(
+                try InMemoryTrace.load(TraceFile(path: trace), keepKeyNames: false).requests,
+                backend: kind.make(BackendConfig(capacityBytes: capacity, options: options)), capacity: capacity)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [SourceCheckout.root.path + "/scripts/reference_libcachesim.py", reference, String(capacity), trace] + parameters
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(text.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "hits=\(tally.hits) byte_hits=\(tally.hitBytes) requests=\(tally.requests)", "\(backend) at \(capacity)")
+        }
+    }
+}
+
+private func replay(_ requests: [Request], backend: any CacheBackend, capacity: Int) throws -> ReplayTally {
+    let source = try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false)
+    var options = ReplayOptions()
+    options.timing = false
+    return try backend.replay(with: Replayer(source: source, capacity: capacity, options: options))
+}

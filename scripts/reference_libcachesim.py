@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Replays a plain trace (time,key,size; integer keys; header optional) through a policy of
+libCacheSim's, via its PyPI package `libcachesim`, and prints one line:
+`hits=H byte_hits=B requests=N` — the figures `bench run --backend NAME` must equal.
+
+Usage: reference_libcachesim.py POLICY CAPACITY_BYTES TRACE.csv [key=value ...]
+POLICY is a libcachesim class name (LRU, FIFO, Clock, Sieve, ...); key=value pairs go to
+its constructor (n_bit_counter=2). Size-0 requests are dropped, as the workbench does.
+The package is installed by scripts/bootstrap into .venv/."""
+import csv
+import sys
+
+import libcachesim as lcs
+
+
+def main() -> None:
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    policy, capacity, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    params = {}
+    for pair in sys.argv[4:]:
+        name, value = pair.split("=", 1)
+        params[name] = float(value) if "." in value else int(value)
+    cache = getattr(lcs, policy)(cache_size=capacity, **params)
+    hits = byte_hits = requests = 0
+    request = lcs.Request()
+    with open(path, newline="") as file:
+        for row in csv.reader(file):
+            if not row or not row[0].strip() or not row[0].strip()[0].isdigit():
+                continue  # a header
+            size = int(row[2])
+            if size == 0:
+                continue
+            request.obj_id = int(row[1])
+            request.obj_size = size
+            request.clock_time = int(float(row[0]))
+            requests += 1
+            if cache.get(request):
+                hits += 1
+                byte_hits += size
+    print(f"hits={hits} byte_hits={byte_hits} requests={requests}")
+
+
+if __name__ == "__main__":
+    main()
