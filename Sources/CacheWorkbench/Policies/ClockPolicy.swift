@@ -5,9 +5,9 @@
 /// head; the first with 0 goes.
 ///
 /// Complexity: hit O(1); admit O(1); evict O(1) amortized (each reinsertion spends a hit).
-struct ClockPolicy: EvictionPolicy {
+struct ClockPolicy: SingleQueuePolicy {
     typealias Meta = Int32
-    private var queue = Nodes.Queue()
+    var queue = Nodes.Queue()
     let bits: Int
     let initialFrequency: Int32
     let maximumFrequency: Int32
@@ -25,8 +25,6 @@ struct ClockPolicy: EvictionPolicy {
         if nodes[slot].meta < maximumFrequency { nodes[slot].meta += 1 }
     }
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &queue) }
-
     @inline(__always) mutating func evict(_ nodes: inout Nodes) -> Int32 {
         var victim = queue.tail
         while nodes[victim].meta >= 1 {
@@ -37,6 +35,4 @@ struct ClockPolicy: EvictionPolicy {
         nodes.unlink(victim, &queue)
         return victim
     }
-
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { nodes.unlink(slot, &queue) }
 }

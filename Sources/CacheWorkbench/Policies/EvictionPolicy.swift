@@ -35,6 +35,24 @@ extension EvictionPolicy {
     var settings: String { "" }
 }
 
+/// A policy with one queue, new objects at its head: admit and removal are the same for all
+/// (FIFO, LRU, CLOCK, SIEVE), and so is eviction from the tail unless a policy says otherwise.
+protocol SingleQueuePolicy: EvictionPolicy {
+    var queue: Nodes.Queue { get set }
+}
+
+extension SingleQueuePolicy {
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &queue) }
+
+    @inline(__always) mutating func evict(_ nodes: inout Nodes) -> Int32 {
+        let victim = queue.tail
+        nodes.unlink(victim, &queue)
+        return victim
+    }
+
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { nodes.unlink(slot, &queue) }
+}
+
 /// A policy's options as text, parsed with one wording of errors for every policy.
 struct PolicyOptions {
     var values: [String: String]
@@ -59,7 +77,8 @@ struct PolicyOptions {
 /// Any `EvictionPolicy` as a backend: demand-fill replay on key ids (libCacheSim's
 /// `cache_get_base`): a hit calls the policy; a miss of an object no larger than the
 /// capacity evicts until it fits, then admits it. All state sits behind one pointer the
-/// class owns (a stored `var` would cost an exclusivity check per call).
+/// class owns (a stored `var` would cost an exclusivity check per call). A set of a cached
+/// key replaces the object (remove, then admit).
 ///
 /// Complexity: get O(1) + the policy's `hit`; set O(1) amortized + the policy's `evict` per
 /// victim and `admit`.
@@ -67,64 +86,89 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     static var needsKeyNames: Bool { false }
     static var holdsPayloads: Bool { false }
 
-    private struct State {
-        var policy: Policy
-        var nodes = PolicyNodes<Policy.Meta>()
-        var usedBytes = 0
-        var evictions = 0
+    let capacity: Int
+    // The policy, the nodes and the counters each behind a pointer of their own: a call
+    // that borrows two of them must not make Swift copy a shared struct in and out.
+    private let policy: UnsafeMutablePointer<Policy>
+    private let nodes: UnsafeMutablePointer<PolicyNodes<Policy.Meta>>
+    private let counters: UnsafeMutablePointer<(usedBytes: Int, evictions: Int)>
+
+    convenience init(capacity: Int, options: [String: String] = [:]) throws {
+        self.init(capacity: capacity, policy: try Policy(capacity: capacity, options: PolicyOptions(values: options)))
     }
 
-    let capacity: Int
-    private let state: UnsafeMutablePointer<State>
-
-    init(capacity: Int, options: [String: String] = [:]) throws {
+    init(capacity: Int, policy made: Policy) {
         self.capacity = capacity
-        let policy = try Policy(capacity: capacity, options: PolicyOptions(values: options))
-        state = .allocate(capacity: 1)
-        state.initialize(to: State(policy: policy))
+        policy = .allocate(capacity: 1)
+        policy.initialize(to: made)
+        nodes = .allocate(capacity: 1)
+        nodes.initialize(to: PolicyNodes())
+        counters = .allocate(capacity: 1)
+        counters.initialize(to: (0, 0))
     }
 
     deinit {
-        state.pointee.nodes.deallocate()
-        state.pointee.policy.deallocate()
-        state.deinitialize(count: 1)
-        state.deallocate()
+        nodes.pointee.deallocate()
+        policy.pointee.deallocate()
+        nodes.deinitialize(count: 1)
+        nodes.deallocate()
+        policy.deinitialize(count: 1)
+        policy.deallocate()
+        counters.deallocate()
     }
 
-    var settings: String { state.pointee.policy.settings }
+    var settings: String { policy.pointee.settings }
+
+    /// Bytes the cached objects take.
+    var usedBytes: Int { counters.pointee.usedBytes }
+
+    /// The keys of one of the policy's queues, head to tail (tests and debugging; O(n)).
+    func keys(_ queue: (Policy) -> PolicyNodes<Policy.Meta>.Queue) -> [UInt64] { nodes.pointee.keys(queue(policy.pointee)) }
 
     var facts: BackendFacts {
-        BackendFacts(entries: state.pointee.nodes.count, accountedBytes: state.pointee.usedBytes, evictions: state.pointee.evictions)
+        BackendFacts(entries: nodes.pointee.count, accountedBytes: counters.pointee.usedBytes, evictions: counters.pointee.evictions)
     }
 
     @inline(__always)
     func get(_ request: Request) -> Bool {
-        guard let slot = state.pointee.nodes.find(request.id) else { return false }
-        state.pointee.policy.hit(slot, &state.pointee.nodes)
+        guard let slot = nodes.pointee.find(request.id) else { return false }
+        policy.pointee.hit(slot, &nodes.pointee)
         return true
     }
 
     @inline(__always)
-    func set(_ request: Request, cost: Int, payload: Payload?) {
-        guard cost <= capacity, state.pointee.nodes.find(request.id) == nil else { return }
-        while state.pointee.usedBytes + cost > capacity, state.pointee.nodes.count > 0 {
-            let victim = state.pointee.policy.evict(&state.pointee.nodes)
-            state.pointee.usedBytes -= state.pointee.nodes[victim].cost
-            state.pointee.nodes.free(victim)
-            state.pointee.evictions += 1
+    func set(_ request: Request, cost: Int, payload: Payload? = nil) {
+        // A set of a cached key (not in demand-fill replay: it only sets after a miss)
+        // replaces the object: the old one goes, the new one is admitted afresh.
+        if nodes.pointee.find(request.id) != nil { remove(request) }
+        guard cost <= capacity else { return }
+        while counters.pointee.usedBytes + cost > capacity, nodes.pointee.count > 0 {
+            let victim = policy.pointee.evict(&nodes.pointee)
+            counters.pointee.usedBytes -= nodes.pointee[victim].cost
+            nodes.pointee.free(victim)
+            counters.pointee.evictions += 1
         }
-        let slot = state.pointee.nodes.add(request.id, cost: cost, meta: state.pointee.policy.newMeta)
-        state.pointee.usedBytes += cost
-        state.pointee.policy.admit(slot, &state.pointee.nodes)
+        let slot = nodes.pointee.add(request.id, cost: cost, meta: policy.pointee.newMeta)
+        counters.pointee.usedBytes += cost
+        policy.pointee.admit(slot, &nodes.pointee)
     }
 
     func remove(_ request: Request) {
-        guard let slot = state.pointee.nodes.find(request.id) else { return }
-        state.pointee.policy.removing(slot, &state.pointee.nodes)
-        state.pointee.usedBytes -= state.pointee.nodes[slot].cost
-        state.pointee.nodes.free(slot)
+        guard let slot = nodes.pointee.find(request.id) else { return }
+        policy.pointee.removing(slot, &nodes.pointee)
+        counters.pointee.usedBytes -= nodes.pointee[slot].cost
+        nodes.pointee.free(slot)
     }
 
     /// A policy simulator models no app and has no memory-pressure response.
     func didReceiveMemoryWarning() -> Int { 0 }
+
+    /// The replay loop specialized for each policy: called through `any CacheBackend`, a
+    /// generic class's methods would otherwise run unspecialized (every `hit` and `evict`
+    /// through a witness table, half the speed). One line per policy.
+    @_specialize(exported: false, where Policy == LRUPolicy)
+    @_specialize(exported: false, where Policy == FIFOPolicy)
+    @_specialize(exported: false, where Policy == ClockPolicy)
+    @_specialize(exported: false, where Policy == SievePolicy)
+    func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

@@ -6,9 +6,9 @@
 /// move, so hits write one byte.
 ///
 /// Complexity: hit O(1); admit O(1); evict O(1) amortized (each bit cleared was set by a hit).
-struct SievePolicy: EvictionPolicy {
+struct SievePolicy: SingleQueuePolicy {
     typealias Meta = Bool
-    private var queue = Nodes.Queue()
+    var queue = Nodes.Queue()
     /// The next object the hand looks at; -1 = start from the tail.
     private var hand: Int32 = -1
 
@@ -17,8 +17,6 @@ struct SievePolicy: EvictionPolicy {
     var newMeta: Bool { false }
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { nodes[slot].meta = true }
-
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &queue) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes) -> Int32 {
         var victim = hand >= 0 ? hand : queue.tail
