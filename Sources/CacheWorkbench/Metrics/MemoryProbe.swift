@@ -30,17 +30,20 @@ public enum MemoryProbe {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// "jemalloc 5.3.0-… (dirty_decay_ms:-1,…)" when jemalloc is the process allocator,
-    /// with the decay setting in force (ours from CJemallocConfig, or MALLOC_CONF's).
+    /// "jemalloc 5.3.0-… (dirty_decay_ms:-1 muzzy_decay_ms:-1 oversize_threshold:0
+    /// lg_extent_max_active_fit:20)" when jemalloc is the process allocator: the options in
+    /// force, read back from jemalloc (ours from CJemallocConfig, or MALLOC_CONF's).
     public static var allocatorName: String {
         var version: UnsafePointer<CChar>? = nil
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
         guard mallctl("version", &version, &size, nil, 0) == 0, let version else { return "system malloc" }
-        var decay = -2
-        var decaySize = MemoryLayout<Int>.size
-        let setting = mallctl("arenas.dirty_decay_ms", &decay, &decaySize, nil, 0) == 0
-            ? (decay < 0 ? " (\(String(cString: cwb_jemalloc_config()).replacingAll(",", with: " ")))" : " (dirty_decay_ms:\(decay))") : ""
-        return "jemalloc " + String(cString: version) + setting
+        var settings: [String] = []
+        for name in ["dirty_decay_ms", "muzzy_decay_ms", "oversize_threshold", "lg_extent_max_active_fit"] {
+            var value = 0  // ssize_t or size_t: both one machine word
+            var valueSize = MemoryLayout<Int>.size
+            if mallctl("opt." + name, &value, &valueSize, nil, 0) == 0 { settings.append("\(name):\(value)") }
+        }
+        return "jemalloc " + String(cString: version) + (settings.isEmpty ? "" : " (" + settings.joined(separator: " ") + ")")
     }
 }
 
