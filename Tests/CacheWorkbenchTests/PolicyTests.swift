@@ -54,10 +54,22 @@ struct PolicyTests {
         #expect(try cache.get(Request(time: 9, id: E, size: 1)))
     }
 
+    @Test("arc: a ghost hit moves p and admits into T2; REPLACE follows p")
+    func arc() throws {
+        let cache = try PolicySimulator<ARCPolicy>(capacity: 2)
+        // A B A(hit: A to T2) C(B to B1) B(B1 hit: p=1, A to B2, B into T2)
+        // A(B2 hit: p=0, C to B1, A into T2) C(B1 hit: p=1, B to B2, C into T2)
+        #expect(try outcomes(cache, [(A, 1), (B, 1), (A, 1), (C, 1), (B, 1), (A, 1), (C, 1)])
+            == [false, false, true, false, false, false, false])
+        #expect(try cache.get(Request(time: 9, id: A, size: 1)) && cache.get(Request(time: 9, id: C, size: 1)))
+        #expect(try !cache.get(Request(time: 9, id: B, size: 1)))
+        #expect(cache.facts.evictions == 4)
+    }
+
     @Test("objects larger than the capacity are not admitted and evict nothing")
     func tooLarge() throws {
         for cache in [try PolicySimulator<FIFOPolicy>(capacity: 5) as any CacheBackend, try PolicySimulator<SievePolicy>(capacity: 5),
-                      try PolicySimulator<ClockPolicy>(capacity: 5)] {
+                      try PolicySimulator<ClockPolicy>(capacity: 5), try PolicySimulator<ARCPolicy>(capacity: 5)] {
             _ = try outcomes(cache, [(A, 3), (B, 6), (A, 3)])
             #expect(cache.facts.entries == 1 && cache.facts.evictions == 0)
         }
@@ -67,7 +79,7 @@ struct PolicyTests {
     /// scripts/bootstrap into .venv/), on generated Zipf traces at several capacities.
     @Test("equal to libCacheSim: object and byte hits", arguments: [
         ("lru", "LRU", [String]()), ("fifo", "FIFO", []), ("clock", "Clock", []), ("sieve", "Sieve", []),
-        ("clock", "Clock", ["n_bit_counter=2"]),
+        ("clock", "Clock", ["n_bit_counter=2"]), ("arc", "ARC", []),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
         let python = SourceCheckout.root.path + "/.venv/bin/python"
@@ -79,12 +91,18 @@ struct PolicyTests {
         spec.keys = .id
         let trace = folder.path + "/zipf.csv"
         try TraceExport.write(ImageFeedGenerator(spec: spec), to: trace, shape: .plain)
+        // The same requests with every size 1: capacities are then object counts.
+        let unit = folder.path + "/unit.csv"
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { line in
+            line.split(separator: ",").prefix(2).joined(separator: ",") + ",1"
+        }
+        try OutputFile.write(lines.joined(separator: "\n") + "\n", to: unit)
         var options: [String: String] = [:]
         for parameter in parameters {
             let pair = parameter.split(separator: "=")
             options[pair[0].replacingOccurrences(of: "_", with: "-")] = String(pair[1])
         }
-        for capacity in [1 << 20, 8 << 20, 64 << 20] {
+        for (trace, capacity) in [(trace, 1 << 20), (trace, 8 << 20), (trace, 64 << 20), (unit, 50), (unit, 300), (unit, 1500)] {
             let kind = try BackendRegistry.named(backend)
             let tally = try replay(
                 try InMemoryTrace.load(TraceFile(path: trace), keepKeyNames: false).requests,

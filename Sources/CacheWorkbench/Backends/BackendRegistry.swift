@@ -67,6 +67,9 @@ public enum BackendRegistry {
         BackendKind(name: "sieve", summary: "policy-only SIEVE (Zhang et al., NSDI 2024; libCacheSim's Sieve)") {
             try PolicySimulator<SievePolicy>(capacity: $0.capacityBytes, options: $0.options)
         },
+        BackendKind(name: "arc", summary: "policy-only ARC (Megiddo & Modha, FAST 2003; libCacheSim's ARC, byte sizes)") {
+            try PolicySimulator<ARCPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
         BackendKind(
             name: "nscache", summary: "NSCache-like: cost and count limits, thread-safe, hashed string keys, memory warning clears",
             options: [
@@ -124,7 +127,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] { all.filter { !policyNames.contains($0.name) } }

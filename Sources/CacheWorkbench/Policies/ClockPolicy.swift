@@ -25,7 +25,7 @@ struct ClockPolicy: SingleQueuePolicy {
         if nodes[slot].meta < maximumFrequency { nodes[slot].meta += 1 }
     }
 
-    @inline(__always) mutating func evict(_ nodes: inout Nodes) -> Int32 {
+    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var victim = queue.tail
         while nodes[victim].meta >= 1 {
             nodes[victim].meta -= 1

@@ -4,8 +4,9 @@
 /// index, the slots, the demand-fill get/set, the capacity accounting), as libCacheSim's
 /// `cache_get_base` does for its eviction files.
 ///
-/// The simulator calls, for each request: `hit` when the key is cached; otherwise, when the
-/// object fits the capacity at all, `evict` until it fits, then `admit` for its new slot.
+/// The simulator calls, for each request: `hit` when the key is cached; otherwise `miss`
+/// (a ghost hit adapts the policy even when the object is then too large to store) and,
+/// when the object fits the capacity at all, `evict` until it fits, then `admit`.
 protocol EvictionPolicy {
     /// Per-object metadata (a frequency, a visited bit, the queue the object is in).
     associatedtype Meta
@@ -17,11 +18,14 @@ protocol EvictionPolicy {
     var newMeta: Meta { get }
     /// A request for a cached object.
     mutating func hit(_ slot: Int32, _ nodes: inout Nodes)
+    /// A request for an object that is not cached (before any eviction or admission).
+    mutating func miss(_ key: UInt64)
     /// Places a newly added object (its slot exists, it is in no queue).
     mutating func admit(_ slot: Int32, _ nodes: inout Nodes)
     /// Chooses a victim, unlinks it from its queue and returns its slot; the simulator
-    /// frees it. Called only while at least one object is cached.
-    mutating func evict(_ nodes: inout Nodes) -> Int32
+    /// frees it. Called only while at least one object is cached; `incoming` is the cost of
+    /// the object about to be admitted.
+    mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32
     /// Unlinks an object a `remove` asked for (the simulator frees it).
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes)
     /// The effective options, `name=value;…` (empty when none).
@@ -31,6 +35,7 @@ protocol EvictionPolicy {
 }
 
 extension EvictionPolicy {
+    @inline(__always) mutating func miss(_ key: UInt64) {}
     func deallocate() {}
     var settings: String { "" }
 }
@@ -44,7 +49,7 @@ protocol SingleQueuePolicy: EvictionPolicy {
 extension SingleQueuePolicy {
     @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &queue) }
 
-    @inline(__always) mutating func evict(_ nodes: inout Nodes) -> Int32 {
+    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         let victim = queue.tail
         nodes.unlink(victim, &queue)
         return victim
@@ -131,7 +136,10 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
 
     @inline(__always)
     func get(_ request: Request) -> Bool {
-        guard let slot = nodes.pointee.find(request.id) else { return false }
+        guard let slot = nodes.pointee.find(request.id) else {
+            policy.pointee.miss(request.id)
+            return false
+        }
         policy.pointee.hit(slot, &nodes.pointee)
         return true
     }
@@ -143,7 +151,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
         if nodes.pointee.find(request.id) != nil { remove(request) }
         guard cost <= capacity else { return }
         while counters.pointee.usedBytes + cost > capacity, nodes.pointee.count > 0 {
-            let victim = policy.pointee.evict(&nodes.pointee)
+            let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
             counters.pointee.usedBytes -= nodes.pointee[victim].cost
             nodes.pointee.free(victim)
             counters.pointee.evictions += 1
@@ -170,5 +178,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == FIFOPolicy)
     @_specialize(exported: false, where Policy == ClockPolicy)
     @_specialize(exported: false, where Policy == SievePolicy)
+    @_specialize(exported: false, where Policy == ARCPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

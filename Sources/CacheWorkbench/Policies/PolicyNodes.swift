@@ -158,6 +158,14 @@ struct GhostQueue {
         }
     }
 
+    /// Drops the oldest id (ARC trims its ghosts one at a time).
+    mutating func removeOldest() {
+        guard queue.tail >= 0 else { return }
+        let oldest = queue.tail
+        nodes.unlink(oldest, &queue)
+        nodes.free(oldest)
+    }
+
     /// Forgets an id; true when it was there.
     @discardableResult
     mutating func remove(_ key: UInt64) -> Bool {

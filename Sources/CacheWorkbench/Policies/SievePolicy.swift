@@ -18,7 +18,7 @@ struct SievePolicy: SingleQueuePolicy {
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { nodes[slot].meta = true }
 
-    @inline(__always) mutating func evict(_ nodes: inout Nodes) -> Int32 {
+    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var victim = hand >= 0 ? hand : queue.tail
         while nodes[victim].meta {
             nodes[victim].meta = false
