@@ -91,6 +91,15 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("clock: frequency of a newly inserted object (default 0).", valueName: "n"))
     var initFreq: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("2q: A1in's share of the capacity (default 0.25, libCacheSim's).", valueName: "fraction"))
+    var ainSizeRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("2q: A1out's (ghost ids) share of the capacity (default 0.5).", valueName: "fraction"))
+    var aoutSizeRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("slru: number of equal segments (default 4, libCacheSim's).", valueName: "n"))
+    var nSeg: String?
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: fsync each body before its rename, on | off (default off).", valueName: "on|off"))
     var fsync: String?
 
@@ -164,7 +173,8 @@ struct RunCommand: ParsableCommand {
                 "key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget,
                 "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,
                 "batch": batch, "page-size": pageSize, "mmap-size": mmapSize, "fsync": fsync, "sweep-target": sweepTarget, "max-age": maxAge,
-                "n-bit-counter": nBitCounter, "init-freq": initFreq,
+                "n-bit-counter": nBitCounter, "init-freq": initFreq, "ain-size-ratio": ainSizeRatio, "aout-size-ratio": aoutSizeRatio,
+                "n-seg": nSeg,
             ]
             arguments.backendOptions = backendOptions.compactMapValues { $0 }
             let outcome = try RunSetup(arguments).execute(progress: ProgressLine())

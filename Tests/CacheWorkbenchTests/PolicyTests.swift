@@ -66,10 +66,36 @@ struct PolicyTests {
         #expect(cache.facts.evictions == 4)
     }
 
+    @Test("2q: new objects in A1in, evicted ids to A1out, a ghost hit enters Am")
+    func twoQ() throws {
+        // Capacity 4: A1in 1 byte, Am 3, A1out 2 (unit sizes).
+        let cache = try PolicySimulator<TwoQPolicy>(capacity: 4)
+        // A B C D fill A1in; E evicts A (to A1out); A: ghost hit, B out, A into Am;
+        // A hits in Am; B: ghost hit, C out, B into Am.
+        #expect(try outcomes(cache, [(A, 1), (B, 1), (C, 1), (D, 1), (E, 1), (A, 1), (A, 1), (B, 1)])
+            == [false, false, false, false, false, false, true, false])
+        #expect(try cache.get(Request(time: 9, id: E, size: 1)) && cache.get(Request(time: 9, id: D, size: 1)))
+        #expect(try !cache.get(Request(time: 9, id: C, size: 1)))
+        #expect(!cache.admitsForTests(2))  // larger than A1in
+    }
+
+    @Test("slru: a hit promotes one segment; cooling cascades and can evict on a hit")
+    func slru() throws {
+        // Capacity 20, two segments of 10: A(2) and B(8) fill segment 0, C(9) goes to segment 1.
+        // A hit moves A up: segment 1 holds 11 > 10, C cools into segment 0 (17 > 10),
+        // which evicts its least recent, B.
+        let cache = try PolicySimulator<SLRUPolicy>(capacity: 20, options: ["n-seg": "2"])
+        #expect(try outcomes(cache, [(A, 2), (B, 8), (C, 9), (A, 2)]) == [false, false, false, true])
+        #expect(cache.facts.evictions == 1)
+        #expect(try !cache.get(Request(time: 9, id: B, size: 8)))
+        #expect(try cache.get(Request(time: 9, id: C, size: 9)))
+    }
+
     @Test("objects larger than the capacity are not admitted and evict nothing")
     func tooLarge() throws {
         for cache in [try PolicySimulator<FIFOPolicy>(capacity: 5) as any CacheBackend, try PolicySimulator<SievePolicy>(capacity: 5),
-                      try PolicySimulator<ClockPolicy>(capacity: 5), try PolicySimulator<ARCPolicy>(capacity: 5)] {
+                      try PolicySimulator<ClockPolicy>(capacity: 5), try PolicySimulator<ARCPolicy>(capacity: 5),
+                      try PolicySimulator<TwoQPolicy>(capacity: 12), try PolicySimulator<SLRUPolicy>(capacity: 12)] {
             _ = try outcomes(cache, [(A, 3), (B, 6), (A, 3)])
             #expect(cache.facts.entries == 1 && cache.facts.evictions == 0)
         }
@@ -79,7 +105,8 @@ struct PolicyTests {
     /// scripts/bootstrap into .venv/), on generated Zipf traces at several capacities.
     @Test("equal to libCacheSim: object and byte hits", arguments: [
         ("lru", "LRU", [String]()), ("fifo", "FIFO", []), ("clock", "Clock", []), ("sieve", "Sieve", []),
-        ("clock", "Clock", ["n_bit_counter=2"]), ("arc", "ARC", []),
+        ("clock", "Clock", ["n_bit_counter=2"]), ("arc", "ARC", []), ("2q", "TwoQ", []), ("slru", "SLRU", []),
+        ("2q", "TwoQ", ["a_in_size_ratio=0.1", "a_out_size_ratio=0.9"]),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
         let python = SourceCheckout.root.path + "/.venv/bin/python"
@@ -100,7 +127,8 @@ struct PolicyTests {
         var options: [String: String] = [:]
         for parameter in parameters {
             let pair = parameter.split(separator: "=")
-            options[pair[0].replacingOccurrences(of: "_", with: "-")] = String(pair[1])
+            let name = pair[0].replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: "a-in", with: "ain").replacingOccurrences(of: "a-out", with: "aout")
+            options[name] = String(pair[1])
         }
         for (trace, capacity) in [(trace, 1 << 20), (trace, 8 << 20), (trace, 64 << 20), (unit, 50), (unit, 300), (unit, 1500)] {
             let kind = try BackendRegistry.named(backend)

@@ -71,6 +71,17 @@ public enum BackendRegistry {
             try PolicySimulator<ARCPolicy>(capacity: $0.capacityBytes, options: $0.options)
         },
         BackendKind(
+            name: "2q", summary: "policy-only 2Q (Johnson & Shasha, VLDB 1994; libCacheSim's TwoQ)",
+            options: [
+                ("ain-size-ratio", "2q: A1in's share of the capacity (libCacheSim's default 0.25)"),
+                ("aout-size-ratio", "2q: A1out's (ghost ids) share of the capacity (default 0.5)"),
+            ]
+        ) { try PolicySimulator<TwoQPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "slru", summary: "policy-only segmented LRU (Karedla et al. 1994; libCacheSim's SLRU)",
+            options: [("n-seg", "slru: number of equal segments (libCacheSim's default 4)")]
+        ) { try PolicySimulator<SLRUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: "NSCache-like: cost and count limits, thread-safe, hashed string keys, memory warning clears",
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -127,7 +138,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] { all.filter { !policyNames.contains($0.name) } }

@@ -16,12 +16,17 @@ protocol EvictionPolicy {
     init(capacity: Int, options: PolicyOptions) throws
     /// Metadata of a newly admitted object.
     var newMeta: Meta { get }
-    /// A request for a cached object.
+    /// A request for a cached object. A policy that evicts here (SLRU cooling its segments)
+    /// unlinks its victims and frees them with `nodes.evict`.
     mutating func hit(_ slot: Int32, _ nodes: inout Nodes)
     /// A request for an object that is not cached (before any eviction or admission).
     mutating func miss(_ key: UInt64)
-    /// Places a newly added object (its slot exists, it is in no queue).
+    /// Places a newly added object (its slot exists, it is in no queue); may evict others
+    /// with `nodes.evict` (2Q's main queue keeping to its own size).
     mutating func admit(_ slot: Int32, _ nodes: inout Nodes)
+    /// Whether an object of `cost` bytes (no larger than the capacity) may be stored at all
+    /// (2Q and SLRU refuse objects larger than their first queue, as libCacheSim's do).
+    func admits(_ cost: Int) -> Bool
     /// Chooses a victim, unlinks it from its queue and returns its slot; the simulator
     /// frees it. Called only while at least one object is cached; `incoming` is the cost of
     /// the object about to be admitted.
@@ -36,6 +41,7 @@ protocol EvictionPolicy {
 
 extension EvictionPolicy {
     @inline(__always) mutating func miss(_ key: UInt64) {}
+    @inline(__always) func admits(_ cost: Int) -> Bool { true }
     func deallocate() {}
     var settings: String { "" }
 }
@@ -96,7 +102,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     // that borrows two of them must not make Swift copy a shared struct in and out.
     private let policy: UnsafeMutablePointer<Policy>
     private let nodes: UnsafeMutablePointer<PolicyNodes<Policy.Meta>>
-    private let counters: UnsafeMutablePointer<(usedBytes: Int, evictions: Int)>
 
     convenience init(capacity: Int, options: [String: String] = [:]) throws {
         self.init(capacity: capacity, policy: try Policy(capacity: capacity, options: PolicyOptions(values: options)))
@@ -108,8 +113,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
         policy.initialize(to: made)
         nodes = .allocate(capacity: 1)
         nodes.initialize(to: PolicyNodes())
-        counters = .allocate(capacity: 1)
-        counters.initialize(to: (0, 0))
     }
 
     deinit {
@@ -119,19 +122,21 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
         nodes.deallocate()
         policy.deinitialize(count: 1)
         policy.deallocate()
-        counters.deallocate()
     }
 
     var settings: String { policy.pointee.settings }
 
+    /// Whether the policy would store an object of `cost` bytes (tests).
+    func admitsForTests(_ cost: Int) -> Bool { cost <= capacity && policy.pointee.admits(cost) }
+
     /// Bytes the cached objects take.
-    var usedBytes: Int { counters.pointee.usedBytes }
+    var usedBytes: Int { nodes.pointee.usedBytes }
 
     /// The keys of one of the policy's queues, head to tail (tests and debugging; O(n)).
     func keys(_ queue: (Policy) -> PolicyNodes<Policy.Meta>.Queue) -> [UInt64] { nodes.pointee.keys(queue(policy.pointee)) }
 
     var facts: BackendFacts {
-        BackendFacts(entries: nodes.pointee.count, accountedBytes: counters.pointee.usedBytes, evictions: counters.pointee.evictions)
+        BackendFacts(entries: nodes.pointee.count, accountedBytes: nodes.pointee.usedBytes, evictions: nodes.pointee.evictions)
     }
 
     @inline(__always)
@@ -149,22 +154,18 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
         // A set of a cached key (not in demand-fill replay: it only sets after a miss)
         // replaces the object: the old one goes, the new one is admitted afresh.
         if nodes.pointee.find(request.id) != nil { remove(request) }
-        guard cost <= capacity else { return }
-        while counters.pointee.usedBytes + cost > capacity, nodes.pointee.count > 0 {
+        guard cost <= capacity, policy.pointee.admits(cost) else { return }
+        while nodes.pointee.usedBytes + cost > capacity, nodes.pointee.count > 0 {
             let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
-            counters.pointee.usedBytes -= nodes.pointee[victim].cost
-            nodes.pointee.free(victim)
-            counters.pointee.evictions += 1
+            nodes.pointee.evict(victim)
         }
         let slot = nodes.pointee.add(request.id, cost: cost, meta: policy.pointee.newMeta)
-        counters.pointee.usedBytes += cost
         policy.pointee.admit(slot, &nodes.pointee)
     }
 
     func remove(_ request: Request) {
         guard let slot = nodes.pointee.find(request.id) else { return }
         policy.pointee.removing(slot, &nodes.pointee)
-        counters.pointee.usedBytes -= nodes.pointee[slot].cost
         nodes.pointee.free(slot)
     }
 
@@ -179,5 +180,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == ClockPolicy)
     @_specialize(exported: false, where Policy == SievePolicy)
     @_specialize(exported: false, where Policy == ARCPolicy)
+    @_specialize(exported: false, where Policy == TwoQPolicy)
+    @_specialize(exported: false, where Policy == SLRUPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

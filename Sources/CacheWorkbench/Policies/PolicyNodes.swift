@@ -27,6 +27,11 @@ struct PolicyNodes<Meta> {
     }
 
     private(set) var index = IdIndex()
+    /// Bytes the cached objects take, and objects evicted so far (`evict` counts; `free`
+    /// does not): kept here so that a policy may evict from any call (SLRU evicts on a hit,
+    /// 2Q's main queue while admitting).
+    private(set) var usedBytes = 0
+    private(set) var evictions = 0
     private var nodes: UnsafeMutablePointer<Node>
     private var allocated = 16
     private var used = 0
@@ -70,15 +75,24 @@ struct PolicyNodes<Meta> {
             used += 1
         }
         index.insert(key, slot)
+        usedBytes += cost
         return slot
     }
 
     /// Drops an object (already unlinked from its queue) and recycles its slot.
     @inline(__always)
     mutating func free(_ slot: Int32) {
+        usedBytes -= nodes[Int(slot)].cost
         index.remove(nodes[Int(slot)].key)
         nodes[Int(slot)].older = freeHead
         freeHead = slot
+    }
+
+    /// `free` for an object the policy evicted (counted in `evictions`).
+    @inline(__always)
+    mutating func evict(_ slot: Int32) {
+        free(slot)
+        evictions += 1
     }
 
     // MARK: queues
@@ -140,6 +154,16 @@ struct GhostQueue {
     var count: Int { queue.count }
 
     func contains(_ key: UInt64) -> Bool { nodes.find(key) != nil }
+
+    /// Records an id as a FIFO cache of `capacity` bytes would (2Q's A1out): an id already
+    /// there stays where it is; one larger than the capacity is not recorded; otherwise the
+    /// oldest go until it fits.
+    mutating func recordFIFO(_ key: UInt64, cost: Int) {
+        guard !contains(key), cost <= capacity else { return }
+        while queue.bytes + cost > capacity, queue.tail >= 0 { removeOldest() }
+        let slot = nodes.add(key, cost: cost, meta: ())
+        nodes.pushHead(slot, &queue)
+    }
 
     /// Records an evicted id, dropping the oldest until it fits.
     mutating func insert(_ key: UInt64, cost: Int) {

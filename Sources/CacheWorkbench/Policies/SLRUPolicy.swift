@@ -1,0 +1,69 @@
+/// Segmented LRU (Karedla, Love and Wherry, IEEE Computer 1994), as libCacheSim's `SLRU.c`:
+/// `n-seg` LRU segments (default 4) of capacity / n-seg bytes each. A new object goes to the
+/// lowest segment with room (segment 0 when none has); a hit promotes it one segment up (in
+/// the top one: to its head), and a segment over its size cools: its least recent object
+/// moves down one segment, cascading; one cooled out of segment 0 is evicted — so a hit can
+/// evict. Eviction takes the least recent object of the lowest non-empty segment. Objects
+/// larger than a segment are never stored.
+///
+/// Complexity: hit O(1) amortized (each cooling moves one object down); evict O(n-seg).
+struct SLRUPolicy: EvictionPolicy {
+    /// The object's segment.
+    typealias Meta = Int32
+    private var segments: [Nodes.Queue]
+    let segmentSize: Int
+
+    init(capacity: Int, options: PolicyOptions) throws {
+        let count = try options.integer("n-seg", default: 4, range: 1...16)
+        segments = Array(repeating: Nodes.Queue(), count: count)
+        segmentSize = capacity / count
+    }
+
+    var newMeta: Int32 { 0 }
+    var settings: String { "n-seg=\(segments.count)" }
+
+    func admits(_ cost: Int) -> Bool { cost <= segmentSize }
+
+    @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
+        let segment = Int(nodes[slot].meta)
+        if segment == segments.count - 1 {
+            nodes.moveToHead(slot, &segments[segment])
+            return
+        }
+        nodes.unlink(slot, &segments[segment])
+        nodes[slot].meta = Int32(segment + 1)
+        nodes.pushHead(slot, &segments[segment + 1])
+        while segments[segment + 1].bytes > segmentSize { cool(segment + 1, &nodes) }
+    }
+
+    /// Moves segment `id`'s least recent object down one segment (evicts it from segment
+    /// 0), cascading while the segment below is over its size.
+    private mutating func cool(_ id: Int, _ nodes: inout Nodes) {
+        if id == 0 {
+            let victim = evict(&nodes, incoming: 0)
+            nodes.evict(victim)
+            return
+        }
+        let moved = segments[id].tail
+        nodes.unlink(moved, &segments[id])
+        nodes[moved].meta = Int32(id - 1)
+        nodes.pushHead(moved, &segments[id - 1])
+        while segments[id - 1].bytes > segmentSize { cool(id - 1, &nodes) }
+    }
+
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) {
+        let cost = nodes[slot].cost
+        let segment = segments.firstIndex { $0.bytes + cost <= segmentSize } ?? 0
+        nodes[slot].meta = Int32(segment)
+        nodes.pushHead(slot, &segments[segment])
+    }
+
+    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        let segment = segments.firstIndex { $0.bytes > 0 } ?? 0
+        let victim = segments[segment].tail
+        nodes.unlink(victim, &segments[segment])
+        return victim
+    }
+
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { nodes.unlink(slot, &segments[Int(nodes[slot].meta)]) }
+}
