@@ -91,6 +91,16 @@ struct PolicyTests {
         #expect(try cache.get(Request(time: 9, id: C, size: 9)))
     }
 
+    @Test("lfu: the lowest count goes; among equals, the first to reach it")
+    func lfu() throws {
+        let cache = try PolicySimulator<LFUPolicy>(capacity: 3)
+        // A A B C (A:2, B:1, C:1); D evicts B (first to reach 1); B evicts C; A stays.
+        #expect(try outcomes(cache, [(A, 1), (A, 1), (B, 1), (C, 1), (D, 1), (B, 1), (A, 1)])
+            == [false, true, false, false, false, false, true])
+        #expect(try !cache.get(Request(time: 9, id: C, size: 1)))
+        #expect(try cache.get(Request(time: 9, id: D, size: 1)))
+    }
+
     @Test("objects larger than the capacity are not admitted and evict nothing")
     func tooLarge() throws {
         for cache in [try PolicySimulator<FIFOPolicy>(capacity: 5) as any CacheBackend, try PolicySimulator<SievePolicy>(capacity: 5),
@@ -105,7 +115,7 @@ struct PolicyTests {
     /// scripts/bootstrap into .venv/), on generated Zipf traces at several capacities.
     @Test("equal to libCacheSim: object and byte hits", arguments: [
         ("lru", "LRU", [String]()), ("fifo", "FIFO", []), ("clock", "Clock", []), ("sieve", "Sieve", []),
-        ("clock", "Clock", ["n_bit_counter=2"]), ("arc", "ARC", []), ("2q", "TwoQ", []), ("slru", "SLRU", []),
+        ("clock", "Clock", ["n_bit_counter=2"]), ("arc", "ARC", []), ("2q", "TwoQ", []), ("slru", "SLRU", []), ("lfu", "LFU", []),
         ("2q", "TwoQ", ["a_in_size_ratio=0.1", "a_out_size_ratio=0.9"]),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {

@@ -70,6 +70,9 @@ public enum BackendRegistry {
         BackendKind(name: "arc", summary: "policy-only ARC (Megiddo & Modha, FAST 2003; libCacheSim's ARC, byte sizes)") {
             try PolicySimulator<ARCPolicy>(capacity: $0.capacityBytes, options: $0.options)
         },
+        BackendKind(name: "lfu", summary: "policy-only LFU, ties to the first to reach the count (libCacheSim's LFU)") {
+            try PolicySimulator<LFUPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
         BackendKind(
             name: "2q", summary: "policy-only 2Q (Johnson & Shasha, VLDB 1994; libCacheSim's TwoQ)",
             options: [
@@ -138,7 +141,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] { all.filter { !policyNames.contains($0.name) } }

@@ -182,5 +182,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == ARCPolicy)
     @_specialize(exported: false, where Policy == TwoQPolicy)
     @_specialize(exported: false, where Policy == SLRUPolicy)
+    @_specialize(exported: false, where Policy == LFUPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
