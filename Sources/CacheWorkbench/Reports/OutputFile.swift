@@ -213,7 +213,7 @@ public final class OutputFile {
         let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard opened >= 0 else { throw failure(path, "cannot create a temporary file in \(folder): \(errnoText())") }
         fchmod(opened, 0o644)
-        return (opened, String(cString: template))
+        return (opened, String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
