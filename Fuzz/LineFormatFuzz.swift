@@ -1,5 +1,5 @@
 // libFuzzer entry for the line-oriented trace readers (scripts/fuzz wikimedia, webcachesim,
-// twitter, cachelib, tencent, libcachesim-csv, oracle-general): CWB_FUZZ_FORMAT names the
+// twitter, cachelib, tencent, libcachesim-csv, oracle-general, arc-lis, lirs): CWB_FUZZ_FORMAT names the
 // reader. The input is written to a file (readers stream files) and read to the end, with
 // and without --skip-bad; libcachesim-csv also takes its first line as the --columns,
 // --header and --delimiter options. A TraceError or WorkbenchError is a correct answer; a
@@ -18,6 +18,8 @@ private func open(_ path: String, _ options: ReadOptions, _ formatOptions: [Stri
     case "tencent": return try LineTraceReader(path: path, format: TencentPhotoFormat(), options: options)
     case "libcachesim-csv": return try LineTraceReader(path: path, format: LibCacheSimCSVFormat(options: formatOptions), options: options)
     case "oracle-general": return try OracleGeneralReader(path: path)
+    case "arc-lis": return try LineTraceReader(path: path, format: ARCListFormat(), options: options)
+    case "lirs": return try LineTraceReader(path: path, format: LIRSFormat(), options: options)
     default: fatalError("CWB_FUZZ_FORMAT: unknown format \(format)")
     }
 }
@@ -47,7 +49,8 @@ public func fuzzLineFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                     if let name = request.name { precondition(!name.isEmpty, "empty key") }
                 }
             }
-            precondition(format == "cachelib" || rows <= body.count, "more rows than bytes")
+            precondition(format == "cachelib" || format == "arc-lis" || rows <= body.count, "more rows than bytes")
+            if format == "arc-lis" { precondition(rows <= body.count * ARCListFormat.largestRun, "more blocks than lines allow") }
         } catch {}
     }
     return 0

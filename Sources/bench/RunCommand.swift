@@ -43,6 +43,12 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes (default: charge the encoded size, counted and reported).", valueName: "R"))
     var decodedRatio: String?
 
+    @Flag(name: .customLong("ignore-obj-size"), help: "Every object counts 1 (libCacheSim's --ignore-obj-size): capacities are in objects, byte figures count objects.")
+    var ignoreObjectSize = false
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay this many requests (100000) or this share of the trace (0.2, 20%) before counting anything.", valueName: "n|share"))
+    var warmup: String?
+
     @Flag(name: .long, help: "Don't give stored objects real heap blocks of their cost (memory backends; pure hit-ratio runs).")
     var noMaterialize = false
 
@@ -155,6 +161,8 @@ struct RunCommand: ParsableCommand {
             arguments.cost = cost
             arguments.inferDimensions = inferDimensions
             arguments.decodedRatio = decodedRatio
+            arguments.ignoreObjectSize = ignoreObjectSize
+            arguments.warmup = warmup
             arguments.timing = !noTiming
             arguments.preload = preload
             arguments.skipBad = reading.skipBad

@@ -4,6 +4,11 @@ public struct ReplayOptions: Sendable {
     /// Time every backend call (clock read around the call only). Off for hit-ratio sweeps.
     public var timing = true
     public var costModel: CostModel = .encoded
+    /// Every object counts 1 (libCacheSim's --ignore-obj-size): capacities are in objects,
+    /// and byte figures count objects.
+    public var ignoreObjectSize = false
+    /// Requests replayed before the counters start (the cache warms, nothing is counted).
+    public var warmupRequests = 0
     /// How pixel costs are found for requests without dimensions (pixel cost model only).
     public var pixelRules = PixelCostRules()
     /// Sample jemalloc and RSS every this many requests (exactly).

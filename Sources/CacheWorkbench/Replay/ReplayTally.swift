@@ -13,6 +13,8 @@ public struct ReplayTally: Sendable {
     /// Misses whose cost exceeded the whole capacity, so were not inserted (rule 3).
     public var tooLarge = 0
     public var skippedRows = 0
+    /// Requests replayed before the counters started (`--warmup`).
+    public var warmupRequests = 0
     public var warnings: [MemoryWarningEvent] = []
     public var timeline: [TimelineSample] = []
     public var get: LatencySummary?

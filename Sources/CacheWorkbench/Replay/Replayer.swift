@@ -74,6 +74,8 @@ private struct ReplayLoop<Backend: CacheBackend> {
     let timing: Bool
     let costModel: CostModel
     let pricesPixels: Bool
+    let ignoreObjectSize: Bool
+    var warmupLeft: Int
     let pixelRules: PixelCostRules
     let materialize: Bool
     let schedule: MemoryWarningSchedule?
@@ -110,6 +112,8 @@ private struct ReplayLoop<Backend: CacheBackend> {
         self.timing = options.timing
         self.costModel = options.costModel
         self.pricesPixels = options.costModel == .pixels
+        self.ignoreObjectSize = options.ignoreObjectSize
+        self.warmupLeft = max(0, options.warmupRequests)
         self.pixelRules = options.pixelRules
         self.sampleInterval = max(1, options.memorySampleInterval)
         self.nextSampleAt = max(1, options.memorySampleInterval)
@@ -130,6 +134,18 @@ private struct ReplayLoop<Backend: CacheBackend> {
             return
         }
         if firstTime == nil { firstTime = request.time }
+        if warmupLeft > 0 {  // warm the cache; count nothing
+            warmupLeft -= 1
+            tally.warmupRequests += 1
+            if try !backend.get(request) {
+                let cost = ignoreObjectSize ? 1 : pricesPixels ? pixelRules.cost(of: request).cost : request.size
+                if cost <= capacity {
+                    let payload = materialize ? try Payload(byteCount: cost) : Backend.storesBytes ? try Payload(contentFor: request.keyText, byteCount: cost) : nil
+                    try backend.set(request, cost: cost, payload: payload)
+                }
+            }
+            return
+        }
         if schedule != nil { try warnIfDue(request) }
         tally.requests += 1
         defer {
@@ -139,11 +155,12 @@ private struct ReplayLoop<Backend: CacheBackend> {
                 nextSampleAt += sampleInterval
             }
         }
-        tally.requestedBytes += ByteTotal(request.size)
+        let size = ignoreObjectSize ? 1 : request.size
+        tally.requestedBytes += ByteTotal(size)
         lastTime = request.time
         // Under pixel cost every request is priced (and its rule counted), hit or miss.
-        var cost = request.size
-        if pricesPixels {
+        var cost = size
+        if pricesPixels, !ignoreObjectSize {
             let priced = pixelRules.cost(of: request)
             cost = priced.cost
             tally.costSources![priced.source] += 1
@@ -160,7 +177,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         if schedule != nil { recordOutcome(hit) }
         if hit {  // rule 2: the stored size stays as it is
             tally.hits += 1
-            tally.hitBytes += ByteTotal(request.size)
+            tally.hitBytes += ByteTotal(size)
             return
         }
         if cost > capacity {  // rule 3

@@ -22,6 +22,9 @@ public struct RunPlan: Sendable {
     public var seed: UInt64 = 1
     /// Folders for the disk backends.
     public var disk = DiskRunOptions()
+    /// `--warmup` as a share of the replayed requests (resolved on the trace); a count goes
+    /// straight into `options.warmupRequests`.
+    public var warmupFraction: Double?
 
     public init(
         trace: any Trace, backends: [BackendKind], capacities: [Capacity], options: ReplayOptions = ReplayOptions(),
@@ -64,8 +67,8 @@ public struct RunPlan: Sendable {
         for backend in backends {
             let model = costModel ?? (backend.holdsPayloads && hasDimensions ? .pixels : .encoded)
             var summary: TraceSummary?
-            if capacities.contains(where: \.needsWorkingSet) {
-                summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model, rules: options.pixelRules)
+            if capacities.contains(where: \.needsWorkingSet) || warmupFraction != nil {
+                summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
                 summaries[model] = summary
                 if summary?.workingSetBytes == 0 {
                     throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
@@ -73,6 +76,9 @@ public struct RunPlan: Sendable {
             }
             var runOptions = options
             runOptions.costModel = model
+            if let warmupFraction, let summary {
+                runOptions.warmupRequests = Int((Double(summary.requests - summary.droppedZeroSize) * warmupFraction).rounded(.down))
+            }
             runOptions.materialize = options.materialize && backend.holdsPayloads
             for capacity in capacities {
                 let bytes = capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0)
@@ -116,7 +122,8 @@ public struct RunPlan: Sendable {
                     mode: .demandFill, backend: backend.name, backendOptions: settings, holdsPayloads: backend.holdsPayloads,
                     costModel: model, pixelRules: options.pixelRules, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
                     workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
-                    memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow, loadSeconds: loadSeconds, tally: tally,
+                    memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
+                    ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
                     environment: environment, disk: measurement, verify: disk.verify))
             }
         }

@@ -21,6 +21,8 @@ public struct RunResult: Sendable {
     public var memoryWarningSchedule: MemoryWarningSchedule?
     /// Requests in the hit-ratio windows around each warning.
     public var warningWindow = 1_000
+    /// Every object counted 1 (`--ignore-obj-size`).
+    public var ignoreObjectSize = false
     /// Seconds spent reading the trace into memory (`--preload`), nil when streamed.
     public var loadSeconds: Double?
     public var tally: ReplayTally
@@ -70,6 +72,7 @@ extension RunResult {
         "get_hit_p50_ns", "get_hit_p90_ns", "get_hit_p99_ns", "get_hit_p999_ns", "get_hit_max_ns", "get_hits_timed",
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
+        "ignore_obj_size", "warmup_requests",
     ]
 
     /// Bytes handed to write calls per logical body byte stored.
@@ -122,6 +125,7 @@ extension RunResult {
             timing ? .from(Int(t.getMiss?.count ?? 0)) : .empty,
             costModel == .pixels ? .text(pixelRules.description) : .empty,
         ] + PixelCostRules.Source.allCases.map { source in t.costSources.map { .int($0[source]) } ?? .empty }
+            + [.text(ignoreObjectSize ? "yes" : "no"), .int(t.warmupRequests)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

@@ -13,6 +13,9 @@ public struct RunSetup {
         public var inferDimensions = "url"
         /// Decoded bytes per encoded byte for requests without dimensions (pixel cost).
         public var decodedRatio: String?
+        public var ignoreObjectSize = false
+        /// `--warmup`: a request count (`100000`) or a share of the trace (`0.2`, `20%`).
+        public var warmup: String?
         public var timing = true
         public var preload = false
         public var skipBad = false
@@ -69,6 +72,17 @@ public struct RunSetup {
         options.memoryWarnings = try arguments.memoryWarning.map(MemoryWarningSchedule.init(parsing:))
         options.warningWindow = arguments.warningWindow
         options.timeline = arguments.timeline != nil
+        options.ignoreObjectSize = arguments.ignoreObjectSize
+        var warmupFraction: Double?
+        if let text = arguments.warmup?.trimmingSpaces {
+            if let count = Int(text), count >= 0 {
+                options.warmupRequests = count
+            } else if let percent = text.hasSuffix("%") ? Double(text.dropLast()).map({ $0 / 100 }) : Double(text), percent >= 0, percent < 1 {
+                warmupFraction = percent
+            } else {
+                throw WorkbenchError("--warmup takes a request count (100000) or a share of the trace below 1 (0.2 or 20%), not \(ErrorText.quote(text))")
+            }
+        }
         plan = RunPlan(
             trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),
             capacities: try Capacity.list(parsing: arguments.capacities), options: options, preload: arguments.preload,
@@ -76,6 +90,7 @@ public struct RunSetup {
         plan.costModel = costModel
         plan.backendOptions = arguments.backendOptions
         plan.seed = arguments.seed
+        plan.warmupFraction = warmupFraction
         if arguments.cacheDirectory?.isEmpty == true {
             throw WorkbenchError("--cache-dir is empty; name a new folder, an empty one, or one an earlier run made")
         }

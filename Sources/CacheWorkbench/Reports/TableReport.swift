@@ -97,6 +97,12 @@ public enum TableReport {
         for result in results where result.tally.tooLarge > 0 {
             notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses and not stored (too_large)")
         }
+        if let first = results.first, first.ignoreObjectSize {
+            notes.append("--ignore-obj-size: every object counts 1, so capacities are in objects and the byte hit ratio counts objects")
+        }
+        if let first = results.first, first.tally.warmupRequests > 0 {
+            notes.append("the first \(first.tally.warmupRequests) requests warmed the cache and are in no figure (--warmup)")
+        }
         if let first = results.first, first.tally.skippedRows > 0 {
             notes.append("\(first.tally.skippedRows) malformed trace rows were skipped (--skip-bad); every figure leaves them out")
         }

@@ -93,6 +93,14 @@ public struct TraceFormat: Sendable {
             extensions: [],
             open: { path, options in try LineTraceReader(path: path, format: CacheLibFormat(), options: options) }),
         TraceFormat(
+            name: "arc-lis", summary: "ARC paper block traces (.lis): start_block n_blocks ignored request_no; 512-byte blocks",
+            extensions: ["lis"],
+            open: { path, options in try LineTraceReader(path: path, format: ARCListFormat(), options: options) }),
+        TraceFormat(
+            name: "lirs", summary: "LIRS-style block traces: one block number per line; 512-byte blocks",
+            extensions: ["trc"],
+            open: { path, options in try LineTraceReader(path: path, format: LIRSFormat(), options: options) }),
+        TraceFormat(
             name: "tencent", summary: "Tencent photo CDN: YYYYMMDDHHMMSS id format spec size hit terminal ms (space-separated)",
             extensions: [],
             open: { path, options in try LineTraceReader(path: path, format: TencentPhotoFormat(), options: options) }),

@@ -10,7 +10,10 @@ public struct TraceSummary: Sendable, Equatable {
     public init() {}
 
     /// One streaming pass; memory grows with unique keys, not with requests.
-    public static func scan(_ trace: any Trace, costModel: CostModel, rules: PixelCostRules = PixelCostRules()) throws -> TraceSummary {
+    /// With `ignoreObjectSize` every object counts 1, so the working set is the unique keys.
+    public static func scan(
+        _ trace: any Trace, costModel: CostModel, rules: PixelCostRules = PixelCostRules(), ignoreObjectSize: Bool = false
+    ) throws -> TraceSummary {
         let source = try trace.open(keepKeyNames: false)
         var summary = TraceSummary()
         var seen = Set<UInt64>()
@@ -22,7 +25,7 @@ public struct TraceSummary: Sendable, Equatable {
                     continue
                 }
                 if seen.insert(request.id).inserted {
-                    summary.workingSetBytes += ByteTotal(costModel.cost(of: request, rules: rules))
+                    summary.workingSetBytes += ignoreObjectSize ? 1 : ByteTotal(costModel.cost(of: request, rules: rules))
                 }
             }
         }
