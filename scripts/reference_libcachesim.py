@@ -22,8 +22,7 @@ def main() -> None:
         name, value = pair.split("=", 1)
         params[name] = float(value) if "." in value else int(value)
     cache = getattr(lcs, policy)(cache_size=capacity, **params)
-    hits = byte_hits = requests = 0
-    request = lcs.Request()
+    rows = []
     with open(path, newline="") as file:
         for row in csv.reader(file):
             if not row or not row[0].strip() or not row[0].strip()[0].isdigit():
@@ -31,13 +30,25 @@ def main() -> None:
             size = int(row[2])
             if size == 0:
                 continue
-            request.obj_id = int(row[1])
-            request.obj_size = size
-            request.clock_time = int(float(row[0]))
-            requests += 1
-            if cache.get(request):
-                hits += 1
-                byte_hits += size
+            rows.append((int(float(row[0])), int(row[1]), size))
+    # Each request's next access (its position among the replayed requests), for Belady.
+    never = 2**63 - 1
+    next_access = [never] * len(rows)
+    seen = {}
+    for index in range(len(rows) - 1, -1, -1):
+        next_access[index] = seen.get(rows[index][1], never)
+        seen[rows[index][1]] = index
+    hits = byte_hits = requests = 0
+    request = lcs.Request()
+    for index, (time, key, size) in enumerate(rows):
+        request.obj_id = key
+        request.obj_size = size
+        request.clock_time = time
+        request.next_access_vtime = next_access[index]
+        requests += 1
+        if cache.get(request):
+            hits += 1
+            byte_hits += size
     print(f"hits={hits} byte_hits={byte_hits} requests={requests}")
 
 

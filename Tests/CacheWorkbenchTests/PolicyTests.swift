@@ -101,6 +101,36 @@ struct PolicyTests {
         #expect(try cache.get(Request(time: 9, id: D, size: 1)))
     }
 
+    @Test("belady: the object needed farthest in the future goes; every miss is admitted")
+    func belady() throws {
+        let keys: [UInt64] = [A, B, C, A, D, B, A, C]
+        let future = NextAccess(positions: [3, 5, 7, 6, NextAccess.never, NextAccess.never, NextAccess.never, NextAccess.never])
+        let cache = try PolicySimulator<BeladyPolicy>(capacity: 2, nextAccess: future)
+        // C evicts B (next at 5, farther than A's 3); D evicts C (7); B evicts D (never).
+        #expect(try outcomes(cache, keys.map { ($0, 1) }) == [false, false, false, true, false, false, true, false])
+        #expect(throws: WorkbenchError.self) { try PolicySimulator<BeladyPolicy>(capacity: 2) }
+    }
+
+    @Test("OPT is never above any policy on unit sizes", arguments: [UInt64(1), 2, 3])
+    func optBound(seed: UInt64) throws {
+        var spec = ImageFeedSpec()
+        spec.requests = 5_000
+        spec.images = 800
+        spec.seed = seed
+        spec.keys = .id
+        let requests = ImageFeedGenerator(spec: spec).requests().map { Request(time: $0.time, id: $0.id, size: 1) }
+        let trace = InMemoryTrace(label: "unit", requests: requests)
+        for capacity in [20, 100, 400] {
+            var config = BackendConfig(capacityBytes: capacity)
+            config.nextAccess = try NextAccess.compute(trace)
+            let opt = try replay(requests, backend: BackendRegistry.named("belady").make(config), capacity: capacity).hits
+            for name in ["lru", "fifo", "clock", "sieve", "lfu", "arc", "2q", "slru"] {
+                let hits = try replay(requests, backend: BackendRegistry.named(name).make(BackendConfig(capacityBytes: capacity)), capacity: capacity).hits
+                #expect(opt >= hits, "\(name) at \(capacity): \(hits) hits, OPT \(opt)")
+            }
+        }
+    }
+
     @Test("objects larger than the capacity are not admitted and evict nothing")
     func tooLarge() throws {
         for cache in [try PolicySimulator<FIFOPolicy>(capacity: 5) as any CacheBackend, try PolicySimulator<SievePolicy>(capacity: 5),
@@ -115,7 +145,7 @@ struct PolicyTests {
     /// scripts/bootstrap into .venv/), on generated Zipf traces at several capacities.
     @Test("equal to libCacheSim: object and byte hits", arguments: [
         ("lru", "LRU", [String]()), ("fifo", "FIFO", []), ("clock", "Clock", []), ("sieve", "Sieve", []),
-        ("clock", "Clock", ["n_bit_counter=2"]), ("arc", "ARC", []), ("2q", "TwoQ", []), ("slru", "SLRU", []), ("lfu", "LFU", []),
+        ("clock", "Clock", ["n_bit_counter=2"]), ("arc", "ARC", []), ("2q", "TwoQ", []), ("slru", "SLRU", []), ("lfu", "LFU", []), ("belady", "Belady", []),
         ("2q", "TwoQ", ["a_in_size_ratio=0.1", "a_out_size_ratio=0.9"]),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
@@ -142,9 +172,11 @@ struct PolicyTests {
         }
         for (trace, capacity) in [(trace, 1 << 20), (trace, 8 << 20), (trace, 64 << 20), (unit, 50), (unit, 300), (unit, 1500)] {
             let kind = try BackendRegistry.named(backend)
+            var config = BackendConfig(capacityBytes: capacity, options: options)
+            if kind.needsFuture { config.nextAccess = try NextAccess.compute(TraceFile(path: trace)) }
             let tally = try replay(
                 try InMemoryTrace.load(TraceFile(path: trace), keepKeyNames: false).requests,
-                backend: kind.make(BackendConfig(capacityBytes: capacity, options: options)), capacity: capacity)
+                backend: kind.make(config), capacity: capacity)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: python)
             process.arguments = [SourceCheckout.root.path + "/scripts/reference_libcachesim.py", reference, String(capacity), trace] + parameters

@@ -58,7 +58,7 @@ struct ResearchModeTests {
             let a = try csvRows(folder.path + "/a.csv")[0], b = try csvRows(folder.path + "/b.csv")[0]
             #expect(a["hits"] == b["hits"] && a["byte_hit_ratio"] == a["object_hit_ratio"], "\(backend)")
             #expect(a["ignore_obj_size"] == "yes" && b["ignore_obj_size"] == "no")
-            #expect(ignored.out.contains("--ignore-obj-size: every object counts 1"))
+            #expect(ignored.out.contains("--ignore-obj-size: every object counts 1") && ignored.out.contains("100 obj"))
         }
     }
 

@@ -5,6 +5,8 @@ public struct BackendConfig: Sendable {
     public var options: [String: String]
     /// For disk backends: their folder and I/O probe.
     public var disk: DiskContext?
+    /// For offline policies: each replayed request's next access (`NextAccess`).
+    public var nextAccess: NextAccess?
 
     public init(capacityBytes: Int, seed: UInt64 = 1, options: [String: String] = [:], disk: DiskContext? = nil) {
         self.capacityBytes = capacityBytes
@@ -22,6 +24,7 @@ public struct BackendKind: Sendable {
     public let needsKeyNames: Bool
     public let holdsPayloads: Bool
     public let storesBytes: Bool
+    public let needsFuture: Bool
     /// Option names it takes (`--key-hash` arrives as `key-hash`), with a line of help each.
     public let options: [(name: String, help: String)]
     private let factory: @Sendable (BackendConfig) throws -> any CacheBackend
@@ -36,6 +39,7 @@ public struct BackendKind: Sendable {
         self.needsKeyNames = Backend.needsKeyNames
         self.holdsPayloads = Backend.holdsPayloads
         self.storesBytes = Backend.storesBytes
+        self.needsFuture = Backend.needsFuture
         self.factory = make
     }
 
@@ -72,6 +76,9 @@ public enum BackendRegistry {
         },
         BackendKind(name: "lfu", summary: "policy-only LFU, ties to the first to reach the count (libCacheSim's LFU)") {
             try PolicySimulator<LFUPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
+        BackendKind(name: "belady", summary: "policy-only Belady's OPT from next-access times (Belady 1966; libCacheSim's Belady): optimal for unit sizes") {
+            try PolicySimulator<BeladyPolicy>(capacity: $0.capacityBytes, options: $0.options, nextAccess: $0.nextAccess)
         },
         BackendKind(
             name: "2q", summary: "policy-only 2Q (Johnson & Shasha, VLDB 1994; libCacheSim's TwoQ)",
@@ -141,7 +148,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] { all.filter { !policyNames.contains($0.name) } }

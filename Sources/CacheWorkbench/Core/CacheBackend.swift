@@ -42,6 +42,10 @@ public protocol CacheBackend: AnyObject {
     /// counted by the disk I/O probe.
     static var storesBytes: Bool { get }
 
+    /// True for offline policies (Belady) that need each request's next access, computed in
+    /// a first pass over the trace and handed over in `BackendConfig.nextAccess`.
+    static var needsFuture: Bool { get }
+
     /// Finishes pending work (commits, a manifest) and releases files; called once after
     /// the replay, before the disk footprint is measured.
     func close() throws
@@ -53,6 +57,7 @@ public protocol CacheBackend: AnyObject {
 
 extension CacheBackend {
     public static var storesBytes: Bool { false }
+    public static var needsFuture: Bool { false }
     public func close() throws {}
 
     public func replay(with replayer: Replayer) throws -> ReplayTally {

@@ -8,6 +8,8 @@
 /// (a ghost hit adapts the policy even when the object is then too large to store) and,
 /// when the object fits the capacity at all, `evict` until it fits, then `admit`.
 protocol EvictionPolicy {
+    /// Whether the policy needs each request's next access (offline policies).
+    static var needsFuture: Bool { get }
     /// Per-object metadata (a frequency, a visited bit, the queue the object is in).
     associatedtype Meta
     typealias Nodes = PolicyNodes<Meta>
@@ -40,6 +42,7 @@ protocol EvictionPolicy {
 }
 
 extension EvictionPolicy {
+    static var needsFuture: Bool { false }
     @inline(__always) mutating func miss(_ key: UInt64) {}
     @inline(__always) func admits(_ cost: Int) -> Bool { true }
     func deallocate() {}
@@ -67,6 +70,8 @@ extension SingleQueuePolicy {
 /// A policy's options as text, parsed with one wording of errors for every policy.
 struct PolicyOptions {
     var values: [String: String]
+    /// Next accesses, for offline policies.
+    var nextAccess: NextAccess? = nil
 
     func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = values[name] else { return fallback }
@@ -96,6 +101,7 @@ struct PolicyOptions {
 final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     static var needsKeyNames: Bool { false }
     static var holdsPayloads: Bool { false }
+    static var needsFuture: Bool { Policy.needsFuture }
 
     let capacity: Int
     // The policy, the nodes and the counters each behind a pointer of their own: a call
@@ -103,8 +109,8 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     private let policy: UnsafeMutablePointer<Policy>
     private let nodes: UnsafeMutablePointer<PolicyNodes<Policy.Meta>>
 
-    convenience init(capacity: Int, options: [String: String] = [:]) throws {
-        self.init(capacity: capacity, policy: try Policy(capacity: capacity, options: PolicyOptions(values: options)))
+    convenience init(capacity: Int, options: [String: String] = [:], nextAccess: NextAccess? = nil) throws {
+        self.init(capacity: capacity, policy: try Policy(capacity: capacity, options: PolicyOptions(values: options, nextAccess: nextAccess)))
     }
 
     init(capacity: Int, policy made: Policy) {
@@ -183,5 +189,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == TwoQPolicy)
     @_specialize(exported: false, where Policy == SLRUPolicy)
     @_specialize(exported: false, where Policy == LFUPolicy)
+    @_specialize(exported: false, where Policy == BeladyPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

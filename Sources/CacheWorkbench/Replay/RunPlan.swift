@@ -63,6 +63,8 @@ public struct RunPlan: Sendable {
         }
         let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
         var summaries: [CostModel: TraceSummary] = [:]
+        // Offline policies read the future: one pass for every request's next access.
+        let nextAccess = backends.contains(where: \.needsFuture) ? try NextAccess.compute(trace) : nil
         var results: [RunResult] = []
         for backend in backends {
             let model = costModel ?? (backend.holdsPayloads && hasDimensions ? .pixels : .encoded)
@@ -84,6 +86,7 @@ public struct RunPlan: Sendable {
                 let bytes = capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0)
                 willRun(backend, bytes)
                 var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
+                if backend.needsFuture { config.nextAccess = nextAccess }
                 var tally = ReplayTally()
                 var settings = ""
                 var folder: DiskRunOptions.Folder?

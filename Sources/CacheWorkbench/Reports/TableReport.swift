@@ -21,21 +21,19 @@ public enum TableReport {
         var rows: [[String]] = []
         for result in ordered {
             let t = result.tally
-            rows.append([
-                result.backend,
-                ByteCount.format(result.capacityBytes) + (result.capacity.needsWorkingSet ? " (\(result.capacity))" : ""),
-                result.costModel.rawValue, String(t.requests),
-                percent(t.objectHitRatio), percent(t.byteHitRatio),
-                nanoseconds(t.getHit?.p50), nanoseconds(t.getHit?.p99), nanoseconds(t.getMiss?.p50),
-                nanoseconds(t.set?.p50), nanoseconds(t.set?.p99),
-                rate(t.throughput), String(t.finalFacts.evictions),
-                t.memory.allocated.map(ByteCount.format) ?? "–",
-            ] + (refused ? [String(t.tooLarge)] : []) + (warned ? [
-                String(t.memoryWarnings), ByteCount.format(t.warningReleasedBytes),
-                percent(t.meanHitRatio(\.hitRatioBefore)), percent(t.meanHitRatio(\.hitRatioAfter)),
-            ] : []) + (onDisk ? diskCells(result) : []) + [
-                result.failed ? "FAILED: \(t.failure ?? "")" : "ok",
-            ])
+            let heap: String = t.memory.allocated.map { ByteCount.format($0) } ?? "–"
+            var row: [String] = [result.backend, capacityLabel(result), result.costModel.rawValue, String(t.requests)]
+            row += [percent(t.objectHitRatio), percent(t.byteHitRatio)]
+            row += [nanoseconds(t.getHit?.p50), nanoseconds(t.getHit?.p99), nanoseconds(t.getMiss?.p50)]
+            row += [nanoseconds(t.set?.p50), nanoseconds(t.set?.p99), rate(t.throughput), String(t.finalFacts.evictions), heap]
+            if refused { row.append(String(t.tooLarge)) }
+            if warned {
+                let released: String = ByteCount.format(t.warningReleasedBytes)
+                row += [String(t.memoryWarnings), released, percent(t.meanHitRatio(\.hitRatioBefore)), percent(t.meanHitRatio(\.hitRatioAfter))]
+            }
+            if onDisk { row += diskCells(result) }
+            row.append(result.failed ? "FAILED: \(t.failure ?? "")" : "ok")
+            rows.append(row)
         }
         var widths = headers.map(\.count)
         for row in rows {
@@ -116,6 +114,12 @@ public enum TableReport {
             }
         }
         return notes
+    }
+
+    /// `100MiB`, `10% (5.2MiB)`-style, or `100 obj` when every object counts 1.
+    static func capacityLabel(_ result: RunResult) -> String {
+        let size: String = result.ignoreObjectSize ? "\(result.capacityBytes) obj" : ByteCount.format(result.capacityBytes)
+        return result.capacity.needsWorkingSet ? size + " (\(result.capacity))" : size
     }
 
     static func diskCells(_ result: RunResult) -> [String] {
