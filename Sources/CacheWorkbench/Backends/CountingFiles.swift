@@ -32,11 +32,16 @@ struct CountingFiles {
         return descriptor
     }
 
-    /// Writes a new file in one go (Cache.db's body files); the name must be new.
-    func writeNew(_ path: String, _ bytes: UnsafeRawBufferPointer, kind: DiskIOProbe.FileKind = .data) throws {
+    /// Writes a new file in one go (Cache.db's body files), fsynced first when `sync`; the
+    /// name must be new. On any failure the file is removed.
+    func writeNew(_ path: String, _ bytes: UnsafeRawBufferPointer, fsync sync: Bool = false, kind: DiskIOProbe.FileKind = .data) throws {
         let descriptor = try createExclusively(path)
         do {
             try writeAll(descriptor, bytes, path: path, kind: kind)
+            if sync {
+                guard fsync(descriptor) == 0 else { throw error(path, "fsync failed") }
+                probe.countSync(kind)
+            }
         } catch {
             close(descriptor)
             unlink(path)
@@ -55,22 +60,7 @@ struct CountingFiles {
         // A temporary file left by a crash has our name in our folder: remove it (a link is
         // removed, not followed), then create afresh and exclusively.
         if unlink(temporary) != 0 && errno != ENOENT { throw error(temporary, "cannot remove a stale temporary file") }
-        let descriptor = try createExclusively(temporary)
-        do {
-            try writeAll(descriptor, bytes, path: temporary, kind: kind)
-            if sync {
-                guard fsync(descriptor) == 0 else { throw error(temporary, "fsync failed") }
-                probe.countSync(kind)
-            }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        guard close(descriptor) == 0 else {
-            unlink(temporary)
-            throw error(temporary, "close failed")
-        }
+        try writeNew(temporary, bytes, fsync: sync, kind: kind)
         guard rename(temporary, path) == 0 else {
             let failure = error(path, "cannot rename the temporary file into place")
             unlink(temporary)

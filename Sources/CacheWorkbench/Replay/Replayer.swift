@@ -72,7 +72,6 @@ private struct ReplayLoop<Backend: CacheBackend> {
     let backend: Backend
     let capacity: Int
     let timing: Bool
-    let costModel: CostModel
     let pricesPixels: Bool
     let ignoreObjectSize: Bool
     var warmupLeft: Int
@@ -110,7 +109,6 @@ private struct ReplayLoop<Backend: CacheBackend> {
         self.backend = backend
         self.capacity = capacity
         self.timing = options.timing
-        self.costModel = options.costModel
         self.pricesPixels = options.costModel == .pixels
         self.ignoreObjectSize = options.ignoreObjectSize
         self.warmupLeft = max(0, options.warmupRequests)
@@ -138,11 +136,8 @@ private struct ReplayLoop<Backend: CacheBackend> {
             warmupLeft -= 1
             tally.warmupRequests += 1
             if try !backend.get(request) {
-                let cost = ignoreObjectSize ? 1 : pricesPixels ? pixelRules.cost(of: request).cost : request.size
-                if cost <= capacity {
-                    let payload = materialize ? try Payload(byteCount: cost) : Backend.storesBytes ? try Payload(contentFor: request.keyText, byteCount: cost) : nil
-                    try backend.set(request, cost: cost, payload: payload)
-                }
+                let cost = price(request).cost
+                if cost <= capacity { try backend.set(request, cost: cost, payload: try payload(for: request, cost: cost)) }
             }
             return
         }
@@ -159,12 +154,8 @@ private struct ReplayLoop<Backend: CacheBackend> {
         tally.requestedBytes += ByteTotal(size)
         lastTime = request.time
         // Under pixel cost every request is priced (and its rule counted), hit or miss.
-        var cost = size
-        if pricesPixels, !ignoreObjectSize {
-            let priced = pixelRules.cost(of: request)
-            cost = priced.cost
-            tally.costSources![priced.source] += 1
-        }
+        let (cost, source) = price(request)
+        if let source { tally.costSources![source] += 1 }
         let hit: Bool
         if timing {
             let before = MonotonicClock.now()
@@ -186,7 +177,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         }
         // The "decoded" memory, or a disk backend's body, is made outside the timed call:
         // set measures the cache.
-        let payload = materialize ? try Payload(byteCount: cost) : Backend.storesBytes ? try Payload(contentFor: request.keyText, byteCount: cost) : nil
+        let payload = try payload(for: request, cost: cost)
         if timing {  // rule 1: a miss inserts (the backend evicts as rule 5 says)
             let before = MonotonicClock.now()
             try backend.set(request, cost: cost, payload: payload)
@@ -196,6 +187,23 @@ private struct ReplayLoop<Backend: CacheBackend> {
         }
         if Backend.storesBytes { tally.logicalWriteBytes += ByteTotal(cost) }
         accountedPeak = max(accountedPeak, backend.facts.accountedBytes)
+    }
+
+    /// What the request costs, and the pixel rule that priced it (nil: encoded size, or
+    /// every object counting 1).
+    @inline(__always)
+    private func price(_ request: Request) -> (cost: Int, source: PixelCostRules.Source?) {
+        if ignoreObjectSize { return (1, nil) }
+        guard pricesPixels else { return (request.size, nil) }
+        let priced = pixelRules.cost(of: request)
+        return (priced.cost, priced.source)
+    }
+
+    /// The object's memory (a materialized bitmap) or a disk backend's body, or nil.
+    @inline(__always)
+    private func payload(for request: Request, cost: Int) throws -> Payload? {
+        if materialize { return try Payload(byteCount: cost) }
+        return Backend.storesBytes ? try Payload(contentFor: request.keyText, byteCount: cost) : nil
     }
 
     private mutating func warnIfDue(_ request: Request) throws {

@@ -72,7 +72,7 @@ public struct RunPlan: Sendable {
             if capacities.contains(where: \.needsWorkingSet) || warmupFraction != nil {
                 summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
                 summaries[model] = summary
-                if summary?.workingSetBytes == 0 {
+                if summary?.workingSetBytes == 0, capacities.contains(where: \.needsWorkingSet) {
                     throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
                 }
             }

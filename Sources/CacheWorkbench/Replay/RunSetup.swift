@@ -113,7 +113,7 @@ public struct RunSetup {
         /// Requests priced by the encoded-size fallback under pixel cost, per run: said on
         /// stderr as well as under the table and in the CSV.
         public var fallbackNotes: [String] {
-            TableReport.notes(results).filter { $0.contains("charged their encoded size") }
+            TableReport.fallbackNotes(results)
         }
     }
 

@@ -84,10 +84,7 @@ public enum TableReport {
         if models.count > 1 {
             notes.append("rows are grouped by cost model and compare only within a group: at equal capacity a cache holds far fewer decoded bitmaps (pixels) than encoded files; --cost pixels or --cost encoded puts every row on one model")
         }
-        for result in results where result.encodedFallbacks > 0 {
-            let priced = result.tally.costSources?.total ?? 0
-            notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)")
-        }
+        notes += fallbackNotes(results)
         for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
             guard let sources = result.tally.costSources else { continue }
             notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
@@ -120,6 +117,15 @@ public enum TableReport {
     static func capacityLabel(_ result: RunResult) -> String {
         let size: String = result.ignoreObjectSize ? "\(result.capacityBytes) obj" : ByteCount.format(result.capacityBytes)
         return result.capacity.needsWorkingSet ? size + " (\(result.capacity))" : size
+    }
+
+    /// Runs whose pixel costs rest on the encoded-size fallback, one sentence each (also on
+    /// stderr: see `RunSetup.Outcome`).
+    public static func fallbackNotes(_ results: [RunResult]) -> [String] {
+        results.filter { $0.encodedFallbacks > 0 }.map { result in
+            let priced = result.tally.costSources?.total ?? 0
+            return "\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
+        }
     }
 
     static func diskCells(_ result: RunResult) -> [String] {
