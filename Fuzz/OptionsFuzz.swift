@@ -1,13 +1,14 @@
 // libFuzzer entry for the option parsers (scripts/fuzz options): capacities and capacity
 // lists (--capacity), sizes (--inline-limit, --max-bytes), memory-warning schedules
-// (--memory-warning) and libcachesim-csv's --columns/--header/--delimiter. The first byte
+// (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
+// --decoded-ratio and --infer-dimensions. The first byte
 // picks the parser; the rest is the option's text. An error is a correct answer; a crash
 // is a finding, and so is a value outside the documented limits.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let text = String(decoding: UnsafeBufferPointer(start: data + 1, count: size - 1), as: UTF8.self)
-    switch data[0] % 5 {
+    switch data[0] % 6 {
     case 0:
         if let capacities = try? Capacity.list(parsing: text) {
             for capacity in capacities {
@@ -30,6 +31,12 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var options: [String: String] = [:]
         for (name, value) in zip(["columns", "header", "delimiter"], parts) { options[name] = String(value) }
         _ = try? LibCacheSimCSVFormat(options: options)
+    case 5:
+        if let warmup = try? ReplayOptionText.warmup(text) {
+            precondition((warmup.count ?? 0) >= 0 && (warmup.share.map { $0 >= 0 && $0 < 1 } ?? true), "warm-up out of range")
+        }
+        if let ratio = try? ReplayOptionText.decodedRatio(text) { precondition(ratio > 0 && ratio <= 1000, "ratio out of range") }
+        _ = try? ReplayOptionText.inferDimensions(text)
     default:
         _ = ErrorText.quote(text)
         _ = ErrorText.escapingControls(text)

@@ -96,11 +96,12 @@ struct FuzzRegressionTests {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             guard let kind = bytes.first else { continue }
             let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
-            switch kind % 5 {
+            switch kind % 6 {
             case 0: for capacity in (try? Capacity.list(parsing: text)) ?? [] { #expect(capacity.resolve(workingSetBytes: 1 << 80) <= SizeLimits.largestCapacity) }
             case 1: _ = Capacity.bytes(parsing: text)
             case 2: _ = try? MemoryWarningSchedule(parsing: text)
             case 3: _ = try? LibCacheSimCSVFormat(options: ["columns": text])
+            case 5: _ = try? ReplayOptionText.warmup(text)
             default: #expect(!ErrorText.quote(text).unicodeScalars.contains { $0.value < 0x20 })
             }
         }

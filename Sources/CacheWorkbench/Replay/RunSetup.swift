@@ -55,17 +55,8 @@ public struct RunSetup {
         let outputs = [("--csv", arguments.csv), ("--json", arguments.json), ("--timeline", arguments.timeline)]
         try OutputFile.check(outputs: outputs.compactMap { option, path in path.map { (option, $0) } }, inputs: [path])
         var options = ReplayOptions()
-        switch arguments.inferDimensions.lowercased() {
-        case "url": options.pixelRules.inferFromURL = true
-        case "off": options.pixelRules.inferFromURL = false
-        default: throw WorkbenchError("--infer-dimensions must be url or off, not \(ErrorText.quote(arguments.inferDimensions))")
-        }
-        if let text = arguments.decodedRatio {
-            guard let ratio = Double(text), ratio > 0, ratio <= 1000 else {
-                throw WorkbenchError("--decoded-ratio must be a number above 0 and at most 1000 (decoded bytes per encoded byte), not \(ErrorText.quote(text))")
-            }
-            options.pixelRules.decodedRatio = ratio
-        }
+        options.pixelRules.inferFromURL = try ReplayOptionText.inferDimensions(arguments.inferDimensions)
+        options.pixelRules.decodedRatio = try arguments.decodedRatio.map(ReplayOptionText.decodedRatio)
         options.timing = arguments.timing
         options.memorySampleInterval = arguments.sampleEvery
         options.materialize = arguments.materialize
@@ -73,16 +64,9 @@ public struct RunSetup {
         options.warningWindow = arguments.warningWindow
         options.timeline = arguments.timeline != nil
         options.ignoreObjectSize = arguments.ignoreObjectSize
-        var warmupFraction: Double?
-        if let text = arguments.warmup?.trimmingSpaces {
-            if let count = Int(text), count >= 0 {
-                options.warmupRequests = count
-            } else if let percent = text.hasSuffix("%") ? Double(text.dropLast()).map({ $0 / 100 }) : Double(text), percent >= 0, percent < 1 {
-                warmupFraction = percent
-            } else {
-                throw WorkbenchError("--warmup takes a request count (100000) or a share of the trace below 1 (0.2 or 20%), not \(ErrorText.quote(text))")
-            }
-        }
+        let warmup = try arguments.warmup.map(ReplayOptionText.warmup)
+        options.warmupRequests = warmup?.count ?? 0
+        let warmupFraction = warmup?.share
         plan = RunPlan(
             trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),
             capacities: try Capacity.list(parsing: arguments.capacities), options: options, preload: arguments.preload,
