@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // System libraries (scripts/bootstrap installs their -dev packages).
@@ -33,6 +34,7 @@ let package = Package(
                 "CSQLite",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .executableTarget(

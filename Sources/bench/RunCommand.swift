@@ -106,6 +106,24 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("slru: number of equal segments (default 4, libCacheSim's).", valueName: "n"))
     var nSeg: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("s3fifo: the small FIFO's share of the capacity (default 0.10, libCacheSim's).", valueName: "fraction"))
+    var fifoSizeRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("s3fifo: the ghost FIFO's size as a share of the capacity (default 0.90; 0 = no ghost).", valueName: "ratio"))
+    var ghostSizeRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("s3fifo: hits in the small FIFO that move an object to main (default 2).", valueName: "n"))
+    var moveToMainThreshold: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("wtinylfu: the window LRU's share of the capacity (default 0.01, Caffeine's).", valueName: "fraction"))
+    var windowSize: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("wtinylfu: the protected segment's share of the main cache (default 0.8).", valueName: "fraction"))
+    var protectedSize: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("lirs: the resident HIR queue's share of the capacity (default 0.01, libCacheSim's).", valueName: "fraction"))
+    var hirsRatio: String?
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: fsync each body before its rename, on | off (default off).", valueName: "on|off"))
     var fsync: String?
 
@@ -182,7 +200,9 @@ struct RunCommand: ParsableCommand {
                 "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,
                 "batch": batch, "page-size": pageSize, "mmap-size": mmapSize, "fsync": fsync, "sweep-target": sweepTarget, "max-age": maxAge,
                 "n-bit-counter": nBitCounter, "init-freq": initFreq, "ain-size-ratio": ainSizeRatio, "aout-size-ratio": aoutSizeRatio,
-                "n-seg": nSeg,
+                "n-seg": nSeg, "fifo-size-ratio": fifoSizeRatio, "ghost-size-ratio": ghostSizeRatio,
+                "move-to-main-threshold": moveToMainThreshold, "window-size": windowSize, "protected-size": protectedSize,
+                "hirs-ratio": hirsRatio,
             ]
             arguments.backendOptions = backendOptions.compactMapValues { $0 }
             let outcome = try RunSetup(arguments).execute(progress: ProgressLine())

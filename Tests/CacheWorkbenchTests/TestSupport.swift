@@ -75,3 +75,34 @@ var pixelOptions: ReplayOptions {
     options.costModel = .pixels
     return options
 }
+
+/// Replays (key, size) pairs, one second apart, through a policy simulator and returns
+/// which requests hit (a miss sets, as demand-fill replay does).
+func policyOutcomes(_ backend: some CacheBackend, _ items: [(UInt64, Int)]) throws -> [Bool] {
+    var hits: [Bool] = []
+    for (index, item) in items.enumerated() {
+        let request = Request(time: Double(index), id: item.0, size: item.1)
+        let hit = try backend.get(request)
+        if !hit { try backend.set(request, cost: item.1, payload: nil) }
+        hits.append(hit)
+    }
+    return hits
+}
+
+/// Replays in-memory requests through a backend with the replayer, timing off.
+func replayUntimed(_ requests: [Request], backend: any CacheBackend, capacity: Int) throws -> ReplayTally {
+    let source = try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false)
+    var options = ReplayOptions()
+    options.timing = false
+    return try backend.replay(with: Replayer(source: source, capacity: capacity, options: options))
+}
+
+/// A generated Zipf trace with integer keys (`bench gen --keys id`).
+func zipfRequests(requests: Int, images: Int, seed: UInt64 = 1) -> [Request] {
+    var spec = ImageFeedSpec()
+    spec.requests = requests
+    spec.images = images
+    spec.seed = seed
+    spec.keys = .id
+    return ImageFeedGenerator(spec: spec).requests()
+}

@@ -80,6 +80,9 @@ public enum BackendRegistry {
         BackendKind(name: "belady", summary: "policy-only Belady's OPT from next-access times (Belady 1966; libCacheSim's Belady): optimal for unit sizes") {
             try PolicySimulator<BeladyPolicy>(capacity: $0.capacityBytes, options: $0.options, nextAccess: $0.nextAccess)
         },
+        BackendKind(name: "pfoo-l", summary: "offline bound PFOO-L (Berger et al., SIGMETRICS 2018): no policy beats its hits or byte hits, sizes included") {
+            PFOOLowerBound(capacity: $0.capacityBytes)
+        },
         BackendKind(
             name: "2q", summary: "policy-only 2Q (Johnson & Shasha, VLDB 1994; libCacheSim's TwoQ)",
             options: [
@@ -91,6 +94,31 @@ public enum BackendRegistry {
             name: "slru", summary: "policy-only segmented LRU (Karedla et al. 1994; libCacheSim's SLRU)",
             options: [("n-seg", "slru: number of equal segments (libCacheSim's default 4)")]
         ) { try PolicySimulator<SLRUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "s3fifo", summary: "policy-only S3-FIFO (Yang et al., SOSP 2023; libCacheSim's S3FIFO)",
+            options: [
+                ("fifo-size-ratio", "s3fifo: the small FIFO's share of the capacity (libCacheSim's default 0.10)"),
+                ("ghost-size-ratio", "s3fifo: the ghost FIFO's size as a share of the capacity (default 0.90)"),
+                ("move-to-main-threshold", "s3fifo: hits in the small FIFO that move an object to main (default 2)"),
+            ]
+        ) { try PolicySimulator<S3FIFOPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(name: "lfuda", summary: "policy-only LFU with dynamic aging (Arlitt et al. 2000; libCacheSim's LFUDA)") {
+            try PolicySimulator<LFUDAPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
+        BackendKind(name: "gdsf", summary: "policy-only GreedyDual-Size-Frequency, size-aware (Cherkasova 1998; libCacheSim's GDSF)") {
+            try PolicySimulator<GDSFPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
+        BackendKind(
+            name: "wtinylfu", summary: "policy-only W-TinyLFU (Einziger et al., ACM ToS 2017), after Caffeine: window LRU, SLRU main, count-min admission",
+            options: [
+                ("window-size", "wtinylfu: the window LRU's share of the capacity (Caffeine's default 0.01)"),
+                ("protected-size", "wtinylfu: the protected segment's share of the main cache (default 0.8)"),
+            ]
+        ) { try PolicySimulator<WTinyLFUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "lirs", summary: "policy-only LIRS (Jiang & Zhang, SIGMETRICS 2002), after the paper, byte sizes",
+            options: [("hirs-ratio", "lirs: the resident HIR queue's share of the capacity (libCacheSim's default 0.01)")]
+        ) { try PolicySimulator<LIRSPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
             name: "nscache", summary: "NSCache-like: cost and count limits, thread-safe, hashed string keys, memory warning clears",
             options: [
@@ -141,27 +169,33 @@ public enum BackendRegistry {
 
     public static func named(_ name: String) throws -> BackendKind {
         guard let kind = all.first(where: { $0.name == name.lowercased() }) else {
-            throw WorkbenchError("unknown backend '\(name)'; known: \(all.map(\.name).joined(separator: ", "))")
+            throw WorkbenchError("unknown backend '\(name)'; known: \(all.map(\.name).joined(separator: ", ")), and the groups default, policies, all")
         }
         return kind
     }
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] { all.filter { !policyNames.contains($0.name) } }
 
     /// A comma-separated list of names, or `default` (or nothing), `all`, `policies`.
     public static func list(parsing text: String?) throws -> [BackendKind] {
-        guard let text, !text.isEmpty, text.lowercased() != "default" else { return defaultKinds }
-        if text.lowercased() == "all" { return all }
-        if text.lowercased() == "policies" { return all.filter { $0.name == "lru" || policyNames.contains($0.name) } }
+        guard let text, !text.isEmpty else { return defaultKinds }
+        // Names and the groups `default`, `policies` and `all`, mixed freely, in order, once each.
         var kinds: [BackendKind] = []
-        for name in text.split(separator: ",") {
-            let kind = try named(String(name).trimmingSpaces)
-            if !kinds.contains(where: { $0.name == kind.name }) { kinds.append(kind) }
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = String(item).trimmingSpaces
+            let group: [BackendKind]
+            switch name.lowercased() {
+            case "default": group = defaultKinds
+            case "all": group = all
+            case "policies": group = all.filter { $0.name == "lru" || policyNames.contains($0.name) }
+            default: group = [try named(name)]
+            }
+            for kind in group where !kinds.contains(where: { $0.name == kind.name }) { kinds.append(kind) }
         }
         return kinds
     }

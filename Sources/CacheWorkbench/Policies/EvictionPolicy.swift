@@ -29,6 +29,9 @@ protocol EvictionPolicy {
     /// Whether an object of `cost` bytes (no larger than the capacity) may be stored at all
     /// (2Q and SLRU refuse objects larger than their first queue, as libCacheSim's do).
     func admits(_ cost: Int) -> Bool
+    /// Whether the object is stored after all, once room has been made for it (S3-FIFO, as
+    /// libCacheSim's, evicts for an object its small queue then refuses).
+    func storesAfterEviction(_ cost: Int) -> Bool
     /// Chooses a victim, unlinks it from its queue and returns its slot; the simulator
     /// frees it. Called only while at least one object is cached; `incoming` is the cost of
     /// the object about to be admitted.
@@ -45,6 +48,7 @@ extension EvictionPolicy {
     static var needsFuture: Bool { false }
     @inline(__always) mutating func miss(_ key: UInt64) {}
     @inline(__always) func admits(_ cost: Int) -> Bool { true }
+    @inline(__always) func storesAfterEviction(_ cost: Int) -> Bool { true }
     func deallocate() {}
     var settings: String { "" }
 }
@@ -77,6 +81,14 @@ struct PolicyOptions {
         guard let text = values[name] else { return fallback }
         guard let value = Int(text.trimmingSpaces), range.contains(value) else {
             throw WorkbenchError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(ErrorText.quote(text))")
+        }
+        return value
+    }
+
+    func number(_ name: String, default fallback: Double, range: ClosedRange<Double>) throws -> Double {
+        guard let text = values[name] else { return fallback }
+        guard let value = Double(text.trimmingSpaces), range.contains(value) else {
+            throw WorkbenchError("--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not \(ErrorText.quote(text))")
         }
         return value
     }
@@ -165,6 +177,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
             let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
             nodes.pointee.evict(victim)
         }
+        guard policy.pointee.storesAfterEviction(cost) else { return }
         let slot = nodes.pointee.add(request.id, cost: cost, meta: policy.pointee.newMeta)
         policy.pointee.admit(slot, &nodes.pointee)
     }
@@ -190,5 +203,10 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == SLRUPolicy)
     @_specialize(exported: false, where Policy == LFUPolicy)
     @_specialize(exported: false, where Policy == BeladyPolicy)
+    @_specialize(exported: false, where Policy == S3FIFOPolicy)
+    @_specialize(exported: false, where Policy == LFUDAPolicy)
+    @_specialize(exported: false, where Policy == GDSFPolicy)
+    @_specialize(exported: false, where Policy == WTinyLFUPolicy)
+    @_specialize(exported: false, where Policy == LIRSPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

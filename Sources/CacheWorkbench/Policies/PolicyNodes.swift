@@ -190,6 +190,16 @@ struct GhostQueue {
         nodes.free(oldest)
     }
 
+    /// Removes and returns the oldest id (LIRS bounds its non-resident entries by age).
+    mutating func popOldest() -> UInt64? {
+        guard queue.tail >= 0 else { return nil }
+        let oldest = queue.tail
+        let key = nodes[oldest].key
+        nodes.unlink(oldest, &queue)
+        nodes.free(oldest)
+        return key
+    }
+
     /// Forgets an id; true when it was there.
     @discardableResult
     mutating func remove(_ key: UInt64) -> Bool {

@@ -1,0 +1,102 @@
+/// S3-FIFO (Yang et al., "FIFO queues are all you need for cache eviction", SOSP 2023), as
+/// libCacheSim's `S3FIFO.c`: a small FIFO S (`fifo-size-ratio` of the capacity, default
+/// 0.10), a main FIFO M (the rest) and a ghost FIFO G of ids (`ghost-size-ratio`, default
+/// 0.90). A hit adds one to the object's frequency. A miss whose id is in G enters M; any
+/// other enters S. Objects must fit S to be stored at all.
+///
+/// Eviction, while the incoming object does not fit: when M is over its size or S is empty,
+/// M's oldest object is reinserted at M's head with frequency min(f, 3) − 1 if it was hit
+/// (f ≥ 1), else evicted; otherwise S's oldest moves to M (frequency 0) when it was hit at
+/// least `move-to-main-threshold` times (default 2), else it is evicted and its id goes to G.
+/// As in libCacheSim, an object not found in G whose size equals S's size is refused after
+/// the eviction (its `insert` refuses `size >= S`, its `can_insert` only `size > S`).
+///
+/// Complexity: hit O(1); miss O(1) expected (a ghost look-up); evict O(1) amortized (each
+/// move or reinsertion was paid for by a hit).
+struct S3FIFOPolicy: EvictionPolicy {
+    struct Meta {
+        var frequency: Int32
+        var inMain: Bool
+    }
+
+    private(set) var small = Nodes.Queue()
+    private(set) var main = Nodes.Queue()
+    private var ghost: GhostQueue
+    private let hasGhost: Bool
+    private let smallSize: Int
+    private let mainSize: Int
+    private let moveThreshold: Int32
+    private let smallRatio: Double
+    private let ghostRatio: Double
+    /// Set by a ghost hit on this request's miss; read by its admission.
+    private var ghostHit = false
+
+    init(capacity: Int, options: PolicyOptions) throws {
+        smallRatio = try options.fraction("fifo-size-ratio", default: 0.10)
+        ghostRatio = try options.number("ghost-size-ratio", default: 0.90, range: 0...16)
+        moveThreshold = Int32(try options.integer("move-to-main-threshold", default: 2, range: 1...1_000_000))
+        // libCacheSim: (int64_t)cache_size * ratio, truncated; the ghost likewise.
+        smallSize = Int(Double(capacity) * smallRatio)
+        mainSize = capacity - smallSize
+        let ghostSize = Int(Double(capacity) * ghostRatio)
+        hasGhost = ghostSize > 0
+        ghost = GhostQueue(capacity: ghostSize)
+    }
+
+    func deallocate() { ghost.deallocate() }
+
+    var newMeta: Meta { Meta(frequency: 0, inMain: false) }
+    var settings: String { "fifo-size-ratio=\(smallRatio);ghost-size-ratio=\(ghostRatio);move-to-main-threshold=\(moveThreshold)" }
+
+    func admits(_ cost: Int) -> Bool { cost <= smallSize }
+    func storesAfterEviction(_ cost: Int) -> Bool { ghostHit || cost < smallSize }
+
+    @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
+        if nodes[slot].meta.frequency < .max { nodes[slot].meta.frequency += 1 }
+    }
+
+    @inline(__always) mutating func miss(_ key: UInt64) { ghostHit = hasGhost && ghost.remove(key) }
+
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) {
+        if ghostHit {
+            nodes[slot].meta.inMain = true
+            nodes.pushHead(slot, &main)
+        } else {
+            nodes.pushHead(slot, &small)
+        }
+    }
+
+    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        // As libCacheSim decides once per call: S is drained (moves included) until one
+        // object goes, even if the moves take M over its size meanwhile.
+        if small.count > 0 && main.bytes <= mainSize {
+            while small.count > 0 {
+                let oldest = small.tail
+                nodes.unlink(oldest, &small)
+                if nodes[oldest].meta.frequency >= moveThreshold {
+                    nodes[oldest].meta = Meta(frequency: 0, inMain: true)
+                    nodes.pushHead(oldest, &main)
+                    continue
+                }
+                if hasGhost { ghost.recordFIFO(nodes[oldest].key, cost: nodes[oldest].cost) }
+                return oldest
+            }
+        }
+        // M over its size, or S empty (perhaps emptied by the moves above: libCacheSim's
+        // next call then finds S empty).
+        while true {
+            let oldest = main.tail
+            let frequency = nodes[oldest].meta.frequency
+            if frequency < 1 {
+                nodes.unlink(oldest, &main)
+                return oldest
+            }
+            nodes[oldest].meta.frequency = min(frequency, 3) - 1
+            nodes.moveToHead(oldest, &main)
+        }
+    }
+
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
+        if nodes[slot].meta.inMain { nodes.unlink(slot, &main) } else { nodes.unlink(slot, &small) }
+    }
+}
