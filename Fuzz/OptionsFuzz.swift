@@ -1,7 +1,7 @@
 // libFuzzer entry for the option parsers (scripts/fuzz options): capacities and capacity
 // lists (--capacity), sizes (--inline-limit, --max-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
-// --decoded-ratio and --infer-dimensions. The first byte
+// --decoded-ratio, --infer-dimensions and mrc's --sampling-rate. The first byte
 // picks the parser; the rest is the option's text. An error is a correct answer; a crash
 // is a finding, and so is a value outside the documented limits.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -37,6 +37,7 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         if let ratio = try? ReplayOptionText.decodedRatio(text) { precondition(ratio > 0 && ratio <= 1000, "ratio out of range") }
         _ = try? ReplayOptionText.inferDimensions(text)
+        if let rate = try? ReplayOptionText.samplingRate(text) { precondition(rate > 0 && rate <= 1, "sampling rate out of range") }
     default:
         _ = ErrorText.quote(text)
         _ = ErrorText.escapingControls(text)

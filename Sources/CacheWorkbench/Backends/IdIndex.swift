@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// A map from 64-bit key id to a 32-bit slot, for policy backends' hot paths.
 ///
 /// Open addressing with linear probing and Fibonacci hashing (multiply by 2⁶⁴/φ, keep
@@ -36,6 +38,10 @@ struct IdIndex {
     private func home(_ key: UInt64) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
+
+    /// Starts loading `key`'s home bucket (a look-up some requests ahead hides the miss).
+    @inline(__always)
+    func prefetch(_ key: UInt64) { cwb_prefetch(buckets + home(key)) }
 
     @inline(__always)
     func find(_ key: UInt64) -> Int32? {

@@ -1,5 +1,5 @@
 /// The replay options that arrive as text (`--warmup`, `--decoded-ratio`,
-/// `--infer-dimensions`), parsed with their errors worded once. Fuzzed with the other
+/// `--infer-dimensions`, `bench mrc --sampling-rate`), parsed with their errors worded once. Fuzzed with the other
 /// option parsers (`scripts/fuzz options`).
 public enum ReplayOptionText {
     /// `--warmup`: a request count (`100000`) or a share of the trace below 1 (`0.2`, `20%`).
@@ -28,5 +28,15 @@ public enum ReplayOptionText {
         case "off": return false
         default: throw WorkbenchError("--infer-dimensions must be url or off, not \(ErrorText.quote(text))")
         }
+    }
+
+    /// `--sampling-rate` (SHARDS): a fraction from 2^-24 (one hash bucket) to 1, or a percentage.
+    public static func samplingRate(_ text: String) throws -> Double {
+        let trimmed = text.trimmingSpaces
+        let rate = trimmed.hasSuffix("%") ? Double(trimmed.dropLast()).map { $0 / 100 } : Double(trimmed)
+        guard let rate, rate >= 1.0 / Double(1 << 24), rate <= 1 else {
+            throw WorkbenchError("--sampling-rate must be a fraction from 2^-24 to 1 (0.01 or 1%), not \(ErrorText.quote(text))")
+        }
+        return rate
     }
 }

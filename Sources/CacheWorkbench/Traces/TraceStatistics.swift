@@ -38,7 +38,7 @@ public struct TraceStatistics: Sendable {
         var distances: [Int] = []
         var sizes: [Int] = []
         sizes.reserveCapacity(requests.count)
-        var tree = FenwickTree(count: requests.count)
+        let tree = FenwickTree(count: requests.count)
         for (index, request) in requests.enumerated() {
             stats.totalBytes += ByteTotal(request.size)
             sizes.append(request.size)
@@ -101,32 +101,4 @@ public struct TraceStatistics: Sendable {
         }
         return lines.joined(separator: "\n") + "\n"
     }
-}
-
-/// Prefix sums with point updates, both O(log n).
-struct FenwickTree {
-    private var tree: [Int]
-
-    init(count: Int) { tree = [Int](repeating: 0, count: count + 1) }
-
-    mutating func add(_ index: Int, _ delta: Int) {
-        var position = index + 1
-        while position < tree.count {
-            tree[position] += delta
-            position += position & -position
-        }
-    }
-
-    /// Sum of positions 0...index (0 when index < 0).
-    func prefix(_ index: Int) -> Int {
-        var position = index + 1
-        var total = 0
-        while position > 0 {
-            total += tree[position]
-            position -= position & -position
-        }
-        return total
-    }
-
-    func sum(from start: Int, to end: Int) -> Int { end < start ? 0 : prefix(end) - prefix(start - 1) }
 }

@@ -6,6 +6,8 @@ public struct TraceSummary: Sendable, Equatable {
     public var uniqueKeys = 0
     /// Sum over unique keys of the cost of their first (non-zero-size) request.
     public var workingSetBytes: ByteTotal = 0
+    /// The largest single request's size (bytes; 1 with `ignoreObjectSize`).
+    public var largestSize = 0
 
     public init() {}
 
@@ -24,6 +26,7 @@ public struct TraceSummary: Sendable, Equatable {
                     summary.droppedZeroSize += 1
                     continue
                 }
+                summary.largestSize = max(summary.largestSize, ignoreObjectSize ? 1 : request.size)
                 if seen.insert(request.id).inserted {
                     summary.workingSetBytes += ignoreObjectSize ? 1 : ByteTotal(costModel.cost(of: request, rules: rules))
                 }

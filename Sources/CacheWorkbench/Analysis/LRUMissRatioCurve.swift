@@ -1,0 +1,306 @@
+/// LRU's whole miss-ratio curve in one pass (Mattson et al., "Evaluation techniques for
+/// storage hierarchies", IBM Systems Journal 1970), with byte sizes: LRU with byte capacity C
+/// holds the longest prefix of the recency stack whose sizes sum to at most C, so a request
+/// hits iff its object's size plus the sizes of the distinct objects requested since its
+/// last request is at most C. Those sums come from Fenwick trees over request positions,
+/// each object weighted by its size at its last request.
+///
+/// The too-large rule is kept exactly: an object larger than C never enters the cache nor
+/// evicts anything, so it must not count in distances at C. Objects are put in *bands* by the
+/// smallest curve capacity they fit (one tree per band that has objects); the distance at
+/// capacity i sums the bands up to i. When every object fits the smallest capacity there is
+/// one tree. Equal to separate `lru` runs at every capacity (tested), with one exception it
+/// reports: a replay keeps an object's stored size on a hit, the curve uses each request's
+/// own size, so requests that change their key's size (`sizeChanges`) may differ.
+///
+/// SHARDS (Waldspurger et al., FAST 2015), fixed rate: with `samplingRate` R < 1 only keys
+/// whose hash falls below R are replayed, distances between them are scaled by 1/R, and
+/// ratios are sampled misses over R × all requests (SHARDS-adj).
+///
+/// Complexity: O(log n + log P) per request with one band (n = distinct positions kept,
+/// P = capacities), O(B (log n + log P)) with B bands; positions are renumbered when they
+/// run out, so memory is O(distinct keys + P).
+public enum LRUMissRatioCurve {
+    public struct Point: Sendable, Equatable {
+        public var capacity: Int
+        public var hits = 0
+        public var hitBytes: ByteTotal = 0
+        /// Requests for objects larger than the capacity (misses that store nothing).
+        public var tooLarge = 0
+    }
+
+    public struct Result: Sendable {
+        public var points: [Point]
+        /// Requests counted (sampled ones under SHARDS), and their bytes.
+        public var requests = 0
+        public var requestedBytes: ByteTotal = 0
+        /// Non-zero-size requests read.
+        public var traceRequests = 0
+        public var droppedZeroSize = 0
+        public var skippedRows = 0
+        public var samplingRate = 1.0
+        /// Counted requests whose size differs from their key's previous request.
+        public var sizeChanges = 0
+
+        /// Bytes of all non-zero-size requests read (sampled or not).
+        public var traceBytes: ByteTotal = 0
+
+        /// Misses over requests. Sampled (SHARDS-adj): misses over the requests the rate
+        /// expects, R × all requests — as if the shortfall or excess of sampled requests
+        /// were hits at distance 0, which removes the bias of popular keys falling in or
+        /// out of the sample (Waldspurger et al., §4.3).
+        public func objectMissRatio(_ point: Point) -> Double? {
+            guard requests > 0 else { return nil }
+            let misses = Double(requests - point.hits)
+            guard samplingRate < 1 else { return misses / Double(requests) }
+            return min(1, misses / (samplingRate * Double(traceRequests)))
+        }
+
+        public func byteMissRatio(_ point: Point) -> Double? {
+            guard requestedBytes > 0 else { return nil }
+            let misses = (requestedBytes - point.hitBytes).asDouble
+            guard samplingRate < 1 else { return misses / requestedBytes.asDouble }
+            return min(1, misses / (samplingRate * traceBytes.asDouble))
+        }
+    }
+
+    /// The curve at `capacities` (any order, ≥ 1). The caller checks that the distinct
+    /// keys' sizes sum within an Int (`MissRatioCurveRun` does, from the trace summary).
+    public static func compute(
+        _ source: any RequestSource, capacities: [Int], ignoreObjectSize: Bool = false, samplingRate: Double = 1,
+        expectedRequests: Int? = nil, progress: ((Double?) -> Void)? = nil
+    ) throws -> Result {
+        var engine = Engine(capacities: capacities.sorted(), samplingRate: samplingRate)
+        // Positions for every (sampled) request expected, so that none need renumbering.
+        if let expected = expectedRequests ?? source.expectedCount {
+            engine.positions = max(engine.positions, Int(Double(expected) * min(1, samplingRate * 1.1)) + 1024)
+        }
+        var sinceProgress = 0
+        while let chunk = try source.nextChunk() {
+            chunk.withUnsafeBufferPointer { requests in
+                for position in requests.indices {
+                    // The trace is known ahead: start loading the index bucket of a request
+                    // a few places on while this one is handled.
+                    if position + 8 < requests.endIndex { engine.index.prefetch(requests[position + 8].id) }
+                    let request = requests[position]
+                    guard request.size > 0 else {
+                        engine.result.droppedZeroSize += 1
+                        continue
+                    }
+                    engine.handle(id: request.id, size: ignoreObjectSize ? 1 : request.size)
+                }
+            }
+            sinceProgress += chunk.count
+            if sinceProgress >= 1 << 20, let progress {
+                sinceProgress = 0
+                progress(source.progress)
+            }
+        }
+        engine.result.skippedRows = source.skippedRows
+        return engine.finish()
+    }
+
+    private struct Engine {
+        let capacities: [Int]
+        var result: Result
+        /// Per key slot: the position of its last counted request, its size then, its band.
+        var index = IdIndex()
+        var lastPosition: [Int] = []
+        var sizes: [Int] = []
+        var bands: [Int32] = []
+        /// The bands that hold objects (sorted), their Fenwick trees and each tree's total,
+        /// and each band's place in those arrays (-1: no tree yet).
+        var activeBands: [Int] = []
+        var trees: [FenwickTree] = []
+        var totals: [Int] = []
+        var treeOfBand: [Int]
+        var positions = 1 << 16
+        var next = 0
+        /// Difference arrays over capacity indexes: +at the first capacity of a range, − after it.
+        var hitDiff: [Int]
+        var byteDiff: [ByteTotal]
+        var tooLargeDiff: [Int]
+        let threshold: UInt64
+        let scale: Double
+
+        init(capacities: [Int], samplingRate: Double) {
+            self.capacities = capacities
+            result = Result(points: capacities.map { Point(capacity: $0) })
+            result.samplingRate = samplingRate
+            hitDiff = Array(repeating: 0, count: capacities.count + 1)
+            byteDiff = Array(repeating: 0, count: capacities.count + 1)
+            tooLargeDiff = Array(repeating: 0, count: capacities.count + 1)
+            treeOfBand = Array(repeating: -1, count: capacities.count + 1)
+            threshold = UInt64((samplingRate * Double(1 << 24)).rounded())
+            scale = 1 / samplingRate
+        }
+
+        /// SHARDS' spatial filter: a key is sampled iff its hash's top 24 bits fall below R × 2^24.
+        @inline(__always) func sampled(_ id: UInt64) -> Bool {
+            guard threshold < 1 << 24 else { return true }
+            var hash = id &+ 0x9E37_79B9_7F4A_7C15
+            hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+            hash ^= hash >> 31
+            return hash >> 40 < threshold
+        }
+
+        /// The first capacity index in low..<high where `fits` holds (high when none);
+        /// `fits` must hold from some index on (capacities ascend).
+        @inline(__always) func firstIndex(from low: Int, to high: Int, where fits: (Int) -> Bool) -> Int {
+            var low = low
+            var high = high
+            while low < high {
+                let middle = (low + high) / 2
+                if fits(capacities[middle]) { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
+
+        /// The smallest capacity index holding `size`, or `capacities.count` when none does.
+        @inline(__always) func band(of size: Int) -> Int { firstIndex(from: 0, to: capacities.count) { $0 >= size } }
+
+        mutating func handle(id: UInt64, size: Int) {
+            result.traceRequests += 1
+            result.traceBytes += ByteTotal(size)
+            guard sampled(id) else { return }
+            result.requests += 1
+            result.requestedBytes += ByteTotal(size)
+            let band = band(of: size)
+            tooLargeDiff[0] += 1
+            tooLargeDiff[band] -= 1
+            if next == positions { renumber() }
+            let position = next
+            next += 1
+            if let slot = index.find(id) {
+                let slot = Int(slot)
+                let last = lastPosition[slot]
+                if sizes[slot] != size { result.sizeChanges += 1 }
+                if band < capacities.count { countHits(since: last, size: size, band: band) }
+                let old = treeOfBand[Int(bands[slot])]
+                if old >= 0 {
+                    trees[old].add(last, -sizes[slot])
+                    totals[old] -= sizes[slot]
+                }
+                lastPosition[slot] = position
+                sizes[slot] = size
+                bands[slot] = Int32(band)
+            } else {
+                index.insert(id, Int32(lastPosition.count))
+                lastPosition.append(position)
+                sizes.append(size)
+                bands.append(Int32(band))
+            }
+            if band < capacities.count {
+                let place = tree(band)
+                trees[place].add(position, size)
+                totals[place] += size
+            }
+        }
+
+        /// A request at `next − 1` for an object last requested at `last`: the capacities
+        /// from its band up where it hits get a hit.
+        @inline(__always) mutating func countHits(since last: Int, size: Int, band: Int) {
+            var distance = size
+            var scaled = Double(size)
+            var low = band
+            for (place, active) in activeBands.enumerated() {
+                // Everything in the tree sits at or before the previous request: its total
+                // less the prefix up to `last` is what came after.
+                let between = totals[place] - trees[place].prefixSum(last)
+                if active <= band {
+                    distance += between
+                    scaled += Double(between) * scale
+                    continue
+                }
+                // Capacities low..<active see the distance so far; from `active` on, more.
+                markHits(from: low, to: active, distance: distance, scaled: scaled, size: size)
+                distance += between
+                scaled += Double(between) * scale
+                low = active
+            }
+            markHits(from: low, to: capacities.count, distance: distance, scaled: scaled, size: size)
+        }
+
+        @inline(__always) mutating func markHits(from low: Int, to high: Int, distance: Int, scaled: Double, size: Int) {
+            guard low < high else { return }
+            let first = threshold < 1 << 24
+                ? firstIndex(from: low, to: high) { Double($0) >= scaled }
+                : firstIndex(from: low, to: high) { $0 >= distance }
+            guard first < high else { return }
+            hitDiff[first] += 1
+            hitDiff[high] -= 1
+            byteDiff[first] += ByteTotal(size)
+            byteDiff[high] -= ByteTotal(size)
+        }
+
+        /// The place of `band`'s tree, made empty on first use (the request adding to it is
+        /// the band's first object).
+        mutating func tree(_ band: Int) -> Int {
+            if treeOfBand[band] >= 0 { return treeOfBand[band] }
+            let values = Array(repeating: 0, count: positions)
+            activeBands.append(band)
+            activeBands.sort()
+            rebuildTrees { band == $0 ? values : nil }
+            return treeOfBand[band]
+        }
+
+        /// Remakes the trees in band order from each band's position values (a band not
+        /// given keeps its tree).
+        mutating func rebuildTrees(_ values: (Int) -> [Int]?) {
+            var newTrees: [FenwickTree] = []
+            var newTotals: [Int] = []
+            for band in activeBands {
+                let old = treeOfBand[band]
+                if let given = values(band) {
+                    newTrees.append(FenwickTree(values: given, count: positions))
+                    newTotals.append(given.reduce(0, &+))
+                } else {
+                    newTrees.append(trees[old])
+                    newTotals.append(totals[old])
+                }
+                treeOfBand[band] = newTrees.count - 1
+            }
+            trees = newTrees
+            totals = newTotals
+        }
+
+        /// Positions ran out: the keys keep their order but get positions 0..<k, and the
+        /// trees are rebuilt; the position space doubles when more than half is in use.
+        /// O(positions), no sort: positions are distinct.
+        mutating func renumber() {
+            var slotAt = Array(repeating: Int32(-1), count: positions)
+            for slot in lastPosition.indices { slotAt[lastPosition[slot]] = Int32(slot) }
+            if lastPosition.count * 2 > positions { positions *= 2 }
+            var values = Array(repeating: Array(repeating: 0, count: positions), count: activeBands.count)
+            var newPosition = 0
+            for slot in slotAt where slot >= 0 {
+                let slot = Int(slot)
+                lastPosition[slot] = newPosition
+                let place = treeOfBand[Int(bands[slot])]
+                if place >= 0 { values[place][newPosition] = sizes[slot] }
+                newPosition += 1
+            }
+            let byPlace = values
+            let places = treeOfBand
+            rebuildTrees { byPlace[places[$0]] }
+            next = newPosition
+        }
+
+        mutating func finish() -> Result {
+            var hits = 0
+            var bytes: ByteTotal = 0
+            var tooLarge = 0
+            for point in capacities.indices {
+                hits += hitDiff[point]
+                bytes += byteDiff[point]
+                tooLarge += tooLargeDiff[point]
+                result.points[point].hits = hits
+                result.points[point].hitBytes = bytes
+                result.points[point].tooLarge = tooLarge
+            }
+            index.deallocate()
+            return result
+        }
+    }
+}

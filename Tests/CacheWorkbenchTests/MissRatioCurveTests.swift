@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+@Suite("One-pass LRU miss-ratio curves")
+struct MissRatioCurveTests {
+    /// Requests with sizes that change per key (a size change is what the curve reports).
+    private func sizedTrace() -> [Request] { zipfRequests(requests: 20_000, images: 2_000, seed: 4) }
+
+    @Test("equal to separate lru replays at every capacity, too-large objects included")
+    func exact() throws {
+        let requests = sizedTrace()
+        let largest = requests.map(\.size).max() ?? 0
+        // From below the largest object (several bands) to above the working set.
+        let capacities = [largest / 8, largest / 2, largest, 1 << 20, 3 << 20, 8 << 20, 64 << 20, 1 << 30]
+        let source = try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false)
+        let curve = try LRUMissRatioCurve.compute(source, capacities: capacities)
+        #expect(curve.sizeChanges == 0)
+        #expect(curve.requests == requests.count)
+        for point in curve.points {
+            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
+        }
+        #expect(curve.points.contains { $0.tooLarge > 0 } && curve.points.contains { $0.tooLarge == 0 && $0.hits > 0 })
+    }
+
+    @Test("positions are renumbered when they run out, without changing the curve")
+    func renumbering() throws {
+        // 200k requests pass the first 65,536 positions several times; sizes in several bands.
+        let requests = zipfRequests(requests: 200_000, images: 5_000, seed: 2)
+        let largest = requests.map(\.size).max() ?? 0
+        let source = try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false)
+        let curve = try LRUMissRatioCurve.compute(source, capacities: [largest / 4, largest, 8 << 20, 256 << 20], expectedRequests: 0)
+        for point in curve.points {
+            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes, "at \(point.capacity)")
+        }
+    }
+
+    @Test("hand-computed distances; a size change is counted")
+    func hand() throws {
+        // A(2) B(3) A: distance 2 + 3 = 5. C(1) B: 3 + 2 + 1 = 6. A(4, changed): 4 + 1 + 3 = 8.
+        let sizes: [(UInt64, Int)] = [(1, 2), (2, 3), (1, 2), (3, 1), (2, 3), (1, 4)]
+        let requests = sizes.enumerated().map { Request(time: Double($0.offset), id: $0.element.0, size: $0.element.1) }
+        let source = try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false)
+        let curve = try LRUMissRatioCurve.compute(source, capacities: [4, 5, 6, 8])
+        #expect(curve.points.map(\.hits) == [0, 1, 2, 3])
+        #expect(curve.points.map(\.hitBytes) == [0, 2, 5, 9])
+        #expect(curve.sizeChanges == 1)
+    }
+
+    @Test("SHARDS samples about the rate's share of keys and stays near the exact curve")
+    func shards() throws {
+        let requests = zipfRequests(requests: 100_000, images: 10_000, seed: 3).map { Request(time: $0.time, id: $0.id, size: 1) }
+        let capacities = [100, 1000, 5000, 20000]
+        let exact = try LRUMissRatioCurve.compute(try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false), capacities: capacities)
+        let sampled = try LRUMissRatioCurve.compute(
+            try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false), capacities: capacities, samplingRate: 0.1)
+        #expect(sampled.requests > 5_000 && sampled.requests < 20_000)
+        for (point, reference) in zip(sampled.points, exact.points) {
+            let error = abs((sampled.objectMissRatio(point) ?? 0) - (exact.objectMissRatio(reference) ?? 0))
+            #expect(error < 0.05, "at \(point.capacity): error \(error)")
+        }
+    }
+
+    @Test("bench mrc: a table, a CSV row per capacity, one-line errors")
+    func command() throws {
+        let folder = TemporaryFolder()
+        let csv = folder.path + "/mrc.csv"
+        let run = try bench(["mrc", "--points", "12", "--csv", csv])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("exact LRU stack distances"))
+        let rows = try csvRows(csv)
+        #expect(rows.count == 12 && rows.allSatisfy { $0["method"] == "mattson" && $0["policy"] == "lru" })
+        let bad = try bench(["mrc", "--policy", "arc"])
+        #expect(bad.status == 2 && bad.err.split(separator: "\n").count == 1 && bad.err.hasPrefix("bench: error:"))
+        let rate = try bench(["mrc", "--sampling-rate", "2"])
+        #expect(rate.status == 2 && rate.err.contains("--sampling-rate"))
+        let shards = try bench(["mrc", "--points", "5", "--sampling-rate", "50%", "--against-exact"])
+        #expect(shards.status == 0 && shards.out.contains("SHARDS error against the exact curve"))
+    }
+}
