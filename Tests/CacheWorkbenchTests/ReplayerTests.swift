@@ -49,7 +49,7 @@ struct ReplayerTests {
     func workingSet() throws {
         let requests = trace([(1, 4), (2, 6), (1, 100), (3, 0)])
         let summary = try TraceSummary.scan(InMemoryTrace(label: "t", requests: requests), costModel: .encoded)
-        #expect(summary == { var s = TraceSummary(); s.requests = 4; s.droppedZeroSize = 1; s.uniqueKeys = 2; s.workingSetBytes = 10; return s }())
+        #expect(summary == { var s = TraceSummary(); s.requests = 4; s.droppedZeroSize = 1; s.uniqueKeys = 2; s.workingSetBytes = 10; s.largestSize = 100; return s }())
         #expect(try Capacity(parsing: "50%").resolve(workingSetBytes: summary.workingSetBytes) == 5)
         #expect(try Capacity(parsing: "0.3").resolve(workingSetBytes: summary.workingSetBytes) == 3)
         #expect(try Capacity(parsing: "64MB").resolve(workingSetBytes: 10) == 64 << 20)

@@ -101,6 +101,28 @@ struct TraceFormatTests {
         #expect(error(truncated) == "\(truncated): byte 48: truncated record (19 of 24 bytes)")
     }
 
+    @Test("oracleGeneral loads in bulk (prefaulted) exactly as it streams; a truncated tail is still an error")
+    func oracleGeneralBulk() throws {
+        let folder = TemporaryFolder()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(300_000 * 24)
+        for index in 0..<300_000 {
+            withUnsafeBytes(of: UInt32(index / 10).littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: UInt64(index % 977).littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: UInt32(1 + index % 5000).littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: Int64(-1).littleEndian) { bytes += $0 }
+        }
+        let path = folder.bytes("big.oracleGeneral.bin", bytes)
+        let trace = try TraceFile(path: path)
+        let loaded = try InMemoryTrace.load(trace, keepKeyNames: false).requests
+        var streamed: [Request] = []
+        let source = try trace.open(keepKeyNames: false)
+        while let chunk = try source.nextChunk() { streamed += chunk }
+        #expect(loaded.count == 300_000 && loaded == streamed)
+        let truncated = folder.bytes("cut.oracleGeneral.bin", Array(bytes.dropLast(5)))
+        #expect(throws: TraceError.self) { try InMemoryTrace.load(try TraceFile(path: truncated), keepKeyNames: false) }
+    }
+
     @Test("compressed input streams through gzip, zstd, xz and bzip2; corrupt input is an error", arguments: ["gzip", "zstd", "xz", "bzip2"])
     func compressed(tool: String) throws {
         let folder = TemporaryFolder()
