@@ -50,6 +50,11 @@ public protocol CacheBackend: AnyObject {
     /// the replay, before the disk footprint is measured.
     func close() throws
 
+    /// A hint that `request` comes a few requests from now: a backend may start loading
+    /// what it will look up (the replay knows the trace ahead; libCacheSim does not use
+    /// that). The default does nothing.
+    func prefetch(_ request: Request)
+
     /// Runs `replayer` over this backend. Don't implement it: the default lets the
     /// compiler specialize the replay loop for each concrete backend type.
     func replay(with replayer: Replayer) throws -> ReplayTally
@@ -59,6 +64,7 @@ extension CacheBackend {
     public static var storesBytes: Bool { false }
     public static var needsFuture: Bool { false }
     public func close() throws {}
+    @inline(__always) public func prefetch(_ request: Request) {}
 
     public func replay(with replayer: Replayer) throws -> ReplayTally {
         try replayer.replay(self)

@@ -38,6 +38,11 @@ struct ARCPolicy: EvictionPolicy {
 
     var newMeta: UInt8 { 1 }
 
+    @inline(__always) func prefetch(_ key: UInt64) {
+        b1.prefetch(key)
+        b2.prefetch(key)
+    }
+
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
         if nodes[slot].meta == 1 {
             nodes.unlink(slot, &t1)
@@ -51,14 +56,13 @@ struct ARCPolicy: EvictionPolicy {
     @inline(__always) mutating func miss(_ key: UInt64) {
         ghostHitInB1 = false
         ghostHitInB2 = false
-        if b1.contains(key) {
+        // One look-up per list: the ratios use the lists' bytes before the id leaves.
+        if let cost = b1.take(key) {
             ghostHitInB1 = true
-            p = min(p + max(Double(b2.bytes) / Double(b1.bytes), 1), Double(capacity))
-            b1.remove(key)
-        } else if b2.contains(key) {
+            p = min(p + max(Double(b2.bytes) / Double(b1.bytes + cost), 1), Double(capacity))
+        } else if let cost = b2.take(key) {
             ghostHitInB2 = true
-            p = max(p - max(Double(b1.bytes) / Double(b2.bytes), 1), 0)
-            b2.remove(key)
+            p = max(p - max(Double(b1.bytes) / Double(b2.bytes + cost), 1), 0)
         }
     }
 
@@ -93,7 +97,12 @@ struct ARCPolicy: EvictionPolicy {
         let fromT1 = (t1.bytes > 0 && (Double(t1.bytes) > p || (Double(t1.bytes) == p && ghostHitInB2))) || t2.bytes == 0
         let victim = fromT1 ? t1.tail : t2.tail
         if fromT1 { nodes.unlink(victim, &t1) } else { nodes.unlink(victim, &t2) }
-        if fromT1 { b1.insert(nodes[victim].key, cost: nodes[victim].cost) } else { b2.insert(nodes[victim].key, cost: nodes[victim].cost) }
+        // A cached id is in neither ghost list (a ghost hit took it out before admission).
+        if fromT1 { b1.insertAbsent(nodes[victim].key, cost: nodes[victim].cost) } else { b2.insertAbsent(nodes[victim].key, cost: nodes[victim].cost) }
+        // The next victim is the new tail of the same list: start loading its index bucket,
+        // which freeing it will touch.
+        let next = fromT1 ? t1.tail : t2.tail
+        if next >= 0 { nodes.prefetch(nodes[next].key) }
         return victim
     }
 

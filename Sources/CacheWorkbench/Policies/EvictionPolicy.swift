@@ -42,6 +42,9 @@ protocol EvictionPolicy {
     var settings: String { get }
     /// Releases what the policy allocated (ghost queues).
     func deallocate()
+    /// Starts loading what a request for `key` a few requests from now will look up in
+    /// the policy's own structures (its ghost queues).
+    func prefetch(_ key: UInt64)
 }
 
 extension EvictionPolicy {
@@ -51,6 +54,7 @@ extension EvictionPolicy {
     @inline(__always) func storesAfterEviction(_ cost: Int) -> Bool { true }
     func deallocate() {}
     var settings: String { "" }
+    @inline(__always) func prefetch(_ key: UInt64) {}
 }
 
 /// A policy with one queue, new objects at its head: admit and removal are the same for all
@@ -65,6 +69,8 @@ extension SingleQueuePolicy {
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         let victim = queue.tail
         nodes.unlink(victim, &queue)
+        // The next victim is the new tail: start loading the index bucket freeing it touches.
+        if queue.tail >= 0 { nodes.prefetch(nodes[queue.tail].key) }
         return victim
     }
 
@@ -155,6 +161,12 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
 
     var facts: BackendFacts {
         BackendFacts(entries: nodes.pointee.count, accountedBytes: nodes.pointee.usedBytes, evictions: nodes.pointee.evictions)
+    }
+
+    @inline(__always)
+    func prefetch(_ request: Request) {
+        nodes.pointee.prefetch(request.id)
+        policy.pointee.prefetch(request.id)
     }
 
     @inline(__always)

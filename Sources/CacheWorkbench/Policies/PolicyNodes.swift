@@ -49,6 +49,9 @@ struct PolicyNodes<Meta> {
 
     @inline(__always) func find(_ key: UInt64) -> Int32? { index.find(key) }
 
+    /// Starts loading `key`'s index bucket (a look-up a few requests ahead).
+    @inline(__always) func prefetch(_ key: UInt64) { index.prefetch(key) }
+
     @inline(__always) subscript(_ slot: Int32) -> Node {
         get { nodes[Int(slot)] }
         nonmutating _modify { yield &nodes[Int(slot)] }
@@ -155,6 +158,8 @@ struct GhostQueue {
 
     func contains(_ key: UInt64) -> Bool { nodes.find(key) != nil }
 
+    @inline(__always) func prefetch(_ key: UInt64) { nodes.prefetch(key) }
+
     /// Records an id as a FIFO cache of `capacity` bytes would (2Q's A1out): an id already
     /// there stays where it is; one larger than the capacity is not recorded; otherwise the
     /// oldest go until it fits.
@@ -173,6 +178,13 @@ struct GhostQueue {
         trim()
     }
 
+    /// `insert` for an id the caller knows is not here (one look-up fewer).
+    mutating func insertAbsent(_ key: UInt64, cost: Int) {
+        let slot = nodes.add(key, cost: cost, meta: ())
+        nodes.pushHead(slot, &queue)
+        if queue.bytes > capacity { trim() }
+    }
+
     /// Drops the oldest ids until within `capacity`.
     mutating func trim() {
         while queue.bytes > capacity, queue.tail >= 0 {
@@ -188,6 +200,17 @@ struct GhostQueue {
         let oldest = queue.tail
         nodes.unlink(oldest, &queue)
         nodes.free(oldest)
+        // The next oldest goes next time: start loading its index bucket.
+        if queue.tail >= 0 { nodes.prefetch(nodes[queue.tail].key) }
+    }
+
+    /// Forgets an id; its cost when it was there.
+    mutating func take(_ key: UInt64) -> Int? {
+        guard let slot = nodes.find(key) else { return nil }
+        let cost = nodes[slot].cost
+        nodes.unlink(slot, &queue)
+        nodes.free(slot)
+        return cost
     }
 
     /// Removes and returns the oldest id (LIRS bounds its non-resident entries by age).

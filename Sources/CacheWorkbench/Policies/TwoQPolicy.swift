@@ -31,6 +31,8 @@ struct TwoQPolicy: EvictionPolicy {
 
     func deallocate() { aout.deallocate() }
 
+    @inline(__always) func prefetch(_ key: UInt64) { aout.prefetch(key) }
+
     var newMeta: UInt8 { 1 }
     var settings: String { "ain-size-ratio=\(ainRatio);aout-size-ratio=\(aoutRatio)" }
 

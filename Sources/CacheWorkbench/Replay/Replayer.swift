@@ -33,7 +33,10 @@ public struct Replayer {
                 // Borrow each request from the chunk's storage: a `for in` loop would copy
                 // it, retaining and releasing its key text every time.
                 try chunk.withUnsafeBufferPointer { requests in
-                    for position in requests.indices { try loop.handle(requests[position]) }
+                    for position in requests.indices {
+                        if position + 8 < requests.endIndex { backend.prefetch(requests[position + 8]) }
+                        try loop.handle(requests[position])
+                    }
                 }
                 if let progress = options.progress {
                     let now = MonotonicClock.now()
