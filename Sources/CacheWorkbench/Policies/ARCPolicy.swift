@@ -99,10 +99,14 @@ struct ARCPolicy: EvictionPolicy {
         if fromT1 { nodes.unlink(victim, &t1) } else { nodes.unlink(victim, &t2) }
         // A cached id is in neither ghost list (a ghost hit took it out before admission).
         if fromT1 { b1.insertAbsent(nodes[victim].key, cost: nodes[victim].cost) } else { b2.insertAbsent(nodes[victim].key, cost: nodes[victim].cost) }
-        // The next victim is the new tail of the same list: start loading its index bucket,
-        // which freeing it will touch.
+        // The next victim is likely the new tail of the same list: start loading its index
+        // bucket, which freeing it will touch, and its ghost list's.
         let next = fromT1 ? t1.tail : t2.tail
-        if next >= 0 { nodes.prefetch(nodes[next].key) }
+        if next >= 0 {
+            let key = nodes[next].key
+            nodes.prefetch(key)
+            if fromT1 { b1.prefetch(key) } else { b2.prefetch(key) }  // where its id will go
+        }
         return victim
     }
 
