@@ -2,19 +2,22 @@ import Benchmark
 import CacheWorkbench
 import Foundation
 
-// Each benchmark's thresholds: a p50 regression of more than 25% (wall clock) or a
-// throughput drop of more than 20% against the stored baseline fails
-// `swift package benchmark baseline check`. Shared machines are noisy; these bounds
-// catch real regressions (a lost specialization halves policy throughput), not jitter.
-private var thresholds: [BenchmarkMetric: BenchmarkThresholds] {
-    [.wallClock: .init(relative: [.p50: 25]), .throughput: .init(relative: [.p50: 20])]
+// Thresholds: `swift package benchmark baseline check` fails when a benchmark's p50 wall
+// clock is more than 60% above the stored baseline's, or its p50 throughput more than 40%
+// below (300% / 75% for the disk benchmarks, whose fsync and writeback times swing by an
+// order of magnitude on a shared machine). A lost specialization halves a policy's
+// throughput, which this catches; back-to-back runs of one build on the shared 2-core
+// development VM differed by up to 28% on most benchmarks but once by 90% on the
+// shortest (3 ms batches), so check on a quiet machine and rerun before believing a hit.
+private func thresholds(disk: Bool) -> [BenchmarkMetric: BenchmarkThresholds] {
+    [.wallClock: .init(relative: [.p50: disk ? 300 : 60]), .throughput: .init(relative: [.p50: disk ? 75 : 40])]
 }
 
 /// Each run of a benchmark's closure does the whole batch its name says (200k requests,
 /// 100k gets): wall clock is per batch, throughput is batches per second.
-private func configuration(iterations: Int = 10) -> Benchmark.Configuration {
+private func configuration(iterations: Int = 40, disk: Bool = false) -> Benchmark.Configuration {
     .init(metrics: [.wallClock, .throughput], timeUnits: .microseconds,
-          maxDuration: .seconds(10), maxIterations: iterations, thresholds: thresholds)
+          maxDuration: .seconds(5), maxIterations: iterations, thresholds: thresholds(disk: disk))
 }
 
 /// The Zipf trace every policy benchmark replays (integer keys, 200k requests).
@@ -83,7 +86,7 @@ let benchmarks: @Sendable () -> Void = {
     // Disk backends: set and get of 2,000 4 KiB bodies in a fresh folder.
     for name in ["sqlite", "files"] {
         let small = Array(objects.prefix(2000))
-        Benchmark("\(name) set and get 2k 4KiB", configuration: configuration(iterations: 5)) { benchmark in
+        Benchmark("\(name) set and get 2k 4KiB", configuration: configuration(iterations: 5, disk: true)) { benchmark in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cwb-bench-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: folder) }
             var config = BackendConfig(capacityBytes: 1 << 30)
@@ -123,7 +126,7 @@ let benchmarks: @Sendable () -> Void = {
     try? TraceExport.write(InMemoryTrace(label: "zipf", requests: million), to: csv, shape: .plain)
     try? OracleGeneralWriter.write(million, label: "zipf", to: oracle)
     for (label, path) in [("CSV", csv), ("oracleGeneral", oracle)] {
-        Benchmark("ingest \(label) 1M requests", configuration: configuration(iterations: 5)) { _ in
+        Benchmark("ingest \(label) 1M requests", configuration: configuration(iterations: 10)) { _ in
             blackHole(try InMemoryTrace.load(try TraceFile(path: path), keepKeyNames: false).requests.count)
         }
     }

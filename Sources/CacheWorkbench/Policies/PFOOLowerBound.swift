@@ -63,12 +63,13 @@ final class PFOOLowerBound: CacheBackend {
     /// The bound over recorded requests; hits at positions below `warmup` are not counted
     /// (and their intervals not taken).
     static func bound(ids: [UInt64], costs: [Int], sizes: [Int], capacity: Int, warmup: Int) -> (hits: Int, hitBytes: ByteTotal) {
-        // Intervals (their end) with the resource they take.
-        var intervals: [(resource: ByteTotal, end: Int)] = []
+        // Intervals (their end) with the resource they take, and that per byte a hit earns.
+        var intervals: [(resource: ByteTotal, end: Int, perByte: Double)] = []
         var last: [UInt64: Int] = [:]
         for position in ids.indices {
             if let start = last[ids[position]], position >= warmup, costs[start] >= 0 {
-                intervals.append((ByteTotal(costs[start]) * ByteTotal(position - start), position))
+                let resource = ByteTotal(costs[start]) * ByteTotal(position - start)
+                intervals.append((resource, position, resource.asDouble / Double(max(1, sizes[position]))))
             }
             last[ids[position]] = position
         }
@@ -82,10 +83,7 @@ final class PFOOLowerBound: CacheBackend {
             hits += 1
         }
         // Byte hits: by resource per byte earned; the last interval counts in part.
-        func perByte(_ interval: (resource: ByteTotal, end: Int)) -> Double {
-            interval.resource.asDouble / Double(max(1, sizes[interval.end]))
-        }
-        intervals.sort { perByte($0) < perByte($1) }
+        intervals.sort { $0.perByte < $1.perByte }
         var hitBytes: ByteTotal = 0
         used = 0
         for interval in intervals {
