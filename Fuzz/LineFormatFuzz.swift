@@ -37,12 +37,15 @@ public func fuzzLineFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let file = fopen(inputPath, "w")!
     fwrite(body.baseAddress, 1, body.count, file)
     fclose(file)
+    var streamed: [Request]? = nil
     for skipBad in [false, true] {
         do {
             let source = try open(inputPath, ReadOptions(keepKeyNames: true, skipBadRows: skipBad), formatOptions)
             var rows = 0
+            var all: [Request] = []
             while let chunk = try source.nextChunk() {
                 rows += chunk.count
+                if format == "oracle-general" && !skipBad { all += chunk }
                 for request in chunk {
                     precondition(request.size >= 0 && request.size <= SizeLimits.largestObject, "size out of range")
                     if request.hasDimensions { precondition(SizeLimits.pixelCost(width: request.width, height: request.height) != nil, "pixel cost out of range") }
@@ -51,7 +54,14 @@ public func fuzzLineFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
             precondition(format == "cachelib" || format == "arc-lis" || rows <= body.count, "more rows than bytes")
             if format == "arc-lis" { precondition(rows <= body.count * ARCListFormat.largestRun, "more blocks than lines allow") }
+            if format == "oracle-general" && !skipBad { streamed = all }
         } catch {}
+    }
+    // oracleGeneral also loads in bulk (decoded into uninitialized memory): the same requests,
+    // or an error exactly when streaming failed.
+    if format == "oracle-general" {
+        let loaded = try? InMemoryTrace.load(TraceFile(path: inputPath, format: TraceFormat.named("oracle-general")), keepKeyNames: false).requests
+        precondition(loaded == streamed, "bulk load differs from streaming")
     }
     return 0
 }

@@ -105,9 +105,13 @@ public enum LRUMissRatioCurve {
         var result: Result
         /// Per key slot: the position of its last counted request, its size then, its band.
         var index = IdIndex()
-        var lastPosition: [Int] = []
-        var sizes: [Int] = []
-        var bands: [Int32] = []
+        /// One record per key (one cache line touched per request, not three).
+        struct Key {
+            var lastPosition: Int
+            var size: Int
+            var band: Int32
+        }
+        var keys: [Key] = []
         /// The bands that hold objects (sorted), their Fenwick trees and each tree's total,
         /// and each band's place in those arrays (-1: no tree yet).
         var activeBands: [Int] = []
@@ -174,22 +178,19 @@ public enum LRUMissRatioCurve {
             next += 1
             if let slot = index.find(id) {
                 let slot = Int(slot)
-                let last = lastPosition[slot]
-                if sizes[slot] != size { result.sizeChanges += 1 }
+                let previous = keys[slot]
+                let last = previous.lastPosition
+                if previous.size != size { result.sizeChanges += 1 }
                 if band < capacities.count { countHits(since: last, size: size, band: band) }
-                let old = treeOfBand[Int(bands[slot])]
+                let old = treeOfBand[Int(previous.band)]
                 if old >= 0 {
-                    trees[old].add(last, -sizes[slot])
-                    totals[old] -= sizes[slot]
+                    trees[old].add(last, -previous.size)
+                    totals[old] -= previous.size
                 }
-                lastPosition[slot] = position
-                sizes[slot] = size
-                bands[slot] = Int32(band)
+                keys[slot] = Key(lastPosition: position, size: size, band: Int32(band))
             } else {
-                index.insert(id, Int32(lastPosition.count))
-                lastPosition.append(position)
-                sizes.append(size)
-                bands.append(Int32(band))
+                index.insert(id, Int32(keys.count))
+                keys.append(Key(lastPosition: position, size: size, band: Int32(band)))
             }
             if band < capacities.count {
                 let place = tree(band)
@@ -270,15 +271,15 @@ public enum LRUMissRatioCurve {
         /// O(positions), no sort: positions are distinct.
         mutating func renumber() {
             var slotAt = Array(repeating: Int32(-1), count: positions)
-            for slot in lastPosition.indices { slotAt[lastPosition[slot]] = Int32(slot) }
-            if lastPosition.count * 2 > positions { positions *= 2 }
+            for slot in keys.indices { slotAt[keys[slot].lastPosition] = Int32(slot) }
+            if keys.count * 2 > positions { positions *= 2 }
             var values = Array(repeating: Array(repeating: 0, count: positions), count: activeBands.count)
             var newPosition = 0
             for slot in slotAt where slot >= 0 {
                 let slot = Int(slot)
-                lastPosition[slot] = newPosition
-                let place = treeOfBand[Int(bands[slot])]
-                if place >= 0 { values[place][newPosition] = sizes[slot] }
+                keys[slot].lastPosition = newPosition
+                let place = treeOfBand[Int(keys[slot].band)]
+                if place >= 0 { values[place][newPosition] = keys[slot].size }
                 newPosition += 1
             }
             let byPlace = values
