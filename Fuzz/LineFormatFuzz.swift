@@ -24,6 +24,13 @@ private func open(_ path: String, _ options: ReadOptions, _ formatOptions: [Stri
     }
 }
 
+/// The fuzz input as a trace, so `InMemoryTrace.load` takes its bulk path.
+private struct OracleFile: Trace {
+    let path: String
+    var label: String { path }
+    func open(keepKeyNames: Bool) throws -> any RequestSource { try OracleGeneralReader(path: path) }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLineFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var body = UnsafeBufferPointer(start: data, count: size)
@@ -60,7 +67,7 @@ public func fuzzLineFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // oracleGeneral also loads in bulk (decoded into uninitialized memory): the same requests,
     // or an error exactly when streaming failed.
     if format == "oracle-general" {
-        let loaded = try? InMemoryTrace.load(TraceFile(path: inputPath, format: TraceFormat.named("oracle-general")), keepKeyNames: false).requests
+        let loaded = try? InMemoryTrace.load(OracleFile(path: inputPath), keepKeyNames: false).requests
         precondition(loaded == streamed, "bulk load differs from streaming")
     }
     return 0
