@@ -1,7 +1,8 @@
 // libFuzzer entry for the option parsers (scripts/fuzz options): capacities and capacity
 // lists (--capacity), sizes (--inline-limit, --max-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
-// --decoded-ratio, --infer-dimensions and mrc's --sampling-rate. The first byte
+// --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and the policies' numeric
+// options. The first byte
 // picks the parser; the rest is the option's text. An error is a correct answer; a crash
 // is a finding, and so is a value outside the documented limits.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -38,6 +39,11 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let ratio = try? ReplayOptionText.decodedRatio(text) { precondition(ratio > 0 && ratio <= 1000, "ratio out of range") }
         _ = try? ReplayOptionText.inferDimensions(text)
         if let rate = try? ReplayOptionText.samplingRate(text) { precondition(rate > 0 && rate <= 1, "sampling rate out of range") }
+        // The policies' numeric options (--n-seg, --ghost-size-ratio, --window-size, …).
+        let policy = PolicyOptions(values: ["option": text])
+        if let value = try? policy.integer("option", default: 0, range: 1...16) { precondition((1...16).contains(value), "integer out of range") }
+        if let value = try? policy.number("option", default: 0, range: 0...16) { precondition((0...16).contains(value), "number out of range") }
+        if let value = try? policy.fraction("option", default: 0.5) { precondition(value > 0 && value < 1, "fraction out of range") }
     default:
         _ = ErrorText.quote(text)
         _ = ErrorText.escapingControls(text)

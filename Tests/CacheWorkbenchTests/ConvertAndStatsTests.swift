@@ -54,9 +54,9 @@ struct ConvertAndStatsTests {
         #expect(stats.withoutDimensions == 6)
     }
 
-    @Test("the Fenwick tree's range sums agree with a naive sum")
+    @Test("the Fenwick tree's range and prefix sums agree with a naive sum; one built from values equals one built by adds")
     func fenwick() {
-        var tree = FenwickTree(count: 50)
+        let tree = FenwickTree(count: 50)
         var plain = [Int](repeating: 0, count: 50)
         var random = SeededRandom(seed: 3)
         for _ in 0..<500 {
@@ -66,7 +66,11 @@ struct ConvertAndStatsTests {
             plain[index] += delta
             let a = Int(random.next() % 50), b = Int(random.next() % 50)
             #expect(tree.sum(from: min(a, b), to: max(a, b)) == plain[min(a, b)...max(a, b)].reduce(0, +))
+            #expect(tree.prefixSum(b) == plain[0...b].reduce(0, +))
         }
+        #expect(tree.prefixSum(-1) == 0)
+        let built = FenwickTree(values: plain, count: 50)
+        #expect((0..<50).allSatisfy { built.prefixSum($0) == tree.prefixSum($0) })
     }
 
     @Test("CLI: convert, stats, and a truncated binary is exit 2 with the byte offset")

@@ -37,24 +37,6 @@ struct MissRatioCurveTests {
         }
     }
 
-    @Test("the two-level Fenwick tree sums like a plain array, across block edges")
-    func fenwick() {
-        var generator = SeededRandom(seed: 9)
-        var plain = [Int](repeating: 0, count: 1000)
-        let tree = FenwickTree(count: 1000)
-        for _ in 0..<5000 {
-            let position = Int(generator.next() % 1000)
-            let delta = Int(generator.next() % 2001) - 1000
-            plain[position] += delta
-            tree.add(position, delta)
-            let query = Int(generator.next() % 1000)
-            #expect(tree.prefixSum(query) == plain[0...query].reduce(0, +))
-        }
-        #expect(tree.prefixSum(-1) == 0 && tree.prefixSum(63) == plain[0...63].reduce(0, +) && tree.prefixSum(64) == plain[0...64].reduce(0, +))
-        let built = FenwickTree(values: plain, count: 1000)
-        #expect((0..<1000).allSatisfy { built.prefixSum($0) == tree.prefixSum($0) })
-    }
-
     @Test("hand-computed distances; a size change is counted")
     func hand() throws {
         // A(2) B(3) A: distance 2 + 3 = 5. C(1) B: 3 + 2 + 1 = 6. A(4, changed): 4 + 1 + 3 = 8.

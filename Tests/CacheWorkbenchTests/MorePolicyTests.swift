@@ -40,6 +40,8 @@ struct MorePolicyTests {
         // takes priority 3's oldest, D.
         #expect(try policyOutcomes(cache, unit([A, A, B, C, B, D, C, E, C])) == [o, x, o, o, x, o, o, o, x])
         #expect(try !cache.get(Request(time: 9, id: D, size: 1)))
+        // That one eviction is counted, with its rule, for the note under the table.
+        #expect(cache.facts.fallbacks == 1 && cache.facts.fallbackRule?.contains("NULL") == true)
     }
 
     @Test("gdsf: priority L + frequency × 10^6 / size; equal priorities go oldest first")

@@ -117,17 +117,23 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Ingest: the same 1M requests as native CSV and as oracleGeneral.
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cwb-ingest-\(getpid())").path
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    // Ingest: the same 1M requests as native CSV and as oracleGeneral, written to a fresh
+    // temporary folder before each measurement and removed after it.
     let million = zipf(requests: 1_000_000)
-    let csv = folder + "/zipf.csv"
-    let oracle = folder + "/zipf.oracleGeneral.bin"
-    try? TraceExport.write(InMemoryTrace(label: "zipf", requests: million), to: csv, shape: .plain)
-    try? OracleGeneralWriter.write(million, label: "zipf", to: oracle)
-    for (label, path) in [("CSV", csv), ("oracleGeneral", oracle)] {
-        Benchmark("ingest \(label) 1M requests", configuration: configuration(iterations: 10)) { _ in
+    for label in ["CSV", "oracleGeneral"] {
+        Benchmark("ingest \(label) 1M requests", configuration: configuration(iterations: 10)) { benchmark in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cwb-ingest-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + (label == "CSV" ? "/zipf.csv" : "/zipf.oracleGeneral.bin")
+            if label == "CSV" {
+                try TraceExport.write(InMemoryTrace(label: "zipf", requests: million), to: path, shape: .plain)
+            } else {
+                try OracleGeneralWriter.write(million, label: "zipf", to: path)
+            }
+            benchmark.startMeasurement()
             blackHole(try InMemoryTrace.load(try TraceFile(path: path), keepKeyNames: false).requests.count)
+            benchmark.stopMeasurement()
         }
     }
 

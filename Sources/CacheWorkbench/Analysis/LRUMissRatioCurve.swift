@@ -77,7 +77,7 @@ public enum LRUMissRatioCurve {
         }
         var sinceProgress = 0
         while let chunk = try source.nextChunk() {
-            chunk.withUnsafeBufferPointer { requests in
+            try chunk.withUnsafeBufferPointer { requests in
                 for position in requests.indices {
                     // The trace is known ahead: start loading the index bucket of a request
                     // a few places on while this one is handled.
@@ -87,7 +87,7 @@ public enum LRUMissRatioCurve {
                         engine.result.droppedZeroSize += 1
                         continue
                     }
-                    engine.handle(id: request.id, size: ignoreObjectSize ? 1 : request.size)
+                    try engine.handle(id: request.id, size: ignoreObjectSize ? 1 : request.size)
                 }
             }
             sinceProgress += chunk.count
@@ -103,21 +103,21 @@ public enum LRUMissRatioCurve {
     private struct Engine {
         let capacities: [Int]
         var result: Result
-        /// Per key slot: the position of its last counted request, its size then, its band.
+        /// Key id → slot in `keys`.
         var index = IdIndex()
-        /// One record per key (one cache line touched per request, not three).
+        /// Per key: the position of its last counted request, its size then, its band (one
+        /// record, one cache line touched per request).
         struct Key {
             var lastPosition: Int
             var size: Int
             var band: Int32
         }
         var keys: [Key] = []
-        /// The bands that hold objects (sorted), their Fenwick trees and each tree's total,
-        /// and each band's place in those arrays (-1: no tree yet).
+        /// Per band (capacity index): its Fenwick tree once it holds an object, and the
+        /// tree's total; the bands that have trees, ascending.
+        var trees: [FenwickTree?]
+        var totals: [Int]
         var activeBands: [Int] = []
-        var trees: [FenwickTree] = []
-        var totals: [Int] = []
-        var treeOfBand: [Int]
         var positions = 1 << 16
         var next = 0
         /// Difference arrays over capacity indexes: +at the first capacity of a range, − after it.
@@ -125,6 +125,8 @@ public enum LRUMissRatioCurve {
         var byteDiff: [ByteTotal]
         var tooLargeDiff: [Int]
         let threshold: UInt64
+        /// Whether keys are sampled (SHARDS), and the distance scale 1/R.
+        let isSampled: Bool
         let scale: Double
 
         init(capacities: [Int], samplingRate: Double) {
@@ -134,14 +136,16 @@ public enum LRUMissRatioCurve {
             hitDiff = Array(repeating: 0, count: capacities.count + 1)
             byteDiff = Array(repeating: 0, count: capacities.count + 1)
             tooLargeDiff = Array(repeating: 0, count: capacities.count + 1)
-            treeOfBand = Array(repeating: -1, count: capacities.count + 1)
+            trees = Array(repeating: nil, count: capacities.count)
+            totals = Array(repeating: 0, count: capacities.count)
             threshold = UInt64((samplingRate * Double(1 << 24)).rounded())
+            isSampled = threshold < 1 << 24
             scale = 1 / samplingRate
         }
 
         /// SHARDS' spatial filter: a key is sampled iff its hash's top 24 bits fall below R × 2^24.
         @inline(__always) func sampled(_ id: UInt64) -> Bool {
-            guard threshold < 1 << 24 else { return true }
+            guard isSampled else { return true }
             var hash = id &+ 0x9E37_79B9_7F4A_7C15
             hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
             hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -164,7 +168,7 @@ public enum LRUMissRatioCurve {
         /// The smallest capacity index holding `size`, or `capacities.count` when none does.
         @inline(__always) func band(of size: Int) -> Int { firstIndex(from: 0, to: capacities.count) { $0 >= size } }
 
-        mutating func handle(id: UInt64, size: Int) {
+        mutating func handle(id: UInt64, size: Int) throws {
             result.traceRequests += 1
             result.traceBytes += ByteTotal(size)
             guard sampled(id) else { return }
@@ -182,20 +186,21 @@ public enum LRUMissRatioCurve {
                 let last = previous.lastPosition
                 if previous.size != size { result.sizeChanges += 1 }
                 if band < capacities.count { countHits(since: last, size: size, band: band) }
-                let old = treeOfBand[Int(previous.band)]
-                if old >= 0 {
-                    trees[old].add(last, -previous.size)
+                let old = Int(previous.band)
+                if old < capacities.count, let tree = trees[old] {
+                    tree.add(last, -previous.size)
                     totals[old] -= previous.size
                 }
                 keys[slot] = Key(lastPosition: position, size: size, band: Int32(band))
             } else {
+                // Slots are 32-bit (half the index's memory): 2^31 keys is the limit.
+                guard keys.count < Int(Int32.max) else { throw WorkbenchError("more than \(Int32.max) distinct keys: above what a curve can follow") }
                 index.insert(id, Int32(keys.count))
                 keys.append(Key(lastPosition: position, size: size, band: Int32(band)))
             }
             if band < capacities.count {
-                let place = tree(band)
-                trees[place].add(position, size)
-                totals[place] += size
+                tree(band).add(position, size)
+                totals[band] += size
             }
         }
 
@@ -205,10 +210,10 @@ public enum LRUMissRatioCurve {
             var distance = size
             var scaled = Double(size)
             var low = band
-            for (place, active) in activeBands.enumerated() {
+            for active in activeBands {
                 // Everything in the tree sits at or before the previous request: its total
                 // less the prefix up to `last` is what came after.
-                let between = totals[place] - trees[place].prefixSum(last)
+                let between = totals[active] - trees[active]!.prefixSum(last)
                 if active <= band {
                     distance += between
                     scaled += Double(between) * scale
@@ -225,7 +230,7 @@ public enum LRUMissRatioCurve {
 
         @inline(__always) mutating func markHits(from low: Int, to high: Int, distance: Int, scaled: Double, size: Int) {
             guard low < high else { return }
-            let first = threshold < 1 << 24
+            let first = isSampled
                 ? firstIndex(from: low, to: high) { Double($0) >= scaled }
                 : firstIndex(from: low, to: high) { $0 >= distance }
             guard first < high else { return }
@@ -235,35 +240,15 @@ public enum LRUMissRatioCurve {
             byteDiff[high] -= ByteTotal(size)
         }
 
-        /// The place of `band`'s tree, made empty on first use (the request adding to it is
-        /// the band's first object).
-        mutating func tree(_ band: Int) -> Int {
-            if treeOfBand[band] >= 0 { return treeOfBand[band] }
-            let values = Array(repeating: 0, count: positions)
+        /// `band`'s tree, made empty on first use (the request adding to it is the band's
+        /// first object).
+        mutating func tree(_ band: Int) -> FenwickTree {
+            if let tree = trees[band] { return tree }
+            let tree = FenwickTree(count: positions)
+            trees[band] = tree
             activeBands.append(band)
             activeBands.sort()
-            rebuildTrees { band == $0 ? values : nil }
-            return treeOfBand[band]
-        }
-
-        /// Remakes the trees in band order from each band's position values (a band not
-        /// given keeps its tree).
-        mutating func rebuildTrees(_ values: (Int) -> [Int]?) {
-            var newTrees: [FenwickTree] = []
-            var newTotals: [Int] = []
-            for band in activeBands {
-                let old = treeOfBand[band]
-                if let given = values(band) {
-                    newTrees.append(FenwickTree(values: given, count: positions))
-                    newTotals.append(given.reduce(0, &+))
-                } else {
-                    newTrees.append(trees[old])
-                    newTotals.append(totals[old])
-                }
-                treeOfBand[band] = newTrees.count - 1
-            }
-            trees = newTrees
-            totals = newTotals
+            return tree
         }
 
         /// Positions ran out: the keys keep their order but get positions 0..<k, and the
@@ -273,18 +258,17 @@ public enum LRUMissRatioCurve {
             var slotAt = Array(repeating: Int32(-1), count: positions)
             for slot in keys.indices { slotAt[keys[slot].lastPosition] = Int32(slot) }
             if keys.count * 2 > positions { positions *= 2 }
-            var values = Array(repeating: Array(repeating: 0, count: positions), count: activeBands.count)
+            var values = Array(repeating: [Int](), count: capacities.count)
+            for band in activeBands { values[band] = Array(repeating: 0, count: positions) }
             var newPosition = 0
             for slot in slotAt where slot >= 0 {
                 let slot = Int(slot)
                 keys[slot].lastPosition = newPosition
-                let place = treeOfBand[Int(keys[slot].band)]
-                if place >= 0 { values[place][newPosition] = keys[slot].size }
+                let band = Int(keys[slot].band)
+                if band < capacities.count, trees[band] != nil { values[band][newPosition] = keys[slot].size }
                 newPosition += 1
             }
-            let byPlace = values
-            let places = treeOfBand
-            rebuildTrees { byPlace[places[$0]] }
+            for band in activeBands { trees[band] = FenwickTree(values: values[band], count: positions) }
             next = newPosition
         }
 

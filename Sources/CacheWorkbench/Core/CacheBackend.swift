@@ -50,10 +50,11 @@ public protocol CacheBackend: AnyObject {
     /// the replay, before the disk footprint is measured.
     func close() throws
 
-    /// A hint that `request` comes a few requests from now: a backend may start loading
-    /// what it will look up (the replay knows the trace ahead; libCacheSim does not use
-    /// that). The default does nothing.
-    func prefetch(_ request: Request)
+    /// A hint that a request for `id` comes a few requests from now: a backend may start
+    /// loading what it will look up (the replay knows the trace ahead; libCacheSim does not
+    /// use that). Only the id, so the hint never copies a request's key text. The default
+    /// does nothing.
+    func prefetch(id: UInt64)
 
     /// Runs `replayer` over this backend. Don't implement it: the default lets the
     /// compiler specialize the replay loop for each concrete backend type.
@@ -64,7 +65,7 @@ extension CacheBackend {
     public static var storesBytes: Bool { false }
     public static var needsFuture: Bool { false }
     public func close() throws {}
-    @inline(__always) public func prefetch(_ request: Request) {}
+    @inline(__always) public func prefetch(id: UInt64) {}
 
     public func replay(with replayer: Replayer) throws -> ReplayTally {
         try replayer.replay(self)
@@ -77,10 +78,16 @@ public struct BackendFacts: Sendable, Equatable {
     /// The cost the backend believes it holds (what it compares with its capacity).
     public var accountedBytes: Int
     public var evictions: Int
+    /// Decisions taken by the workbench's own rule where the modeled implementation has
+    /// none (it would fail), and that rule in words; reported under the table.
+    public var fallbacks = 0
+    public var fallbackRule: String?
 
-    public init(entries: Int, accountedBytes: Int, evictions: Int) {
+    public init(entries: Int, accountedBytes: Int, evictions: Int, fallbacks: Int = 0, fallbackRule: String? = nil) {
         self.entries = entries
         self.accountedBytes = accountedBytes
         self.evictions = evictions
+        self.fallbacks = fallbacks
+        self.fallbackRule = fallbackRule
     }
 }

@@ -81,14 +81,14 @@ struct ARCPolicy: EvictionPolicy {
         if ghostHitInB1 || ghostHitInB2 { return replace(&nodes) }
         if t1.bytes + b1.bytes + incoming > capacity {
             if b1.bytes > 0 {
-                b1.removeOldest()
+                b1.popOldest()
                 return replace(&nodes)
             }
             let victim = t1.tail  // T1 alone fills the cache: evict without a ghost
             nodes.unlink(victim, &t1)
             return victim
         }
-        if t1.bytes + b1.bytes + t2.bytes + b2.bytes >= 2 * capacity, b2.bytes > 0 { b2.removeOldest() }
+        if t1.bytes + b1.bytes + t2.bytes + b2.bytes >= 2 * capacity, b2.bytes > 0 { b2.popOldest() }
         return replace(&nodes)
     }
 

@@ -1,3 +1,5 @@
+import HeapModule
+
 /// Belady's OPT (Belady, "A study of replacement algorithms for a virtual-storage
 /// computer", IBM Systems Journal 1966), as libCacheSim's `Belady.c`: evict the cached
 /// object whose next request is farthest away (never requested again first). Every missed
@@ -7,7 +9,7 @@
 /// What it bounds: for unit sizes (`--ignore-obj-size`) it is the lowest miss count any
 /// demand-fill policy can reach. With variable sizes it is a heuristic, not a bound: evicting
 /// the farthest object ignores sizes, and a large object with a far next access can be worth
-/// keeping less than several small ones (a size-aware bound is not built yet).
+/// keeping less than several small ones (`pfoo-l`, `PFOOLowerBound`, bounds sizes).
 ///
 /// Complexity: hit O(log n); admit O(log n); evict O(log n) amortized (a max-heap of next
 /// accesses with stale entries skipped).
@@ -18,9 +20,17 @@ struct BeladyPolicy: EvictionPolicy {
     private let future: [Int64]
     private var position = 0
     private var pendingNext = NextAccess.never
-    /// (next access, key, slot): a max-heap on next access; an entry is stale when its slot
-    /// no longer holds that key with that next access.
-    private var heap: [(next: Int64, key: UInt64, slot: Int32)] = []
+    /// A heap entry; stale when its slot no longer holds that key with that next access.
+    struct Entry: Comparable {
+        var next: Int64
+        var key: UInt64
+        var slot: Int32
+        static func < (a: Entry, b: Entry) -> Bool { a.next < b.next }
+        static func == (a: Entry, b: Entry) -> Bool { a.next == b.next }
+    }
+
+    /// Cached objects by next access (farthest at the top, via `popMax`).
+    private var heap = Heap<Entry>()
     /// Every cached object in admission order: the heap's entries point into it, and an
     /// impossible empty heap would still find a victim here instead of trapping.
     private var queue = Nodes.Queue()
@@ -41,20 +51,19 @@ struct BeladyPolicy: EvictionPolicy {
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
         nodes[slot].meta = advance()
-        push((nodes[slot].meta, nodes[slot].key, slot))
+        heap.insert(Entry(next: nodes[slot].meta, key: nodes[slot].key, slot: slot))
     }
 
     @inline(__always) mutating func miss(_ key: UInt64) { pendingNext = advance() }
 
     @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) {
         nodes.pushHead(slot, &queue)
-        push((nodes[slot].meta, nodes[slot].key, slot))
+        heap.insert(Entry(next: nodes[slot].meta, key: nodes[slot].key, slot: slot))
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var victim = queue.tail
-        while let top = heap.first {
-            pop()
+        while let top = heap.popMax() {
             if nodes.find(top.key) == top.slot && nodes[top.slot].meta == top.next {
                 victim = top.slot
                 break
@@ -66,31 +75,4 @@ struct BeladyPolicy: EvictionPolicy {
 
     /// Its heap entries go stale and are skipped when they come up.
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { nodes.unlink(slot, &queue) }
-
-    private mutating func push(_ entry: (next: Int64, key: UInt64, slot: Int32)) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[parent].next < heap[child].next else { break }
-            heap.swapAt(parent, child)
-            child = parent
-        }
-    }
-
-    private mutating func pop() {
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var largest = parent
-            if left < heap.count && heap[left].next > heap[largest].next { largest = left }
-            if right < heap.count && heap[right].next > heap[largest].next { largest = right }
-            if largest == parent { return }
-            heap.swapAt(parent, largest)
-            parent = largest
-        }
-    }
 }

@@ -28,6 +28,12 @@ struct LFUDAPolicy: EvictionPolicy {
     /// The highest priority a hit has produced (libCacheSim's `max_freq`; admissions do
     /// not raise it).
     private var highest = 0
+    /// Evictions that found queue L empty (see the type's comment).
+    private(set) var fallbacks = 0
+
+    static var fallbackRule: String? {
+        "evictions found the lowest-priority queue empty, where libCacheSim's LFUDA dereferences NULL (it cannot run this trace at this capacity); they took the next non-empty priority up"
+    }
 
     init(capacity: Int, options: PolicyOptions) {}
 
@@ -73,6 +79,7 @@ struct LFUDAPolicy: EvictionPolicy {
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         if age == 0 { age = 1 }
         if queues[age] == nil {  // libCacheSim: a NULL dereference from here on
+            fallbacks += 1
             raiseAge(bounded: false)
             // Only objects stranded below L are left: the lowest of them.
             if queues[age] == nil, let lowest = queues.keys.min() { age = lowest }

@@ -41,8 +41,6 @@ struct WTinyLFUPolicy: EvictionPolicy {
     var newMeta: UInt8 { 0 }
     var settings: String { "window-size=\(windowRatio);protected-size=\(protectedRatio)" }
 
-    @inline(__always) private func queueID(_ slot: Int32, _ nodes: Nodes) -> UInt8 { nodes[slot].meta }
-
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
         sketch.increment(nodes[slot].key)
         switch nodes[slot].meta {

@@ -34,7 +34,7 @@ public struct Replayer {
                 // it, retaining and releasing its key text every time.
                 try chunk.withUnsafeBufferPointer { requests in
                     for position in requests.indices {
-                        if position + 8 < requests.endIndex { backend.prefetch(requests[position + 8]) }
+                        if position + 8 < requests.endIndex { backend.prefetch(id: requests[position + 8].id) }
                         try loop.handle(requests[position])
                     }
                 }

@@ -122,10 +122,15 @@ public enum TableReport {
     /// Runs whose pixel costs rest on the encoded-size fallback, one sentence each (also on
     /// stderr: see `RunSetup.Outcome`).
     public static func fallbackNotes(_ results: [RunResult]) -> [String] {
-        results.filter { $0.encodedFallbacks > 0 }.map { result in
+        let pricing = results.filter { $0.encodedFallbacks > 0 }.map { result in
             let priced = result.tally.costSources?.total ?? 0
             return "\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
         }
+        let policies = results.filter { $0.tally.finalFacts.fallbacks > 0 }.map { result in
+            let facts = result.tally.finalFacts
+            return "\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(facts.fallbacks) \(facts.fallbackRule ?? "decisions followed the workbench's own rule")"
+        }
+        return pricing + policies
     }
 
     static func diskCells(_ result: RunResult) -> [String] {

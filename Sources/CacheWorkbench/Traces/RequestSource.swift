@@ -1,5 +1,3 @@
-import Foundation
-
 /// A stream of requests in trace order, handed out in chunks so the replay loop makes one
 /// dynamic call per few thousand requests instead of one per request.
 public protocol RequestSource: AnyObject {
@@ -36,44 +34,6 @@ extension AppendingRequestSource {
         chunk.reserveCapacity(4096)
         return try append(to: &chunk, limit: 4096) > 0 ? chunk[...] : nil
     }
-}
-
-/// Prefaults a fresh allocation on another thread while the caller fills it front to
-/// back: the kernel zeroes pages on the second core instead of in the decoder's page
-/// faults (they were most of a binary trace's load time). Returns when the prefaulting is
-/// done; pages the caller reached first it faulted itself. A kernel without
-/// MADV_POPULATE_WRITE (before Linux 5.14) just returns.
-func fillWhilePrefaulting<T>(_ start: UnsafeMutableRawPointer, bytes: Int, _ fill: () throws -> T) rethrows -> T {
-    let page = 4096
-    let first = (Int(bitPattern: start) + page - 1) & ~(page - 1)
-    let last = (Int(bitPattern: start) + bytes) & ~(page - 1)
-    guard last - first >= 16 << 20 else { return try fill() }
-    let done = DispatchSemaphore(value: 0)
-    let stop = ManagedAtomicFlag()
-    DispatchQueue.global().async {
-        var at = first
-        let step = 4 << 20
-        while at < last, !stop.isSet {
-            let length = min(step, last - at)
-            if madvise(UnsafeMutableRawPointer(bitPattern: at), length, 23 /* MADV_POPULATE_WRITE */) != 0 { break }
-            at += length
-        }
-        done.signal()
-    }
-    defer {
-        stop.set()
-        done.wait()
-    }
-    return try fill()
-}
-
-/// A flag one thread sets and another polls (a relaxed read suffices: it only stops
-/// prefaulting early).
-final class ManagedAtomicFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }
 
 /// A reader of fixed-size binary records that can decode straight into uninitialized
