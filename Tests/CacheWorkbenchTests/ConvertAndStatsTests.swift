@@ -54,23 +54,27 @@ struct ConvertAndStatsTests {
         #expect(stats.withoutDimensions == 6)
     }
 
-    @Test("the Fenwick tree's range and prefix sums agree with a naive sum; one built from values equals one built by adds")
-    func fenwick() {
-        let tree = FenwickTree(count: 50)
-        var plain = [Int](repeating: 0, count: 50)
-        var random = SeededRandom(seed: 3)
+    @Test("the prefix-sum tree's range and prefix sums agree with a naive sum; one built from values equals one built by adds",
+          arguments: [1, 7, 8, 9, 50, 64, 65, 513, 4_097])
+    func prefixSumTree(count: Int) {
+        let tree = PrefixSumTree(count: count)
+        defer { tree.deallocate() }
+        var plain = [Int](repeating: 0, count: count)
+        var random = SeededRandom(seed: UInt64(count))
         for _ in 0..<500 {
-            let index = Int(random.next() % 50)
+            let index = Int(random.next() % UInt64(count))
             let delta = Int(random.next() % 7) - 3
             tree.add(index, delta)
             plain[index] += delta
-            let a = Int(random.next() % 50), b = Int(random.next() % 50)
+            let a = Int(random.next() % UInt64(count)), b = Int(random.next() % UInt64(count))
             #expect(tree.sum(from: min(a, b), to: max(a, b)) == plain[min(a, b)...max(a, b)].reduce(0, +))
             #expect(tree.prefixSum(b) == plain[0...b].reduce(0, +))
         }
         #expect(tree.prefixSum(-1) == 0)
-        let built = FenwickTree(values: plain, count: 50)
-        #expect((0..<50).allSatisfy { built.prefixSum($0) == tree.prefixSum($0) })
+        #expect(tree.prefixSum(count - 1) == plain.reduce(0, +))
+        let built = PrefixSumTree(values: plain, count: count)
+        defer { built.deallocate() }
+        #expect((0..<count).allSatisfy { built.prefixSum($0) == tree.prefixSum($0) })
     }
 
     @Test("CLI: convert, stats, and a truncated binary is exit 2 with the byte offset")

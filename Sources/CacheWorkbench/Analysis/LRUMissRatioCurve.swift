@@ -1,8 +1,10 @@
+import CPrefetch
+
 /// LRU's whole miss-ratio curve in one pass (Mattson et al., "Evaluation techniques for
 /// storage hierarchies", IBM Systems Journal 1970), with byte sizes: LRU with byte capacity C
 /// holds the longest prefix of the recency stack whose sizes sum to at most C, so a request
 /// hits iff its object's size plus the sizes of the distinct objects requested since its
-/// last request is at most C. Those sums come from Fenwick trees over request positions,
+/// last request is at most C. Those sums come from prefix-sum trees over request positions,
 /// each object weighted by its size at its last request.
 ///
 /// The too-large rule is kept exactly: an object larger than C never enters the cache nor
@@ -68,26 +70,37 @@ public enum LRUMissRatioCurve {
     /// keys' sizes sum within an Int (`MissRatioCurveRun` does, from the trace summary).
     public static func compute(
         _ source: any RequestSource, capacities: [Int], ignoreObjectSize: Bool = false, samplingRate: Double = 1,
-        expectedRequests: Int? = nil, progress: ((Double?) -> Void)? = nil
+        expectedRequests: Int? = nil, expectedKeys: Int? = nil, progress: ((Double?) -> Void)? = nil
     ) throws -> Result {
-        var engine = Engine(capacities: capacities.sorted(), samplingRate: samplingRate)
+        var engine = Engine(capacities: capacities.sorted(), samplingRate: samplingRate, expectedKeys: expectedKeys ?? 0)
+        defer { engine.deallocate() }
         // Positions for every (sampled) request expected, so that none need renumbering.
         if let expected = expectedRequests ?? source.expectedCount {
             engine.positions = max(engine.positions, Int(Double(expected) * min(1, samplingRate * 1.1)) + 1024)
         }
         var sinceProgress = 0
+        // The trace is known ahead, so each request's three dependent cache misses (its
+        // index bucket, its key record, the tree lines at its last position) are started
+        // in a pipeline: the bucket 16 requests ahead, the record 8 ahead (its slot kept
+        // here, so the request itself need not look it up again), the tree lines 4 ahead.
+        var slotsAhead = [Int32](repeating: -1, count: 8)
         while let chunk = try source.nextChunk() {
+            for lane in slotsAhead.indices { slotsAhead[lane] = -1 }
             try chunk.withUnsafeBufferPointer { requests in
+                let end = requests.endIndex
                 for position in requests.indices {
-                    // The trace is known ahead: start loading the index bucket of a request
-                    // a few places on while this one is handled.
-                    if position + 8 < requests.endIndex { engine.index.prefetch(requests[position + 8].id) }
-                    let request = requests[position]
-                    guard request.size > 0 else {
+                    // Fields, not the whole request: copying a Request retains its key name.
+                    let id = requests[position].id
+                    let size = requests[position].size
+                    let slot = slotsAhead[position & 7]
+                    if position + 16 < end { engine.index.prefetch(requests[position + 16].id) }
+                    if position + 8 < end { slotsAhead[(position + 8) & 7] = engine.prefetchKey(requests[position + 8].id) }
+                    if position + 4 < end { engine.prefetchTree(slot: slotsAhead[(position + 4) & 7]) }
+                    guard size > 0 else {
                         engine.result.droppedZeroSize += 1
                         continue
                     }
-                    try engine.handle(id: request.id, size: ignoreObjectSize ? 1 : request.size)
+                    try engine.handle(id: id, size: ignoreObjectSize ? 1 : size, knownSlot: slot)
                 }
             }
             sinceProgress += chunk.count
@@ -113,9 +126,9 @@ public enum LRUMissRatioCurve {
             var band: Int32
         }
         var keys: [Key] = []
-        /// Per band (capacity index): its Fenwick tree once it holds an object, and the
+        /// Per band (capacity index): its prefix-sum tree once it holds an object, and the
         /// tree's total; the bands that have trees, ascending.
-        var trees: [FenwickTree?]
+        var trees: [PrefixSumTree?]
         var totals: [Int]
         var activeBands: [Int] = []
         var positions = 1 << 16
@@ -129,8 +142,10 @@ public enum LRUMissRatioCurve {
         let isSampled: Bool
         let scale: Double
 
-        init(capacities: [Int], samplingRate: Double) {
+        init(capacities: [Int], samplingRate: Double, expectedKeys: Int) {
             self.capacities = capacities
+            index = IdIndex(minimumCapacity: expectedKeys)
+            keys.reserveCapacity(expectedKeys)
             result = Result(points: capacities.map { Point(capacity: $0) })
             result.samplingRate = samplingRate
             hitDiff = Array(repeating: 0, count: capacities.count + 1)
@@ -168,7 +183,23 @@ public enum LRUMissRatioCurve {
         /// The smallest capacity index holding `size`, or `capacities.count` when none does.
         @inline(__always) func band(of size: Int) -> Int { firstIndex(from: 0, to: capacities.count) { $0 >= size } }
 
-        mutating func handle(id: UInt64, size: Int) throws {
+        /// Starts loading the key record of `id` when it has one, and returns its slot (−1 when
+        /// none yet). Slots never move, so a request can use the slot found ahead.
+        @inline(__always) func prefetchKey(_ id: UInt64) -> Int32 {
+            guard let slot = index.find(id) else { return -1 }
+            keys.withUnsafeBufferPointer { cwb_prefetch($0.baseAddress! + Int(slot)) }
+            return slot
+        }
+
+        /// Starts loading the tree lines at the last position of the key in `slot` (≥ 0).
+        @inline(__always) func prefetchTree(slot: Int32) {
+            guard slot >= 0 else { return }
+            let key = keys[Int(slot)]
+            if Int(key.band) < capacities.count, let tree = trees[Int(key.band)] { tree.prefetch(key.lastPosition) }
+        }
+
+        /// Counts a request; `knownSlot` is `id`'s slot when found ahead, else −1.
+        mutating func handle(id: UInt64, size: Int, knownSlot: Int32) throws {
             result.traceRequests += 1
             result.traceBytes += ByteTotal(size)
             guard sampled(id) else { return }
@@ -180,7 +211,7 @@ public enum LRUMissRatioCurve {
             if next == positions { renumber() }
             let position = next
             next += 1
-            if let slot = index.find(id) {
+            if let slot = knownSlot >= 0 ? knownSlot : index.find(id) {
                 let slot = Int(slot)
                 let previous = keys[slot]
                 let last = previous.lastPosition
@@ -242,9 +273,9 @@ public enum LRUMissRatioCurve {
 
         /// `band`'s tree, made empty on first use (the request adding to it is the band's
         /// first object).
-        mutating func tree(_ band: Int) -> FenwickTree {
+        mutating func tree(_ band: Int) -> PrefixSumTree {
             if let tree = trees[band] { return tree }
-            let tree = FenwickTree(count: positions)
+            let tree = PrefixSumTree(count: positions)
             trees[band] = tree
             activeBands.append(band)
             activeBands.sort()
@@ -268,8 +299,17 @@ public enum LRUMissRatioCurve {
                 if band < capacities.count, trees[band] != nil { values[band][newPosition] = keys[slot].size }
                 newPosition += 1
             }
-            for band in activeBands { trees[band] = FenwickTree(values: values[band], count: positions) }
+            for band in activeBands {
+                trees[band]?.deallocate()
+                trees[band] = PrefixSumTree(values: values[band], count: positions)
+            }
             next = newPosition
+        }
+
+        /// Frees the index and the trees (once, when the pass ends or fails).
+        func deallocate() {
+            index.deallocate()
+            for band in activeBands { trees[band]?.deallocate() }
         }
 
         mutating func finish() -> Result {
@@ -284,7 +324,6 @@ public enum LRUMissRatioCurve {
                 result.points[point].hitBytes = bytes
                 result.points[point].tooLarge = tooLarge
             }
-            index.deallocate()
             return result
         }
     }

@@ -62,7 +62,7 @@ public struct MissRatioCurveRun {
             defer { progress.finish() }
             return try LRUMissRatioCurve.compute(
                 try trace.open(keepKeyNames: false), capacities: capacities, ignoreObjectSize: arguments.ignoreObjectSize, samplingRate: rate,
-                expectedRequests: summary.requests,
+                expectedRequests: summary.requests, expectedKeys: Int(Double(summary.uniqueKeys) * min(1, rate * 1.1)) + 16,
                 progress: { fraction in progress.show(fraction.map { String(format: "%.0f%%", $0 * 100) } ?? "") })
         }
         let started = MonotonicClock.now()

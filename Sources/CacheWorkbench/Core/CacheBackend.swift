@@ -56,6 +56,12 @@ public protocol CacheBackend: AnyObject {
     /// does nothing.
     func prefetch(id: UInt64)
 
+    /// The second stage of the hint: a request for `id` comes in a couple of requests, and
+    /// `prefetch(id:)` was called for it earlier, so its bucket is likely loaded: a backend
+    /// may look it up now and start loading the record the request will touch. The
+    /// default does nothing.
+    func prefetchEntry(id: UInt64)
+
     /// Runs `replayer` over this backend. Don't implement it: the default lets the
     /// compiler specialize the replay loop for each concrete backend type.
     func replay(with replayer: Replayer) throws -> ReplayTally
@@ -66,6 +72,7 @@ extension CacheBackend {
     public static var needsFuture: Bool { false }
     public func close() throws {}
     @inline(__always) public func prefetch(id: UInt64) {}
+    @inline(__always) public func prefetchEntry(id: UInt64) {}
 
     public func replay(with replayer: Replayer) throws -> ReplayTally {
         try replayer.replay(self)

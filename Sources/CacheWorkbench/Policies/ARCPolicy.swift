@@ -43,6 +43,10 @@ struct ARCPolicy: EvictionPolicy {
         b2.prefetch(key)
     }
 
+    @inline(__always) func prefetchEntry(_ key: UInt64) {
+        if !b1.prefetchNode(of: key) { _ = b2.prefetchNode(of: key) }
+    }
+
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
         if nodes[slot].meta == 1 {
             nodes.unlink(slot, &t1)

@@ -45,6 +45,9 @@ protocol EvictionPolicy {
     /// Starts loading what a request for `key` a few requests from now will look up in
     /// the policy's own structures (its ghost queues).
     func prefetch(_ key: UInt64)
+    /// The second stage, for a key the simulator does not hold: start loading its record
+    /// in the policy's structures (its ghost node).
+    func prefetchEntry(_ key: UInt64)
     /// Decisions taken where the policy's reference implementation would fail, and the
     /// rule used then (reported under the table; 0 and nil for most policies).
     var fallbacks: Int { get }
@@ -59,6 +62,7 @@ extension EvictionPolicy {
     func deallocate() {}
     var settings: String { "" }
     @inline(__always) func prefetch(_ key: UInt64) {}
+    @inline(__always) func prefetchEntry(_ key: UInt64) {}
     var fallbacks: Int { 0 }
     static var fallbackRule: String? { nil }
 }

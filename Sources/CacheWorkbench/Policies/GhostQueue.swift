@@ -16,6 +16,9 @@ struct GhostQueue {
 
     @inline(__always) func prefetch(_ key: UInt64) { nodes.prefetch(key) }
 
+    /// Starts loading `key`'s ghost node when it is here; false when it is not.
+    @inline(__always) func prefetchNode(of key: UInt64) -> Bool { nodes.prefetchNode(of: key) }
+
     /// Records an id as a FIFO cache of `capacity` bytes would (2Q's A1out, S3-FIFO's
     /// ghost): an id already there stays where it is; one larger than the capacity is not
     /// recorded; otherwise the oldest go until it fits.
@@ -39,7 +42,8 @@ struct GhostQueue {
     }
 
     /// Removes and returns the oldest id (ARC trims its ghosts one at a time; LIRS bounds
-    /// its non-resident ids by age), and starts loading the next oldest's index bucket.
+    /// its non-resident ids by age). Pops come in runs, so it starts loading what the next
+    /// two pops read: the next oldest's index bucket and the node after it.
     @discardableResult
     mutating func popOldest() -> UInt64? {
         guard queue.tail >= 0 else { return nil }
@@ -47,7 +51,11 @@ struct GhostQueue {
         let key = nodes[oldest].key
         nodes.unlink(oldest, &queue)
         nodes.free(oldest)
-        if queue.tail >= 0 { nodes.prefetch(nodes[queue.tail].key) }
+        if queue.tail >= 0 {
+            let next = nodes[queue.tail]
+            nodes.prefetch(next.key)
+            nodes.prefetchNode(next.newer)
+        }
         return key
     }
 

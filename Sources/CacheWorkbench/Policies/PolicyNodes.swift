@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The objects of a policy simulator: an `IdIndex` from key id to a slot in one node
 /// array, and intrusive doubly linked queues threaded through the slots by index (no
 /// pointers, no reference counting, one allocation). A policy keeps as many `Queue`s as it
@@ -51,6 +53,19 @@ struct PolicyNodes<Meta> {
 
     /// Starts loading `key`'s index bucket (a look-up a few requests ahead).
     @inline(__always) func prefetch(_ key: UInt64) { index.prefetch(key) }
+
+    /// Starts loading the node in `slot` (nothing when it is −1).
+    @inline(__always) func prefetchNode(_ slot: Int32) {
+        if slot >= 0 { cwb_prefetch(nodes + Int(slot)) }
+    }
+
+    /// Starts loading `key`'s node when it is here (a look-up a couple of requests ahead,
+    /// after `prefetch`); false when it is not.
+    @inline(__always) func prefetchNode(of key: UInt64) -> Bool {
+        guard let slot = index.find(key) else { return false }
+        cwb_prefetch(nodes + Int(slot))
+        return true
+    }
 
     @inline(__always) subscript(_ slot: Int32) -> Node {
         get { nodes[Int(slot)] }

@@ -61,6 +61,14 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
         policy.pointee.prefetch(id)
     }
 
+    /// Only worth it when the nodes outgrow the CPU caches: with a few thousand objects
+    /// (64 MiB of images) they stay cached and the extra look-up costs ~15% of throughput.
+    @inline(__always)
+    func prefetchEntry(id: UInt64) {
+        guard nodes.pointee.count >= 16_384 else { return }
+        if !nodes.pointee.prefetchNode(of: id) { policy.pointee.prefetchEntry(id) }
+    }
+
     @inline(__always)
     func get(_ request: Request) -> Bool {
         guard let slot = nodes.pointee.find(request.id) else {

@@ -45,6 +45,7 @@ struct S3FIFOPolicy: EvictionPolicy {
 
     func deallocate() { ghost.deallocate() }
     @inline(__always) func prefetch(_ key: UInt64) { if hasGhost { ghost.prefetch(key) } }
+    @inline(__always) func prefetchEntry(_ key: UInt64) { if hasGhost { _ = ghost.prefetchNode(of: key) } }
 
     var newMeta: Meta { Meta(frequency: 0, inMain: false) }
     var settings: String { "fifo-size-ratio=\(smallRatio);ghost-size-ratio=\(ghostRatio);move-to-main-threshold=\(moveThreshold)" }

@@ -32,6 +32,7 @@ struct TwoQPolicy: EvictionPolicy {
     func deallocate() { aout.deallocate() }
 
     @inline(__always) func prefetch(_ key: UInt64) { aout.prefetch(key) }
+    @inline(__always) func prefetchEntry(_ key: UInt64) { _ = aout.prefetchNode(of: key) }
 
     var newMeta: UInt8 { 1 }
     var settings: String { "ain-size-ratio=\(ainRatio);aout-size-ratio=\(aoutRatio)" }

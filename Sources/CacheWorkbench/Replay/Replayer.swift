@@ -33,9 +33,14 @@ public struct Replayer {
                 // Borrow each request from the chunk's storage: a `for in` loop would copy
                 // it, retaining and releasing its key text every time.
                 try chunk.withUnsafeBufferPointer { requests in
+                    guard let first = requests.baseAddress else { return }
                     for position in requests.indices {
+                        // The trace is known ahead: a request's index bucket starts loading
+                        // 8 requests before it, its record (found through that bucket) 4 before.
                         if position + 8 < requests.endIndex { backend.prefetch(id: requests[position + 8].id) }
-                        try loop.handle(requests[position])
+                        if position + 4 < requests.endIndex { backend.prefetchEntry(id: requests[position + 4].id) }
+                        // `pointee` is addressed, not copied (a subscript's getter copies).
+                        try loop.handle((first + position).pointee)
                     }
                 }
                 if let progress = options.progress {

@@ -3,7 +3,7 @@
 ///
 /// Reuse distance is the stack distance: the number of distinct other keys requested
 /// between two requests for the same key (what an LRU cache of that many objects needs
-/// to hit). Computed exactly with a Fenwick tree over request positions: O(n log n) time,
+/// to hit). Computed exactly with a prefix-sum tree over request positions: O(n log n) time,
 /// O(n) memory.
 public struct TraceStatistics: Sendable {
     public var requests = 0
@@ -38,7 +38,8 @@ public struct TraceStatistics: Sendable {
         var distances: [Int] = []
         var sizes: [Int] = []
         sizes.reserveCapacity(requests.count)
-        let tree = FenwickTree(count: requests.count)
+        let tree = PrefixSumTree(count: requests.count)
+        defer { tree.deallocate() }
         for (index, request) in requests.enumerated() {
             stats.totalBytes += ByteTotal(request.size)
             sizes.append(request.size)

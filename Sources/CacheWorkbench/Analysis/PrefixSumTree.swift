@@ -1,0 +1,116 @@
+import CPrefetch
+
+/// Integers over positions 0..<count with point updates and prefix sums, what one-pass
+/// stack-distance curves sum sizes with (Bennett & Kruskal's "LRU stack processing", IBM
+/// J. R&D 1975, made logarithmic).
+///
+/// An implicit 8-ary tree stored level by level (a cache-conscious layout instead of a
+/// Fenwick tree's): level 0 holds the values, each entry of level k + 1 sums an aligned
+/// block of 8 entries of level k, and every block is one 64-byte cache line. A prefix sum
+/// reads one line per level (summing, without branches, the part of the block before the path)
+/// and an update writes one line per level, so both touch the same ⌈log₈ count⌉ + 1 lines.
+/// The upper levels are small enough to stay cached; a Fenwick tree's nodes for one query
+/// are spread over as many lines as it has bits, which is what made curves memory-bound.
+///
+/// A struct over manually allocated memory, so the hot paths pay no reference counting:
+/// the owner calls `deallocate()` once (as with `IdIndex`); copies share the storage.
+///
+/// Complexity: add and prefixSum O(log₈ count); build from values O(count). Memory: about
+/// 8 × 8/7 bytes per position.
+struct PrefixSumTree {
+    let count: Int
+    private let levelCount: Int
+    /// Start of each level inside `storage`.
+    private let levels: UnsafeMutablePointer<UnsafeMutablePointer<Int>>
+    private let storage: UnsafeMutableRawPointer
+
+    /// A tree of `count` zeros.
+    init(count: Int) {
+        precondition(count >= 0)
+        self.count = count
+        // Entries per level, each padded to whole blocks of 8; the top level has one entry.
+        var sizes: [Int] = []
+        var entries = max(1, count)
+        while true {
+            sizes.append((entries + 7) & ~7)
+            if entries == 1 { break }
+            entries = (entries + 7) / 8
+        }
+        levelCount = sizes.count
+        let total = sizes.reduce(0, +)
+        storage = .allocate(byteCount: total * MemoryLayout<Int>.stride, alignment: 64)
+        storage.initializeMemory(as: Int.self, repeating: 0, count: total)
+        levels = .allocate(capacity: sizes.count)
+        var start = storage.assumingMemoryBound(to: Int.self)
+        for (level, size) in sizes.enumerated() {
+            levels[level] = start
+            start += size
+        }
+    }
+
+    /// A tree over `values` (position i holds values[i], the rest 0), built in linear time.
+    init(values: [Int], count: Int) {
+        self.init(count: count)
+        values.withUnsafeBufferPointer { values in
+            let leaves = levels[0]
+            for index in values.indices where index < count { leaves[index] = values[index] }
+        }
+        var entries = max(1, count)
+        for level in 1..<levelCount {
+            let below = levels[level - 1]
+            let here = levels[level]
+            for index in 0..<entries { here[index / 8] &+= below[index] }
+            entries = (entries + 7) / 8
+        }
+    }
+
+    /// Frees the storage; the owner calls it once.
+    func deallocate() {
+        storage.deallocate()
+        levels.deallocate()
+    }
+
+    /// Adds `delta` at `position` (0..<count).
+    @inline(__always) func add(_ position: Int, _ delta: Int) {
+        var index = position
+        for level in 0..<levelCount {
+            levels[level][index] &+= delta
+            index &>>= 3
+        }
+    }
+
+    /// Starts loading the lines `add` and `prefixSum` at `position` read first (the upper
+    /// levels stay cached).
+    @inline(__always) func prefetch(_ position: Int) {
+        cwb_prefetch(levels[0] + position)
+        if levelCount > 1 { cwb_prefetch(levels[1] + (position &>> 3)) }
+        if levelCount > 2 { cwb_prefetch(levels[2] + (position &>> 6)) }
+    }
+
+    /// The sum of positions 0...position (0 when position < 0).
+    @inline(__always) func prefixSum(_ position: Int) -> Int {
+        guard position >= 0 else { return 0 }
+        // `end` is exclusive: the entries of this level before it are summed from the
+        // block holding it and, for the whole blocks before that, from the level above.
+        var end = min(position, count - 1) + 1
+        var sum = 0
+        for level in 0..<levelCount {
+            let blockStart = end & ~7
+            let block = levels[level] + blockStart
+            let inBlock = end &- blockStart
+            // Branch-free: lane k counts iff k < inBlock ((k − inBlock) >> 63 is all ones).
+            sum &+= block[0] & ((0 &- inBlock) &>> 63)
+            sum &+= block[1] & ((1 &- inBlock) &>> 63)
+            sum &+= block[2] & ((2 &- inBlock) &>> 63)
+            sum &+= block[3] & ((3 &- inBlock) &>> 63)
+            sum &+= block[4] & ((4 &- inBlock) &>> 63)
+            sum &+= block[5] & ((5 &- inBlock) &>> 63)
+            sum &+= block[6] & ((6 &- inBlock) &>> 63)
+            end = blockStart &>> 3
+        }
+        return sum
+    }
+
+    /// The sum of positions start...end (0 when empty).
+    func sum(from start: Int, to end: Int) -> Int { end < start ? 0 : prefixSum(end) - prefixSum(start - 1) }
+}
