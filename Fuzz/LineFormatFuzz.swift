@@ -64,11 +64,19 @@ public func fuzzLineFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             if format == "oracle-general" && !skipBad { streamed = all }
         } catch {}
     }
-    // oracleGeneral also loads in bulk (decoded into uninitialized memory): the same requests,
-    // or an error exactly when streaming failed.
+    // oracleGeneral also loads in bulk (decoded into uninitialized memory) and packed (the
+    // records kept, decoded per chunk): the same requests, or an error exactly when
+    // streaming failed.
     if format == "oracle-general" {
         let loaded = try? InMemoryTrace.load(OracleFile(path: inputPath), keepKeyNames: false).requests
         precondition(loaded == streamed, "bulk load differs from streaming")
+        var packed: [Request]?
+        if let trace = try? InMemoryTrace.preload(OracleFile(path: inputPath), keepKeyNames: false), let source = try? trace.open(keepKeyNames: false) {
+            var all: [Request] = []
+            while let chunk = try? source.nextChunk() { all += chunk }
+            packed = all
+        }
+        precondition(packed == streamed, "packed load differs from streaming")
     }
     return 0
 }

@@ -76,6 +76,16 @@ struct FuzzRegressionTests {
                     if path.contains("/corpus/") { #expect(!requests.isEmpty, "\(path)") }
                 } catch is TraceError {} catch is WorkbenchError {}
             }
+            // `--preload` (binary records kept packed) reads the same or fails the same.
+            let trace = try TraceFile(path: file, format: TraceFormat.named(format), formatOptions: options)
+            let loaded = try? InMemoryTrace.load(trace, keepKeyNames: false).requests
+            var preloaded: [Request]?
+            if let packed = try? InMemoryTrace.preload(trace, keepKeyNames: false), let cursor = try? packed.open(keepKeyNames: false) {
+                var all: [Request] = []
+                while let chunk = try? cursor.nextChunk() { all += chunk }
+                preloaded = all
+            }
+            #expect(preloaded == loaded, "\(path)")
         }
     }
 

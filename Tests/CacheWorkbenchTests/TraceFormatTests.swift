@@ -101,7 +101,7 @@ struct TraceFormatTests {
         #expect(error(truncated) == "\(truncated): byte 48: truncated record (19 of 24 bytes)")
     }
 
-    @Test("oracleGeneral loads in bulk (prefaulted) exactly as it streams; a truncated tail is still an error")
+    @Test("oracleGeneral loads in bulk (prefaulted) and packed (--preload) exactly as it streams; a truncated tail is still an error")
     func oracleGeneralBulk() throws {
         let folder = TemporaryFolder()
         var bytes: [UInt8] = []
@@ -119,8 +119,20 @@ struct TraceFormatTests {
         let source = try trace.open(keepKeyNames: false)
         while let chunk = try source.nextChunk() { streamed += chunk }
         #expect(loaded.count == 300_000 && loaded == streamed)
+        // `--preload` keeps the records packed and decodes them a chunk at a time.
+        let packed = try InMemoryTrace.preload(trace, keepKeyNames: false)
+        #expect(packed is PackedRecordTrace<OracleGeneralReader>)
+        for _ in 0..<2 {  // any number of replays, each from the start
+            var replayed: [Request] = []
+            let cursor = try packed.open(keepKeyNames: false)
+            #expect(cursor.expectedCount == 300_000)
+            while let chunk = try cursor.nextChunk() { replayed += chunk }
+            #expect(replayed == streamed)
+            #expect(cursor.progress == 1)
+        }
         let truncated = folder.bytes("cut.oracleGeneral.bin", Array(bytes.dropLast(5)))
         #expect(throws: TraceError.self) { try InMemoryTrace.load(try TraceFile(path: truncated), keepKeyNames: false) }
+        #expect(throws: TraceError.self) { try InMemoryTrace.preload(try TraceFile(path: truncated), keepKeyNames: false) }
     }
 
     @Test("compressed input streams through gzip, zstd, xz and bzip2; corrupt input is an error", arguments: ["gzip", "zstd", "xz", "bzip2"])

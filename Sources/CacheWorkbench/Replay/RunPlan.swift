@@ -58,7 +58,7 @@ public struct RunPlan: Sendable {
         var trace: any Trace = self.trace
         if preload {
             let started = MonotonicClock.now()
-            trace = try InMemoryTrace.load(self.trace, keepKeyNames: keepKeyNames)
+            trace = try InMemoryTrace.preload(self.trace, keepKeyNames: keepKeyNames)
             loadSeconds = Double(MonotonicClock.now() - started) / 1e9
         }
         let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false

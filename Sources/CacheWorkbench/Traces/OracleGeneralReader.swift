@@ -37,6 +37,13 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
     }
 
     @inline(__always)
+    static func decode(_ record: UnsafeRawPointer, into request: inout Request) {
+        request.time = Double(UInt32(littleEndian: record.loadUnaligned(as: UInt32.self)))
+        request.id = UInt64(littleEndian: record.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
+        request.size = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+    }
+
+    @inline(__always)
     private static func decode(_ record: UnsafeRawPointer) -> Request {
         let time = UInt32(littleEndian: record.loadUnaligned(as: UInt32.self))
         let id = UInt64(littleEndian: record.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
@@ -51,6 +58,13 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
             added += records
         }
         return added
+    }
+
+    func copyRecords(to destination: UnsafeMutableRawPointer, capacity: Int, count: inout Int) throws {
+        while count < capacity, let (base, records) = try nextRecords(limit: capacity - count) {
+            (destination + count * Self.recordSize).copyMemory(from: base, byteCount: records * Self.recordSize)
+            count += records
+        }
     }
 
     /// Decodes straight into uninitialized memory: no per-request capacity checks.

@@ -37,11 +37,19 @@ extension AppendingRequestSource {
 }
 
 /// A reader of fixed-size binary records that can decode straight into uninitialized
-/// memory, for `InMemoryTrace.load` (`expectedCount` must then be exact or an over-estimate).
+/// memory, for `InMemoryTrace.load`, or hand over the records themselves, for
+/// `PackedRecordTrace` (`expectedCount` must then be exact or an over-estimate).
 protocol BulkRequestSource: RequestSource {
+    static var recordSize: Int { get }
+    /// Sets the fields one record holds on a request holding the defaults otherwise
+    /// (field by field: no copy of a whole request, whose optional references make it costly).
+    static func decode(_ record: UnsafeRawPointer, into request: inout Request)
     /// Initializes `buffer[count...]` with the next requests, advancing `count` as it goes
     /// (so a throw leaves `count` initialized); stops when full or at the end.
     func fill(_ buffer: UnsafeMutableBufferPointer<Request>, count: inout Int) throws
+    /// Copies the next whole records to `destination + count × recordSize`, advancing
+    /// `count`; stops after `capacity` records or at the end. A partial last record throws.
+    func copyRecords(to destination: UnsafeMutableRawPointer, capacity: Int, count: inout Int) throws
 }
 
 /// Something that can be replayed any number of times: a file, or requests in memory.
@@ -78,6 +86,16 @@ public final class InMemoryTrace: Trace, @unchecked Sendable {
         self.label = label
         self.requests = requests
         self.skippedRows = skippedRows
+    }
+
+    /// Reads a whole trace into memory for replays: binary records stay packed
+    /// (`PackedRecordTrace`), anything else becomes requests (`load`).
+    public static func preload(_ trace: any Trace, keepKeyNames: Bool) throws -> any Trace {
+        let source = try trace.open(keepKeyNames: keepKeyNames)
+        if let bulk = source as? any BulkRequestSource, source.expectedCount != nil {
+            return try bulk.packed(label: trace.label)
+        }
+        return try load(trace, keepKeyNames: keepKeyNames)
     }
 
     /// Reads a whole trace into memory.
