@@ -25,6 +25,12 @@ public struct RunPlan: Sendable {
     /// `--warmup` as a share of the replayed requests (resolved on the trace); a count goes
     /// straight into `options.warmupRequests`.
     public var warmupFraction: Double?
+    /// The index of this plan's first run in its run ids (a sweep runs one point per plan).
+    public var firstRunIndex = 0
+    /// Working-set scans already made, by cost model (a sweep scans once for all points).
+    public var knownSummaries: [CostModel: TraceSummary] = [:]
+    /// Seconds the trace took to read into memory when `preloadTrace()` already did it.
+    public var loadSeconds: Double?
 
     public init(
         trace: any Trace, backends: [BackendKind], capacities: [Capacity], options: ReplayOptions = ReplayOptions(),
@@ -52,22 +58,18 @@ public struct RunPlan: Sendable {
         environment: RunEnvironment, willRun: (BackendKind, Int) -> Void = { _, _ in }
     ) throws -> [RunResult] {
         try checkBackendOptions()
-        // Names are also what image-URL conventions are read from under pixel cost.
-        let keepKeyNames = backends.contains { $0.needsKeyNames } || (costModel == .pixels && options.pixelRules.inferFromURL)
-        var loadSeconds: Double?
-        var trace: any Trace = self.trace
-        if preload {
-            let started = MonotonicClock.now()
-            trace = try InMemoryTrace.preload(self.trace, keepKeyNames: keepKeyNames)
-            loadSeconds = Double(MonotonicClock.now() - started) / 1e9
-        }
+        let keepKeyNames = keepsKeyNames
+        var plan = self
+        if preload { try plan.preloadTrace() }
+        let trace = plan.trace
+        let loadSeconds = plan.loadSeconds
         let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
-        var summaries: [CostModel: TraceSummary] = [:]
+        var summaries = knownSummaries
         // Offline policies read the future: one pass for every request's next access.
         let nextAccess = backends.contains(where: \.needsFuture) ? try NextAccess.compute(trace) : nil
         var results: [RunResult] = []
         for backend in backends {
-            let model = costModel ?? (backend.holdsPayloads && hasDimensions ? .pixels : .encoded)
+            let model = costModel(for: backend, hasDimensions: hasDimensions)
             var summary: TraceSummary?
             if capacities.contains(where: \.needsWorkingSet) || warmupFraction != nil {
                 summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
@@ -121,7 +123,7 @@ public struct RunPlan: Sendable {
                         footprintBytes: DiskFootprint.allocatedBytes(under: folder.path))
                 }
                 results.append(RunResult(
-                    runID: environment.runID(index: results.count), trace: trace.label, traceChecksum: traceChecksum,
+                    runID: environment.runID(index: firstRunIndex + results.count), trace: trace.label, traceChecksum: traceChecksum,
                     mode: .demandFill, backend: backend.name, backendOptions: settings, holdsPayloads: backend.holdsPayloads,
                     costModel: model, pixelRules: options.pixelRules, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
                     workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
@@ -131,6 +133,38 @@ public struct RunPlan: Sendable {
             }
         }
         return results
+    }
+
+    /// Whether requests keep their key text: backends that store by name need it, and so
+    /// does reading image-URL conventions under pixel cost.
+    var keepsKeyNames: Bool { backends.contains { $0.needsKeyNames } || (costModel == .pixels && options.pixelRules.inferFromURL) }
+
+    /// Reads the trace into memory now (once for many plans made from this one).
+    public mutating func preloadTrace() throws {
+        guard loadSeconds == nil else { return }
+        let started = MonotonicClock.now()
+        trace = try InMemoryTrace.preload(trace, keepKeyNames: keepsKeyNames)
+        loadSeconds = Double(MonotonicClock.now() - started) / 1e9
+        preload = false
+    }
+
+    /// Scans the trace once per cost model the backends use, when a capacity or the warm-up
+    /// needs the working set, and keeps the scans for `execute`.
+    public mutating func scanSummaries() throws {
+        guard capacities.contains(where: \.needsWorkingSet) || warmupFraction != nil else { return }
+        let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
+        for backend in backends {
+            let model = costModel(for: backend, hasDimensions: hasDimensions)
+            if knownSummaries[model] == nil {
+                knownSummaries[model] = try TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
+            }
+        }
+    }
+
+    /// The cost model a backend's rows use: the one asked for, else pixels for backends
+    /// that hold payloads when the trace has dimensions, else encoded.
+    func costModel(for backend: BackendKind, hasDimensions: Bool) -> CostModel {
+        costModel ?? (backend.holdsPayloads && hasDimensions ? .pixels : .encoded)
     }
 
     /// Whether the trace's first requests carry pixel dimensions.

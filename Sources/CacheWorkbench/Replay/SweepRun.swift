@@ -1,0 +1,217 @@
+import Dispatch
+import Foundation
+
+/// `bench sweep`: every backend at every capacity of a list or a range, the points run on
+/// several cores at once, each point a replay of its own (`RunPlan` with one backend and
+/// one capacity), so the rows equal a serial `bench run` of the same points apart from
+/// the measured columns (latency, throughput, memory, run ids).
+///
+/// With a regular `--csv FILE`, each finished row is appended to `FILE.partial` at once
+/// (synced), so an interrupted sweep keeps its finished points and `--resume` runs only the
+/// rest; at the end `FILE` is written whole, rows in plan order, and the journal removed.
+public struct SweepRun {
+    public struct Arguments {
+        public var run = RunSetup.Arguments()
+        /// Capacities for a range `A..B`.
+        public var points = 12
+        public var spacing = "log"
+        /// Replays at once; nil = one per core.
+        public var jobs: Int?
+        public var resume = false
+
+        public init() {}
+    }
+
+    public struct Outcome {
+        /// The rows run by this invocation, in plan order.
+        public var results: [RunResult]
+        public var resumedRows: Int
+        public var table: String
+        public var notes: [String]
+        public var anyFailed: Bool
+    }
+
+    /// One replay of the sweep.
+    struct Point {
+        var index: Int
+        var backend: BackendKind
+        var capacity: Capacity
+    }
+
+    private var plan: RunPlan
+    private let csvPath: String?
+    private let journal: SweepJournal?
+    private let jobs: Int
+    private let points: [Point]
+    private let fingerprint: String
+
+    public init(_ arguments: Arguments) throws {
+        guard arguments.run.json == nil, arguments.run.timeline == nil else {
+            throw WorkbenchError("bench sweep writes --csv; --json and --timeline belong to `bench run`")
+        }
+        guard arguments.run.cacheDirectory == nil else {
+            throw WorkbenchError("--cache-dir: every point of a sweep starts from a fresh folder; use `bench run` to reopen one")
+        }
+        guard let spacing = CapacitySweep.Spacing(rawValue: arguments.spacing.lowercased()) else {
+            throw WorkbenchError("--spacing must be log or linear, not \(ErrorText.quote(arguments.spacing))")
+        }
+        let jobs = arguments.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        guard (1...256).contains(jobs) else { throw WorkbenchError("--jobs must be from 1 to 256, not \(jobs)") }
+        self.jobs = jobs
+        let capacities = try CapacitySweep.capacities(parsing: arguments.run.capacities, points: arguments.points, spacing: spacing)
+        if jobs > 1, case .above? = try arguments.run.memoryWarning.map(MemoryWarningSchedule.init(parsing:)) {
+            throw WorkbenchError("--memory-warning above: reads the process's heap, which parallel points share; add --jobs 1")
+        }
+        var run = arguments.run
+        run.capacities = "1"  // checked and replaced below: RunSetup takes lists only
+        var setup = try RunSetup(run)
+        setup.plan.capacities = capacities
+        plan = setup.plan
+        csvPath = arguments.run.csv
+        points = plan.backends.flatMap { backend in capacities.map { (backend, $0) } }.enumerated().map {
+            Point(index: $0.offset, backend: $0.element.0, capacity: $0.element.1)
+        }
+        fingerprint = Self.fingerprint(plan, arguments: arguments.run)
+        if let csv = csvPath, !OutputFile.standardOutputNames.contains(csv), try OutputFile.kind(of: csv) != .special {
+            journal = try SweepJournal(path: csv + ".partial", fingerprint: fingerprint, resume: arguments.resume, points: points.count)
+        } else {
+            if arguments.resume { throw WorkbenchError("--resume needs --csv FILE (a regular file): its finished rows are kept in FILE.partial") }
+            journal = nil
+        }
+    }
+
+    /// What must match for `--resume` to continue a journal: the trace's checksum and every
+    /// option that changes a row (not --jobs, --csv or --resume).
+    static func fingerprint(_ plan: RunPlan, arguments: RunSetup.Arguments) -> String {
+        let options = arguments.backendOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+        let fields = [
+            "trace=\(plan.trace.label)", "checksum=\(plan.traceChecksum ?? "")", "format=\(arguments.format ?? "")",
+            "backends=\(plan.backends.map(\.name).joined(separator: ";"))",
+            "capacities=\(plan.capacities.map(String.init(describing:)).joined(separator: ";"))",
+            "cost=\(arguments.cost)", "infer=\(arguments.inferDimensions)", "ratio=\(arguments.decodedRatio ?? "")",
+            "ignore-obj-size=\(arguments.ignoreObjectSize)", "warmup=\(arguments.warmup ?? "")", "timing=\(arguments.timing)",
+            "materialize=\(arguments.materialize)", "seed=\(arguments.seed)", "sample-every=\(arguments.sampleEvery)",
+            "memory-warning=\(arguments.memoryWarning ?? "")", "window=\(arguments.warningWindow)", "skip-bad=\(arguments.skipBad)",
+            "options=\(options)",
+        ]
+        return "# bench sweep journal v1 " + fields.map { CSVReport.escape($0) }.joined(separator: " ")
+    }
+
+    public func execute(progress: ProgressLine) throws -> Outcome {
+        let environment = RunEnvironment.current()
+        var plan = self.plan
+        if plan.preload {
+            progress.begin("preload")
+            progress.show("reading \(plan.trace.label) into memory")
+            try plan.preloadTrace()
+        }
+        progress.show("scanning \(plan.trace.label)")
+        try plan.scanSummaries()
+        progress.finish()
+        let finished = journal?.finishedRows ?? [:]
+        let pending = points.filter { finished[$0.index] == nil }
+        let state = SweepState(total: points.count, alreadyDone: finished.count)
+        let started = MonotonicClock.now()
+        // One worker per job, each taking the next pending point until none is left or a
+        // point throws (a bad option or an unreadable trace stops the sweep; a backend
+        // failure is a failed row).
+        let basePlan = plan
+        let journal = self.journal
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, pending.count))) { _ in
+            while let point = state.next(pending) {
+                var single = basePlan
+                single.backends = [point.backend]
+                single.capacities = [point.capacity]
+                single.firstRunIndex = point.index
+                single.options.progress = nil
+                do {
+                    guard let result = try single.execute(environment: environment).first else { continue }
+                    let row = result.cells.map(CSVReport.field).joined(separator: ",")
+                    try state.finish(point, result: result, row: row) { done in
+                        try journal?.append(index: point.index, row: row)
+                        let elapsed = Double(MonotonicClock.now() - started) / 1e9
+                        let ranHere = done - state.alreadyDone
+                        let left = Double(state.total - done) * elapsed / Double(max(1, ranHere))
+                        progress.show(String(
+                            format: "run %d/%d %@ %@ · %.0f%% · %@ left", done, state.total, point.backend.name,
+                            ByteCount.format(result.capacityBytes), Double(done) / Double(state.total) * 100, Self.duration(left)))
+                    }
+                } catch {
+                    state.fail(error)
+                }
+            }
+        }
+        progress.finish()
+        if let error = state.error { throw error }
+        let results = state.results.sorted { $0.key < $1.key }.map(\.value)
+        var rows = finished
+        for (index, row) in state.rows { rows[index] = row }
+        if let csvPath {
+            let text = ([RunResult.columnNames.joined(separator: ",")] + (0..<points.count).compactMap { rows[$0] }).joined(separator: "\n") + "\n"
+            try OutputFile.write(text, to: csvPath)
+            try journal?.remove()
+        }
+        var notes = TableReport.fallbackNotes(results)
+        if jobs > 1 && pending.count > 1 {
+            notes.append("\(jobs) points ran at once: latency, throughput and the heap and RSS columns include the other points in flight (process-wide); hit ratios are exact. Use --jobs 1 for timing and memory figures")
+        }
+        if !finished.isEmpty, let journal {
+            notes.append("\(finished.count) of \(points.count) points were already finished in \(journal.path) and were not run again; the table shows the \(results.count) run now")
+        }
+        let anyFailed = results.contains(where: \.failed) || finished.values.contains { Self.isFailedRow($0) }
+        let table = results.isEmpty ? "all \(points.count) points were already finished\n" : TableReport.render(results, environment: environment)
+        return Outcome(results: results, resumedRows: finished.count, table: table, notes: notes, anyFailed: anyFailed)
+    }
+
+    /// A resumed row whose status column says it failed.
+    static func isFailedRow(_ row: String) -> Bool {
+        guard let column = RunResult.columnNames.firstIndex(of: "status") else { return false }
+        let fields = SweepJournal.fields(of: row)
+        return column < fields.count && fields[column] != "ok"
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "?" }
+        let whole = Int(seconds.rounded())
+        return whole >= 3600 ? "\(whole / 3600)h\(whole % 3600 / 60)m" : whole >= 60 ? "\(whole / 60)m\(whole % 60)s" : "\(whole)s"
+    }
+}
+
+/// The workers' shared state, behind one lock.
+private final class SweepState: @unchecked Sendable {
+    let total: Int
+    let alreadyDone: Int
+    private let lock = NSLock()
+    private var nextPending = 0
+    private(set) var results: [Int: RunResult] = [:]
+    private(set) var rows: [Int: String] = [:]
+    private(set) var error: Error?
+
+    init(total: Int, alreadyDone: Int) {
+        self.total = total
+        self.alreadyDone = alreadyDone
+    }
+
+    func next(_ pending: [SweepRun.Point]) -> SweepRun.Point? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard error == nil, nextPending < pending.count else { return nil }
+        nextPending += 1
+        return pending[nextPending - 1]
+    }
+
+    /// Records a finished point and, still under the lock, journals it and shows progress.
+    func finish(_ point: SweepRun.Point, result: RunResult, row: String, _ report: (Int) throws -> Void) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        results[point.index] = result
+        rows[point.index] = row
+        try report(alreadyDone + rows.count)
+    }
+
+    func fail(_ failure: Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        if error == nil { error = failure }
+    }
+}

@@ -1,0 +1,191 @@
+import ArgumentParser
+import CacheWorkbench
+
+/// The options of one replay (`bench run` and `bench sweep`): the trace, the backends and
+/// their options, capacities, cost model, timing and outputs.
+struct ReplayArguments: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Trace file to replay (default: the bundled Traces/default.csv).", valueName: "file"))
+    var trace: String?
+
+    @OptionGroup var reading: TraceReadingOptions
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Backends, comma-separated; `default` (lru and the modeled iOS caches), `policies` (the policy simulators) or `all`. See `bench list`.", valueName: "list"))
+    var backend = "default"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities, comma-separated: bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set. Default: 100MB, AFAutoPurgingImageCache's memory budget.", valueName: "list"))
+    var capacity = "100MB"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions).", valueName: "model"))
+    var cost = "auto"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests without dimensions: `url` reads them from image-CDN URL conventions (w=/h= queries, Cloudinary w_,h_, Thumbor WxH, -WxH file names, @2x), `off` does not.", valueName: "url|off"))
+    var inferDimensions = "url"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes (default: charge the encoded size, counted and reported).", valueName: "R"))
+    var decodedRatio: String?
+
+    @Flag(name: .customLong("ignore-obj-size"), help: "Every object counts 1 (libCacheSim's --ignore-obj-size): capacities are in objects, byte figures count objects.")
+    var ignoreObjectSize = false
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay this many requests (100000) or this share of the trace (0.2, 20%) before counting anything.", valueName: "n|share"))
+    var warmup: String?
+
+    @Flag(name: .long, help: "Don't give stored objects real heap blocks of their cost (memory backends; pure hit-ratio runs).")
+    var noMaterialize = false
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated memory warnings: every:N (requests), at:T1,T2 (seconds after the first request) or above:BYTES (allocated heap).", valueName: "schedule"))
+    var memoryWarning: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Requests in the hit-ratio windows before and after each warning.", valueName: "n"))
+    var warningWindow = 1_000
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("nscache: key hashing, cf | full | digest.", valueName: "hash"))
+    var keyHash: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("nscache: eviction order, lru | lowest-cost.", valueName: "order"))
+    var eviction: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("nscache: most entries kept (0 = no limit).", valueName: "n"))
+    var countLimit: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("autopurge, autopurge-o1: purge down to this fraction of capacity (default 0.6).", valueName: "fraction"))
+    var purgeTarget: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: bodies this size or larger are files in fsCachedData/ (default 4KiB as NSURLCache; 20KB as YYCache; inf = all inline).", valueName: "size"))
+    var inlineLimit: String?
+
+    @Option(name: .customLong("sqlite-evict"), parsing: .unconditional, help: ArgumentHelp("sqlite: evict the oldest time_stamp first (oldest, NSURLCache; default) or the least recently read (lru).", valueName: "order"))
+    var sqliteEvict: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: journal mode, wal (default, as Cache.db) | delete.", valueName: "mode"))
+    var journalMode: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: PRAGMA synchronous, full (SQLite's default) | normal | off.", valueName: "level"))
+    var synchronous: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: stores per transaction (default 1, as an app writes one response at a time).", valueName: "n"))
+    var batch: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: PRAGMA page_size of a new Cache.db (default 4096).", valueName: "bytes"))
+    var pageSize: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: PRAGMA mmap_size, e.g. 256MiB (default 0: no memory map).", valueName: "bytes"))
+    var mmapSize: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("clock: bits of the per-object frequency (default 1, libCacheSim's).", valueName: "n"))
+    var nBitCounter: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("clock: frequency of a newly inserted object (default 0).", valueName: "n"))
+    var initFreq: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("2q: A1in's share of the capacity (default 0.25, libCacheSim's).", valueName: "fraction"))
+    var ainSizeRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("2q: A1out's (ghost ids) share of the capacity (default 0.5).", valueName: "fraction"))
+    var aoutSizeRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("slru: number of equal segments (default 4, libCacheSim's).", valueName: "n"))
+    var nSeg: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("s3fifo: the small FIFO's share of the capacity (default 0.10, libCacheSim's).", valueName: "fraction"))
+    var fifoSizeRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("s3fifo: the ghost FIFO's size as a share of the capacity (default 0.90; 0 = no ghost).", valueName: "ratio"))
+    var ghostSizeRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("s3fifo: hits in the small FIFO that move an object to main (default 2).", valueName: "n"))
+    var moveToMainThreshold: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("wtinylfu: the window LRU's share of the capacity (default 0.01, Caffeine's).", valueName: "fraction"))
+    var windowSize: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("wtinylfu: the protected segment's share of the main cache (default 0.8).", valueName: "fraction"))
+    var protectedSize: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("lirs: the resident HIR queue's share of the capacity (default 0.01, libCacheSim's).", valueName: "fraction"))
+    var hirsRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: fsync each body before its rename, on | off (default off).", valueName: "on|off"))
+    var fsync: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: over capacity, sweep down to this fraction (default 0.5 as SDWebImage and Kingfisher; Nuke 0.7).", valueName: "fraction"))
+    var sweepTarget: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: seconds of trace time after which an entry is a miss (default: none).", valueName: "seconds"))
+    var maxAge: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Disk backends: keep files in <folder>/<backend> (kept; reopened warm by a later run) instead of a fresh temporary folder. <folder>/<backend> must be new, empty or made by an earlier run.", valueName: "folder"))
+    var cacheDir: String?
+
+    @Flag(name: .long, help: "Disk backends: keep the temporary folders (their paths are in the CSV's cache_dir).")
+    var keep = false
+
+    @Flag(name: .long, help: "Disk backends: check every hit's bytes against the content stored for its key (the check is inside the timed get).")
+    var verify = false
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write all results columns as CSV to this file.", valueName: "file"))
+    var csv: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write the results as JSON to this file.", valueName: "file"))
+    var json: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write memory and hit ratio over time (every --sample-every requests and at warnings) as CSV.", valueName: "file"))
+    var timeline: String?
+
+    @Flag(name: .long, help: "Don't time backend calls (pure hit-ratio sweeps run faster; latency columns stay empty).")
+    var noTiming = false
+
+    @Flag(name: .long, help: "Read the whole trace into memory first, so throughput measures cache work, not parsing.")
+    var preload = false
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seed for randomized backends and policies (recorded in the results).", valueName: "n"))
+    var seed: UInt64 = 1
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sample allocated memory and RSS every N requests.", valueName: "n"))
+    var sampleEvery = 4_096
+
+    func validate() throws {
+        guard sampleEvery > 0 else { throw ValidationError("--sample-every must be at least 1") }
+        guard (1...10_000_000).contains(warningWindow) else { throw ValidationError("--warning-window must be from 1 to 10000000 requests") }
+    }
+
+    /// The values as `RunSetup` takes them.
+    func setupArguments() -> RunSetup.Arguments {
+        var arguments = RunSetup.Arguments()
+        arguments.trace = trace
+        arguments.format = reading.format
+        arguments.formatOptions = reading.formatOptions
+        arguments.backends = backend
+        arguments.capacities = capacity
+        arguments.cost = cost
+        arguments.inferDimensions = inferDimensions
+        arguments.decodedRatio = decodedRatio
+        arguments.ignoreObjectSize = ignoreObjectSize
+        arguments.warmup = warmup
+        arguments.timing = !noTiming
+        arguments.preload = preload
+        arguments.skipBad = reading.skipBad
+        arguments.materialize = !noMaterialize
+        arguments.seed = seed
+        arguments.sampleEvery = sampleEvery
+        arguments.memoryWarning = memoryWarning
+        arguments.warningWindow = warningWindow
+        arguments.csv = csv
+        arguments.json = json
+        arguments.timeline = timeline
+        arguments.cacheDirectory = cacheDir
+        arguments.keep = keep
+        arguments.verify = verify
+        let backendOptions = [
+            "key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget,
+            "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,
+            "batch": batch, "page-size": pageSize, "mmap-size": mmapSize, "fsync": fsync, "sweep-target": sweepTarget, "max-age": maxAge,
+            "n-bit-counter": nBitCounter, "init-freq": initFreq, "ain-size-ratio": ainSizeRatio, "aout-size-ratio": aoutSizeRatio,
+            "n-seg": nSeg, "fifo-size-ratio": fifoSizeRatio, "ghost-size-ratio": ghostSizeRatio,
+            "move-to-main-threshold": moveToMainThreshold, "window-size": windowSize, "protected-size": protectedSize,
+            "hirs-ratio": hirsRatio,
+        ]
+        arguments.backendOptions = backendOptions.compactMapValues { $0 }
+        return arguments
+    }
+}

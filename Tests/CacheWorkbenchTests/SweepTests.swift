@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+/// Issue 11 §1: `bench sweep` — capacity ranges, parallel points equal to serial ones,
+/// rows journaled as they finish and `--resume`.
+@Suite("bench sweep", .serialized)
+struct SweepTests {
+    /// Columns a replay measures (time, memory, ids): everything else must be equal.
+    static let measured: Set<String> = [
+        "run_id", "throughput_rps", "wall_s", "allocated_peak_bytes", "rss_peak_bytes", "started_at",
+    ]
+
+    static func rows(_ path: String) throws -> [[String: String]] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = SweepJournal.fields(of: lines[0])
+        return lines.dropFirst().map { line in
+            Dictionary(uniqueKeysWithValues: zip(header, SweepJournal.fields(of: line)).filter { !measured.contains($0.0) && !$0.0.hasSuffix("_ns") })
+        }
+    }
+
+    /// A small sweep over a generated trace: 3 policies × 5 capacities, timing off.
+    static func arguments(trace: String, csv: String, jobs: Int, resume: Bool = false) -> SweepRun.Arguments {
+        var arguments = SweepRun.Arguments()
+        arguments.run.trace = trace
+        arguments.run.backends = "lru,sieve,arc"
+        arguments.run.capacities = "2%..60%"
+        arguments.run.timing = false
+        arguments.run.csv = csv
+        arguments.points = 5
+        arguments.jobs = jobs
+        arguments.resume = resume
+        return arguments
+    }
+
+    static func traceFile(_ folder: TemporaryFolder) throws -> String {
+        let path = folder.path + "/t.csv"
+        try TraceExport.write(InMemoryTrace(label: "zipf", requests: zipfRequests(requests: 20_000, images: 3_000)), to: path, shape: .plain)
+        return path
+    }
+
+    @Test("a range is split log-spaced (or linearly) between its ends; a list is taken as it is; bad ranges are refused")
+    func ranges() throws {
+        #expect(try CapacitySweep.capacities(parsing: "1MiB..100MiB", points: 3, spacing: .log) == [.bytes(1 << 20), .bytes(10_485_760), .bytes(104_857_600)])
+        #expect(try CapacitySweep.capacities(parsing: "10%..50%", points: 5, spacing: .linear).map { capacity -> Double in
+            guard case .share(let share) = capacity else { return -1 }
+            return (share * 1000).rounded() / 1000
+        } == [0.1, 0.2, 0.3, 0.4, 0.5])
+        #expect(try CapacitySweep.capacities(parsing: "64MiB,10%", points: 12, spacing: .log) == [.bytes(64 << 20), .share(0.1)])
+        // Rounding merges neighbours on a narrow byte range: each capacity once.
+        #expect(try CapacitySweep.capacities(parsing: "1..3", points: 10, spacing: .log) == [.bytes(1), .bytes(2), .bytes(3)])
+        for (text, points, reason) in [("1MiB..10%", 4, "both ends"), ("50%..10%", 4, "below the second"), ("1MiB..2MiB", 1, "--points"),
+                                       ("x..2MiB", 4, "capacity 'x'")] {
+            #expect { _ = try CapacitySweep.capacities(parsing: text, points: points, spacing: .log) } throws: { "\($0)".contains(reason) }
+        }
+    }
+
+    @Test("points on two cores give the rows of a serial sweep, in plan order; the journal is gone at the end")
+    func parallelEqualsSerial() throws {
+        let folder = TemporaryFolder()
+        let trace = try Self.traceFile(folder)
+        let serial = try SweepRun(Self.arguments(trace: trace, csv: folder.path + "/serial.csv", jobs: 1)).execute(progress: ProgressLine(enabled: false))
+        let parallel = try SweepRun(Self.arguments(trace: trace, csv: folder.path + "/parallel.csv", jobs: 2)).execute(progress: ProgressLine(enabled: false))
+        #expect(serial.results.count == 15 && parallel.results.count == 15)
+        let expected = try Self.rows(folder.path + "/serial.csv")
+        #expect(try Self.rows(folder.path + "/parallel.csv") == expected)
+        #expect(expected.map { $0["backend"]! } == Array(repeating: "lru", count: 5) + Array(repeating: "sieve", count: 5) + Array(repeating: "arc", count: 5))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/parallel.csv.partial"))
+        // The same points as `bench run` replays them one by one.
+        var run = RunSetup.Arguments()
+        run.trace = trace
+        run.backends = "sieve"
+        run.capacities = "2%"
+        run.timing = false
+        let single = try RunSetup(run).execute(progress: ProgressLine(enabled: false)).results[0]
+        #expect(single.tally.hits == parallel.results[5].tally.hits && single.capacityBytes == parallel.results[5].capacityBytes)
+        #expect(parallel.notes.contains { $0.contains("points ran at once") })
+    }
+
+    @Test("--resume runs only the points the journal lacks (a half-written last line is cut) and gives the whole sweep's rows")
+    func resume() throws {
+        let folder = TemporaryFolder()
+        let trace = try Self.traceFile(folder)
+        let whole = folder.path + "/whole.csv"
+        _ = try SweepRun(Self.arguments(trace: trace, csv: whole, jobs: 2)).execute(progress: ProgressLine(enabled: false))
+        // An interrupted sweep: its journal holds points 0, 3 and 7, then half a line.
+        let csv = folder.path + "/resumed.csv"
+        let arguments = Self.arguments(trace: trace, csv: csv, jobs: 2, resume: true)
+        var plan = try RunSetup({ var run = arguments.run; run.capacities = "1"; return run }()).plan
+        plan.capacities = try CapacitySweep.capacities(parsing: arguments.run.capacities, points: arguments.points, spacing: .log)
+        let lines = try String(contentsOfFile: whole, encoding: .utf8).split(separator: "\n").map(String.init)
+        let journal = [SweepRun.fingerprint(plan, arguments: arguments.run), lines[0]] + [0, 3, 7].map { "\($0)\t\(lines[$0 + 1])" }
+        _ = folder.file("resumed.csv.partial", journal.joined(separator: "\n") + "\n9\tlru,zi")
+        let outcome = try SweepRun(arguments).execute(progress: ProgressLine(enabled: false))
+        #expect(outcome.resumedRows == 3 && outcome.results.count == 12)
+        #expect(try Self.rows(csv) == Self.rows(whole))
+        #expect(!FileManager.default.fileExists(atPath: csv + ".partial"))
+        // Nothing left to resume.
+        #expect { _ = try SweepRun(arguments) } throws: { "\($0)".contains("found no journal") }
+    }
+
+    @Test("a journal is never overwritten, nor continued by a different sweep")
+    func journalSafety() throws {
+        let folder = TemporaryFolder()
+        let trace = try Self.traceFile(folder)
+        let csv = folder.path + "/s.csv"
+        _ = folder.file("s.csv.partial", "# something else\n")
+        #expect { _ = try SweepRun(Self.arguments(trace: trace, csv: csv, jobs: 1)) } throws: { "\($0)".contains("add --resume") }
+        #expect { _ = try SweepRun(Self.arguments(trace: trace, csv: csv, jobs: 1, resume: true)) } throws: {
+            "\($0)".contains(csv + ".partial:1: made by a different sweep")
+        }
+        #expect(try String(contentsOfFile: csv + ".partial", encoding: .utf8) == "# something else\n")
+        #expect { _ = try SweepRun(Self.arguments(trace: trace, csv: "-", jobs: 1, resume: true)) } throws: { "\($0)".contains("--resume needs --csv FILE") }
+        let escaped = "a,\"x\ny\\z\",b"
+        #expect(SweepJournal.unescape(SweepJournal.escape(escaped)) == escaped && !SweepJournal.escape(escaped).contains("\n"))
+        #expect(SweepJournal.fields(of: escaped) == ["a", "x\ny\\z", "b"])
+    }
+
+    @Test("CLI: bench sweep prints its table; bad values are one line and exit 2")
+    func cli() throws {
+        let folder = TemporaryFolder()
+        let trace = try Self.traceFile(folder)
+        let result = try bench(["sweep", "--trace", trace, "--backend", "lru,fifo", "--capacity", "5%..50%", "--points", "3", "--no-timing", "--csv", folder.path + "/o.csv"])
+        #expect(result.status == 0)
+        #expect(try Self.rows(folder.path + "/o.csv").count == 6)
+        for (arguments, reason) in [(["--points", "1"], "--points must be from 2"), (["--jobs", "0"], "--jobs must be from 1"),
+                                    (["--spacing", "cubic"], "--spacing must be log or linear"), (["--json", "x.json"], "--json and --timeline")] {
+            let bad = try bench(["sweep", "--trace", trace, "--capacity", "5%..50%"] + arguments)
+            #expect(bad.status == 2 && bad.err.hasPrefix("bench: error: ") && bad.err.contains(reason) && bad.err.split(separator: "\n").count == 1, "\(arguments)")
+        }
+    }
+}
