@@ -27,6 +27,8 @@ public struct BackendKind: Sendable {
     public let needsFuture: Bool
     /// Option names it takes (`--key-hash` arrives as `key-hash`), with a line of help each.
     public let options: [(name: String, help: String)]
+    /// Options of this variant (`nscache[key-hash=cf]`), over the command's global ones.
+    public private(set) var variantOptions: [String: String] = [:]
     private let factory: @Sendable (BackendConfig) throws -> any CacheBackend
 
     public init<Backend: CacheBackend>(
@@ -43,11 +45,42 @@ public struct BackendKind: Sendable {
         self.factory = make
     }
 
-    /// Builds the backend with the options it knows; the rest belong to other backends.
+    /// Builds the backend with the options it knows (the variant's over the global ones);
+    /// the rest belong to other backends.
     public func make(_ config: BackendConfig) throws -> any CacheBackend {
         var own = config
         own.options = config.options.filter { option in options.contains { $0.name == option.key } }
+            .merging(variantOptions) { _, variant in variant }
         return try factory(own)
+    }
+
+    /// The variant's options as written in a backend list, `key-hash=cf;count-limit=100`
+    /// (sorted by name; empty for the plain backend).
+    public var variant: String {
+        variantOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+    }
+
+    /// The name, with the variant's options in brackets when it has some.
+    public var label: String { variant.isEmpty ? name : "\(name)[\(variant)]" }
+
+    /// This backend with `options` of its own: each must be one the backend takes.
+    func variant(_ text: Substring) throws -> BackendKind {
+        var kind = self
+        for item in text.split(separator: ";", omittingEmptySubsequences: true) {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = String(parts[0]).trimmingSpaces.lowercased()
+            guard parts.count == 2, !key.isEmpty else {
+                throw WorkbenchError("backend '\(name)[\(text)]': expected option=value;option=value, not '\(item)'")
+            }
+            guard options.contains(where: { $0.name == key }) else {
+                let known = options.map(\.name)
+                throw WorkbenchError("backend '\(name)[\(text)]': \(name) has no option '\(key)' (\(known.isEmpty ? "it takes none" : "it takes " + known.joined(separator: ", ")))")
+            }
+            guard kind.variantOptions[key] == nil else { throw WorkbenchError("backend '\(name)[\(text)]': '\(key)' given twice") }
+            kind.variantOptions[key] = String(parts[1]).trimmingSpaces
+        }
+        guard !kind.variantOptions.isEmpty else { throw WorkbenchError("backend '\(name)[]': give options in the brackets, or drop them") }
+        return kind
     }
 }
 
@@ -184,19 +217,44 @@ public enum BackendRegistry {
     /// A comma-separated list of names, or `default` (or nothing), `all`, `policies`.
     public static func list(parsing text: String?) throws -> [BackendKind] {
         guard let text, !text.isEmpty else { return defaultKinds }
-        // Names and the groups `default`, `policies` and `all`, mixed freely, in order, once each.
+        // Names, variants (`name[option=value;…]`) and the groups `default`, `policies` and
+        // `all`, mixed freely, in order, once each.
         var kinds: [BackendKind] = []
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let name = String(item).trimmingSpaces
+        for item in splitOutsideBrackets(text) {
+            let spec = item.trimmingSpaces
             let group: [BackendKind]
-            switch name.lowercased() {
-            case "default": group = defaultKinds
-            case "all": group = all
-            case "policies": group = all.filter { $0.name == "lru" || policyNames.contains($0.name) }
-            default: group = [try named(name)]
+            if let open = spec.firstIndex(of: "[") {
+                guard spec.hasSuffix("]") else { throw WorkbenchError("backend '\(spec)': a variant's options end with ']'") }
+                let base = try named(String(spec[..<open]).trimmingSpaces)
+                group = [try base.variant(spec[spec.index(after: open)..<spec.index(before: spec.endIndex)])]
+            } else {
+                switch spec.lowercased() {
+                case "default": group = defaultKinds
+                case "all": group = all
+                case "policies": group = all.filter { $0.name == "lru" || policyNames.contains($0.name) }
+                default: group = [try named(spec)]
+                }
             }
-            for kind in group where !kinds.contains(where: { $0.name == kind.name }) { kinds.append(kind) }
+            for kind in group where !kinds.contains(where: { $0.label == kind.label }) { kinds.append(kind) }
         }
         return kinds
+    }
+
+    /// Splits a backend list at commas that are not inside a variant's brackets.
+    static func splitOutsideBrackets(_ text: String) -> [String] {
+        var items: [String] = []
+        var current = ""
+        var depth = 0
+        for character in text {
+            if character == "[" { depth += 1 } else if character == "]" { depth = max(0, depth - 1) }
+            if character == "," && depth == 0 {
+                items.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        items.append(current)
+        return items
     }
 }

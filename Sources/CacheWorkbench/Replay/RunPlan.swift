@@ -124,7 +124,7 @@ public struct RunPlan: Sendable {
                 }
                 results.append(RunResult(
                     runID: environment.runID(index: firstRunIndex + results.count), trace: trace.label, traceChecksum: traceChecksum,
-                    mode: .demandFill, backend: backend.name, backendOptions: settings, holdsPayloads: backend.holdsPayloads,
+                    mode: .demandFill, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
                     costModel: model, pixelRules: options.pixelRules, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
                     workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
                     memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,

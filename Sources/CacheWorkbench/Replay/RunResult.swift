@@ -6,6 +6,8 @@ public struct RunResult: Sendable {
     public var mode: ReplayMode
     public var backend: String
     public var backendOptions: String
+    /// The variant's own options as listed (`key-hash=cf`), empty for a plain backend.
+    public var variant = ""
     /// Whether the backend's entries hold real memory (see `CacheBackend.holdsPayloads`).
     public var holdsPayloads: Bool
     public var costModel: CostModel
@@ -33,6 +35,9 @@ public struct RunResult: Sendable {
     public var verify = false
 
     public var failed: Bool { tally.failure != nil }
+
+    /// The backend as the list named it: `nscache[key-hash=cf]` for a variant.
+    public var backendLabel: String { variant.isEmpty ? backend : "\(backend)[\(variant)]" }
 }
 
 /// A value in a results row. `.empty` means "not applicable", never zero.
@@ -72,7 +77,7 @@ extension RunResult {
         "get_hit_p50_ns", "get_hit_p90_ns", "get_hit_p99_ns", "get_hit_p999_ns", "get_hit_max_ns", "get_hits_timed",
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
-        "ignore_obj_size", "warmup_requests",
+        "ignore_obj_size", "warmup_requests", "variant",
     ]
 
     /// Bytes handed to write calls per logical body byte stored.
@@ -125,7 +130,7 @@ extension RunResult {
             timing ? .from(Int(t.getMiss?.count ?? 0)) : .empty,
             costModel == .pixels ? .text(pixelRules.description) : .empty,
         ] + PixelCostRules.Source.allCases.map { source in t.costSources.map { .int($0[source]) } ?? .empty }
-            + [.text(ignoreObjectSize ? "yes" : "no"), .int(t.warmupRequests)]
+            + [.text(ignoreObjectSize ? "yes" : "no"), .int(t.warmupRequests), .text(variant)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

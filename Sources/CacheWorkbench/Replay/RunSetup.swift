@@ -81,6 +81,9 @@ public struct RunSetup {
         plan.disk.cacheDirectory = arguments.cacheDirectory
         plan.disk.keep = arguments.keep
         plan.disk.verify = arguments.verify
+        if arguments.cacheDirectory != nil, Set(plan.backends.map(\.name)).count < plan.backends.count {
+            throw WorkbenchError("--cache-dir keeps one folder per backend: list one variant of each")
+        }
         if arguments.cacheDirectory != nil && plan.capacities.count > 1 {
             throw WorkbenchError("--cache-dir takes one capacity: each replay would start from the previous one's files")
         }
@@ -106,7 +109,7 @@ public struct RunSetup {
         var plan = self.plan
         plan.options.progress = { progress.update($0) }
         let results = try plan.execute(environment: environment) { backend, capacity in
-            progress.begin("\(backend.name) \(ByteCount.format(capacity))")
+            progress.begin("\(backend.label) \(ByteCount.format(capacity))")
         }
         progress.finish()
         if let csvPath { try OutputFile.write(CSVReport.render(results), to: csvPath) }

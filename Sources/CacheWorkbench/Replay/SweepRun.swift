@@ -86,7 +86,7 @@ public struct SweepRun {
         let options = arguments.backendOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
         let fields = [
             "trace=\(plan.trace.label)", "checksum=\(plan.traceChecksum ?? "")", "format=\(arguments.format ?? "")",
-            "backends=\(plan.backends.map(\.name).joined(separator: ";"))",
+            "backends=\(plan.backends.map(\.label).joined(separator: ","))",
             "capacities=\(plan.capacities.map(String.init(describing:)).joined(separator: ";"))",
             "cost=\(arguments.cost)", "infer=\(arguments.inferDimensions)", "ratio=\(arguments.decodedRatio ?? "")",
             "ignore-obj-size=\(arguments.ignoreObjectSize)", "warmup=\(arguments.warmup ?? "")", "timing=\(arguments.timing)",
@@ -133,7 +133,7 @@ public struct SweepRun {
                         let ranHere = done - state.alreadyDone
                         let left = Double(state.total - done) * elapsed / Double(max(1, ranHere))
                         progress.show(String(
-                            format: "run %d/%d %@ %@ · %.0f%% · %@ left", done, state.total, point.backend.name,
+                            format: "run %d/%d %@ %@ · %.0f%% · %@ left", done, state.total, point.backend.label,
                             ByteCount.format(result.capacityBytes), Double(done) / Double(state.total) * 100, Self.duration(left)))
                     }
                 } catch {

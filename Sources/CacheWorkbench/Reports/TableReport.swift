@@ -22,7 +22,7 @@ public enum TableReport {
         for result in ordered {
             let t = result.tally
             let heap: String = t.memory.allocated.map { ByteCount.format($0) } ?? "–"
-            var row: [String] = [result.backend, capacityLabel(result), result.costModel.rawValue, String(t.requests)]
+            var row: [String] = [result.backendLabel, capacityLabel(result), result.costModel.rawValue, String(t.requests)]
             row += [percent(t.objectHitRatio), percent(t.byteHitRatio)]
             row += [nanoseconds(t.getHit?.p50), nanoseconds(t.getHit?.p99), nanoseconds(t.getMiss?.p50)]
             row += [nanoseconds(t.set?.p50), nanoseconds(t.set?.p99), rate(t.throughput), String(t.finalFacts.evictions), heap]
@@ -87,10 +87,10 @@ public enum TableReport {
         notes += fallbackNotes(results)
         for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
             guard let sources = result.tally.costSources else { continue }
-            notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
+            notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
         }
         for result in results where result.tally.tooLarge > 0 {
-            notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses and not stored (too_large)")
+            notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses and not stored (too_large)")
         }
         if let first = results.first, first.ignoreObjectSize {
             notes.append("--ignore-obj-size: every object counts 1, so capacities are in objects and the byte hit ratio counts objects")
@@ -107,7 +107,7 @@ public enum TableReport {
             let missingBefore = warnings.filter { $0.hitRatioBefore == nil }.count
             let missingAfter = warnings.filter { $0.hitRatioAfter == nil }.count
             if missingBefore + missingAfter > 0 {
-                notes.append("\(result.backend) at \(ByteCount.format(result.capacityBytes)): the \(window)-request window did not fit before \(missingBefore) and after \(missingAfter) of \(warnings.count) warnings (too close to the trace's start or end, or to each other); those are left out of 'hit before'/'hit after' (– when none fit); a smaller --warning-window fits more")
+                notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): the \(window)-request window did not fit before \(missingBefore) and after \(missingAfter) of \(warnings.count) warnings (too close to the trace's start or end, or to each other); those are left out of 'hit before'/'hit after' (– when none fit); a smaller --warning-window fits more")
             }
         }
         return notes
@@ -124,11 +124,11 @@ public enum TableReport {
     public static func fallbackNotes(_ results: [RunResult]) -> [String] {
         let pricing = results.filter { $0.encodedFallbacks > 0 }.map { result in
             let priced = result.tally.costSources?.total ?? 0
-            return "\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
+            return "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
         }
         let policies = results.filter { $0.tally.finalFacts.fallbacks > 0 }.map { result in
             let facts = result.tally.finalFacts
-            return "\(result.backend) at \(ByteCount.format(result.capacityBytes)): \(facts.fallbacks) \(facts.fallbackRule ?? "decisions followed the workbench's own rule")"
+            return "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(facts.fallbacks) \(facts.fallbackRule ?? "decisions followed the workbench's own rule")"
         }
         return pricing + policies
     }

@@ -11,7 +11,7 @@ public enum TimelineReport {
         for result in results {
             for sample in result.tally.timeline {
                 let cells: [Cell] = [
-                    .text(result.runID), .text(result.backend), .int(result.capacityBytes), .int(sample.requestIndex),
+                    .text(result.runID), .text(result.backendLabel), .int(result.capacityBytes), .int(sample.requestIndex),
                     .double(sample.traceTime), .int(sample.accountedBytes), .from(sample.allocatedBytes),
                     .from(sample.residentBytes), .from(sample.windowHitRatio),
                     .int(sample.warningReleasedBytes == nil ? 0 : 1), .from(sample.warningReleasedBytes),
