@@ -144,8 +144,12 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sample allocated memory and RSS every N requests.", valueName: "n"))
     var sampleEvery = 4_096
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay each point K times: latency and throughput columns hold the median, <column>_min and _max the spread.", valueName: "k"))
+    var `repeat` = 1
+
     func validate() throws {
         guard sampleEvery > 0 else { throw ValidationError("--sample-every must be at least 1") }
+        guard (1...1_000).contains(`repeat`) else { throw ValidationError("--repeat must be from 1 to 1000") }
         guard (1...10_000_000).contains(warningWindow) else { throw ValidationError("--warning-window must be from 1 to 10000000 requests") }
     }
 
@@ -168,6 +172,7 @@ struct ReplayArguments: ParsableArguments {
         arguments.materialize = !noMaterialize
         arguments.seed = seed
         arguments.sampleEvery = sampleEvery
+        arguments.repeats = `repeat`
         arguments.memoryWarning = memoryWarning
         arguments.warningWindow = warningWindow
         arguments.csv = csv

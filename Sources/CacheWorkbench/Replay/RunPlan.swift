@@ -31,6 +31,8 @@ public struct RunPlan: Sendable {
     public var knownSummaries: [CostModel: TraceSummary] = [:]
     /// Seconds the trace took to read into memory when `preloadTrace()` already did it.
     public var loadSeconds: Double?
+    /// Replays per point (`--repeat`): timing figures are the median over them.
+    public var repeats = 1
 
     public init(
         trace: any Trace, backends: [BackendKind], capacities: [Capacity], options: ReplayOptions = ReplayOptions(),
@@ -89,39 +91,17 @@ public struct RunPlan: Sendable {
                 willRun(backend, bytes)
                 var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
                 if backend.needsFuture { config.nextAccess = nextAccess }
-                var tally = ReplayTally()
-                var settings = ""
-                var folder: DiskRunOptions.Folder?
-                defer { folder.map(disk.release) }  // after the measurement below, or on a throw
-                do {
-                    if backend.storesBytes {
-                        let made = try disk.folder(for: backend.name)
-                        folder = made
-                        config.disk = DiskContext(
-                            directory: made.path, probe: DiskIOProbe(failWritesAfterBytes: disk.failWritesAfterBytes), verify: disk.verify)
-                    }
-                    let instance = try backend.make(config)
-                    settings = instance.settings
-                    let replayer = Replayer(source: try trace.open(keepKeyNames: keepKeyNames), capacity: bytes, options: runOptions)
-                    tally = try instance.replay(with: replayer)
-                    do {
-                        try instance.close()
-                    } catch {
-                        tally.failure = tally.failure ?? String(describing: error)
-                    }
-                } catch let error as TraceError {
-                    throw error
-                } catch let error as WorkbenchError {
-                    throw error  // a bad option: every run of this backend would fail the same way
-                } catch {
-                    tally.failure = String(describing: error)
+                // `--repeat K`: K independent replays of the point; the row keeps the median
+                // of each timing figure (`RepeatSpread`), the counts of the first (all equal).
+                var runs: [ReplayOnce] = []
+                for _ in 0..<max(1, repeats) {
+                    let run = try replayOnce(backend, config: config, capacity: bytes, options: runOptions, trace: trace, keepKeyNames: keepKeyNames)
+                    runs.append(run)
+                    if run.tally.failure != nil { break }
                 }
-                var measurement: DiskMeasurement?
-                if let folder, let probe = config.disk?.probe {
-                    measurement = DiskMeasurement(
-                        folder: folder.path, kept: !folder.temporary || disk.keep, io: probe.totals,
-                        footprintBytes: DiskFootprint.allocatedBytes(under: folder.path))
-                }
+                let (tally, spread) = RepeatSpread.combine(runs.map(\.tally))
+                let settings = runs[0].settings
+                let measurement = runs[runs.count - 1].measurement
                 results.append(RunResult(
                     runID: environment.runID(index: firstRunIndex + results.count), trace: trace.label, traceChecksum: traceChecksum,
                     mode: .demandFill, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
@@ -129,10 +109,56 @@ public struct RunPlan: Sendable {
                     workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
                     memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
                     ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
-                    environment: environment, disk: measurement, verify: disk.verify))
+                    environment: environment, disk: measurement, verify: disk.verify, spread: spread))
             }
         }
         return results
+    }
+
+    /// One replay's tally, the backend's settings and, for a disk backend, its I/O.
+    struct ReplayOnce {
+        var tally = ReplayTally()
+        var settings = ""
+        var measurement: DiskMeasurement?
+    }
+
+    /// Replays the trace once against a fresh backend (a fresh folder for a disk backend).
+    private func replayOnce(
+        _ backend: BackendKind, config: BackendConfig, capacity bytes: Int, options runOptions: ReplayOptions, trace: any Trace, keepKeyNames: Bool
+    ) throws -> ReplayOnce {
+        var config = config
+        var run = ReplayOnce()
+        var folder: DiskRunOptions.Folder?
+        defer { folder.map(disk.release) }  // after the measurement below, or on a throw
+        do {
+            if backend.storesBytes {
+                let made = try disk.folder(for: backend.name)
+                folder = made
+                config.disk = DiskContext(
+                    directory: made.path, probe: DiskIOProbe(failWritesAfterBytes: disk.failWritesAfterBytes), verify: disk.verify)
+            }
+            let instance = try backend.make(config)
+            run.settings = instance.settings
+            let replayer = Replayer(source: try trace.open(keepKeyNames: keepKeyNames), capacity: bytes, options: runOptions)
+            run.tally = try instance.replay(with: replayer)
+            do {
+                try instance.close()
+            } catch {
+                run.tally.failure = run.tally.failure ?? String(describing: error)
+            }
+        } catch let error as TraceError {
+            throw error
+        } catch let error as WorkbenchError {
+            throw error  // a bad option: every run of this backend would fail the same way
+        } catch {
+            run.tally.failure = String(describing: error)
+        }
+        if let folder, let probe = config.disk?.probe {
+            run.measurement = DiskMeasurement(
+                folder: folder.path, kept: !folder.temporary || disk.keep, io: probe.totals,
+                footprintBytes: DiskFootprint.allocatedBytes(under: folder.path))
+        }
+        return run
     }
 
     /// Whether requests keep their key text: backends that store by name need it, and so

@@ -33,6 +33,8 @@ public struct RunResult: Sendable {
     public var disk: DiskMeasurement? = nil
     /// Whether disk hits were checked byte for byte (`--verify`).
     public var verify = false
+    /// `--repeat K` (K > 1): the smallest and largest value of each timing figure.
+    public var spread: RepeatSpread? = nil
 
     public var failed: Bool { tally.failure != nil }
 
@@ -77,8 +79,8 @@ extension RunResult {
         "get_hit_p50_ns", "get_hit_p90_ns", "get_hit_p99_ns", "get_hit_p999_ns", "get_hit_max_ns", "get_hits_timed",
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
-        "ignore_obj_size", "warmup_requests", "variant",
-    ]
+        "ignore_obj_size", "warmup_requests", "variant", "repeats",
+    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] }
 
     /// Bytes handed to write calls per logical body byte stored.
     public var writeAmplification: Double? {
@@ -130,7 +132,11 @@ extension RunResult {
             timing ? .from(Int(t.getMiss?.count ?? 0)) : .empty,
             costModel == .pixels ? .text(pixelRules.description) : .empty,
         ] + PixelCostRules.Source.allCases.map { source in t.costSources.map { .int($0[source]) } ?? .empty }
-            + [.text(ignoreObjectSize ? "yes" : "no"), .int(t.warmupRequests), .text(variant)]
+            + [.text(ignoreObjectSize ? "yes" : "no"), .int(t.warmupRequests), .text(variant), .int(spread?.repeats ?? 1)]
+            + RepeatSpread.columns.flatMap { column -> [Cell] in
+                guard let range = spread?.ranges[column] else { return [.empty, .empty] }
+                return column.hasSuffix("_ns") ? [.int(Int(range.min)), .int(Int(range.max))] : [.double(range.min), .double(range.max)]
+            }
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

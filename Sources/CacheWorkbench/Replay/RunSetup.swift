@@ -22,6 +22,8 @@ public struct RunSetup {
         public var materialize = true
         public var seed: UInt64 = 1
         public var sampleEvery = 4_096
+        /// `--repeat`: replays per point.
+        public var repeats = 1
         public var backendOptions: [String: String] = [:]
         public var memoryWarning: String?
         public var warningWindow = 1_000
@@ -75,6 +77,11 @@ public struct RunSetup {
         plan.backendOptions = arguments.backendOptions
         plan.seed = arguments.seed
         plan.warmupFraction = warmupFraction
+        guard (1...1_000).contains(arguments.repeats) else { throw WorkbenchError("--repeat must be from 1 to 1000, not \(arguments.repeats)") }
+        if arguments.repeats > 1 && arguments.cacheDirectory != nil {
+            throw WorkbenchError("--repeat replays each point from a fresh cache; --cache-dir reopens one, so they do not go together")
+        }
+        plan.repeats = arguments.repeats
         if arguments.cacheDirectory?.isEmpty == true {
             throw WorkbenchError("--cache-dir is empty; name a new folder, an empty one, or one an earlier run made")
         }

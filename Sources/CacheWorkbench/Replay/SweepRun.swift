@@ -90,7 +90,7 @@ public struct SweepRun {
             "capacities=\(plan.capacities.map(String.init(describing:)).joined(separator: ";"))",
             "cost=\(arguments.cost)", "infer=\(arguments.inferDimensions)", "ratio=\(arguments.decodedRatio ?? "")",
             "ignore-obj-size=\(arguments.ignoreObjectSize)", "warmup=\(arguments.warmup ?? "")", "timing=\(arguments.timing)",
-            "materialize=\(arguments.materialize)", "seed=\(arguments.seed)", "sample-every=\(arguments.sampleEvery)",
+            "materialize=\(arguments.materialize)", "seed=\(arguments.seed)", "sample-every=\(arguments.sampleEvery)", "repeat=\(arguments.repeats)",
             "memory-warning=\(arguments.memoryWarning ?? "")", "window=\(arguments.warningWindow)", "skip-bad=\(arguments.skipBad)",
             "options=\(options)",
         ]

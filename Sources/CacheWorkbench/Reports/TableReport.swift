@@ -53,6 +53,18 @@ public enum TableReport {
             }
             text += line(row) + "\n"
         }
+        let spreads = ordered.compactMap { result in result.spread.map { (result, $0) } }
+        if let repeats = spreads.first?.1.repeats {
+            text += "\nmedians of \(repeats) repeats above; the spread (min–max) over them:\n"
+            for (result, spread) in spreads {
+                var figures: [String] = []
+                for (column, label) in [("get_hit_p50_ns", "hit p50"), ("get_miss_p50_ns", "miss p50"), ("set_p50_ns", "set p50"), ("set_p99_ns", "set p99")] {
+                    if let range = spread.ranges[column] { figures.append("\(label) \(nanoseconds(UInt64(range.min)))–\(nanoseconds(UInt64(range.max)))") }
+                }
+                if let range = spread.ranges["throughput_rps"] { figures.append("req/s \(rate(range.min))–\(rate(range.max))") }
+                text += "  \(result.backendLabel) \(capacityLabel(result)): \(figures.joined(separator: ", "))\n"
+            }
+        }
         let notes = Self.notes(results)
         if !notes.isEmpty { text += "\n" + notes.map { "note: " + $0 }.joined(separator: "\n") + "\n" }
         if let first = results.first {
@@ -88,6 +100,9 @@ public enum TableReport {
         for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
             guard let sources = result.tally.costSources else { continue }
             notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
+        }
+        for result in results where (result.spread?.disagreements ?? 0) > 0 {
+            notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.spread!.disagreements) of \(result.spread!.repeats) repeats counted different hits than the first (the row shows the first's counts); replays are meant to be deterministic for a trace, options and seed")
         }
         for result in results where result.tally.tooLarge > 0 {
             notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses and not stored (too_large)")
