@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench plot`: PNG charts from results CSVs, drawn by `scripts/plot.py` with matplotlib
+/// in the virtual environment `scripts/bootstrap` makes (`.venv/`); the workbench itself
+/// never needs Python. The charts are drawn into a new temporary folder inside `--out`,
+/// then each (a name `plot.py` may write, checked) is renamed into place, so a chart
+/// appears whole or not at all, and nothing but those names is touched.
+public enum PlotCharts {
+    /// The charts `scripts/plot.py` can write.
+    public static let names: Set<String> = ["mrc.png", "hit_ratio.png", "latency.png", "disk.png", "memory.png", "similar_keys.png", "blob_size.png"]
+
+    public struct Outcome {
+        public var written: [String]
+        /// Charts the inputs did not allow, with the reason (plot.py's own lines).
+        public var skipped: [String]
+    }
+
+    /// The checkout's Python and script; an error names the set-up step when missing.
+    static func tools() throws -> (python: String, script: String) {
+        let root = SourceCheckout.root.path
+        let python = root + "/.venv/bin/python"
+        let script = root + "/scripts/plot.py"
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw WorkbenchError("bench plot needs matplotlib and pandas in \(root)/.venv: run scripts/bootstrap (it makes the virtual environment)")
+        }
+        guard FileManager.default.isReadableFile(atPath: script) else { throw WorkbenchError("\(script): missing from the checkout") }
+        return (python, script)
+    }
+
+    public static func draw(inputs: [String], timeline: String?, out: String) throws -> Outcome {
+        guard !inputs.isEmpty else { throw WorkbenchError("bench plot: give at least one CSV (results, mrc, similar-keys or blob-size)") }
+        for input in inputs + (timeline.map { [$0] } ?? []) where !FileManager.default.isReadableFile(atPath: input) {
+            throw WorkbenchError("\(input): cannot read it")
+        }
+        let (python, script) = try tools()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw WorkbenchError("--out \(out): exists and is not a folder") }
+        } else {
+            guard mkdir(out, 0o755) == 0 else { throw WorkbenchError("--out \(out): cannot make the folder: \(String(cString: strerror(errno)))") }
+        }
+        var template = Array((out + "/.plot-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw WorkbenchError("--out \(out): cannot make a temporary folder in it: \(String(cString: strerror(errno)))")
+        }
+        let staging = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: staging) }  // a folder this call made
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script, "--out", staging] + (timeline.map { ["--timeline", $0] } ?? []) + inputs
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = complaints.split(separator: "\n").map(String.init)
+        guard process.terminationStatus == 0 else {
+            let reason = lines.first { $0.hasPrefix("plot: error: ") }.map { String($0.dropFirst("plot: error: ".count)) }
+                ?? "scripts/plot.py failed (exit \(process.terminationStatus)): \(lines.last ?? "no message")"
+            throw WorkbenchError(reason)
+        }
+        var written: [String] = []
+        for line in printed.split(separator: "\n") {
+            let name = (String(line) as NSString).lastPathComponent
+            guard names.contains(name), String(line) == staging + "/" + name else {
+                throw WorkbenchError("scripts/plot.py named an unexpected file: \(line)")
+            }
+            let target = out + "/" + name
+            if try OutputFile.kind(of: target) == .special { throw WorkbenchError("\(target): not a regular file; charts are not written over it") }
+            guard rename(staging + "/" + name, target) == 0 else {
+                throw WorkbenchError("\(target): cannot move the chart into place: \(String(cString: strerror(errno)))")
+            }
+            written.append(target)
+        }
+        let skipped = lines.filter { $0.hasPrefix("plot: skipped ") }.map { String($0.dropFirst("plot: skipped ".count)) }
+        return Outcome(written: written, skipped: skipped)
+    }
+}

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Charts from the workbench's CSVs (`bench plot` runs this in the bootstrap's .venv).
+
+usage: plot.py --out DIR [--timeline TIMELINE.csv] CSV...
+
+Each CSV is recognized by its columns: `bench run`/`bench sweep` results, a `bench mrc`
+curve, `bench experiment similar-keys` or `blob-size`. Every chart that the inputs allow is
+written as a PNG into DIR; each one skipped is named with the reason. Prints one line per
+chart written. Exit 2 with one line `plot: error: FILE: reason` on bad input.
+"""
+import argparse
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator  # noqa: E402
+
+DPI = 110
+# Up to 20 distinguishable lines: tab20's colours, each pair with its own marker.
+COLORS = plt.get_cmap("tab20").colors
+MARKERS = "osD^v<>pXh*"
+
+
+def style(index):
+    return {"color": COLORS[(index * 2) % 20 if index < 10 else (index * 2 + 1) % 20], "marker": MARKERS[index % len(MARKERS)],
+            "linestyle": "-" if index < 10 else "--"}
+
+
+def fail(path, reason):
+    print(f"plot: error: {path}: {reason}", file=sys.stderr)
+    sys.exit(2)
+
+
+def size_label(value, _position=None):
+    """Binary units, as the workbench prints them (MB means 2^20)."""
+    value = float(value)
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if value >= scale:
+            text = f"{value / scale:.1f}".rstrip("0").rstrip(".")
+            return f"{text}{unit}"
+    return f"{value:.0f}B"
+
+
+def count_label(value, _position=None):
+    value = float(value)
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if value >= scale:
+            return f"{value / scale:.3g}{unit}"
+    return f"{value:.3g}"
+
+
+def read(path):
+    try:
+        frame = pd.read_csv(path)
+    except FileNotFoundError:
+        fail(path, "no such file")
+    except Exception as error:  # pandas raises several kinds for malformed CSV
+        fail(path, f"not a readable CSV ({error})")
+    columns = set(frame.columns)
+    if {"run_id", "object_hit_ratio", "capacity_bytes"} <= columns:
+        return "results", frame
+    if {"method", "object_miss_ratio", "capacity_bytes"} <= columns:
+        return "mrc", frame
+    if {"key_set", "distinct_cf_hashes", "get_p50_ns"} <= columns:
+        return "similar", frame
+    if {"blob_bytes", "write_us", "read_us"} <= columns:
+        return "blob", frame
+    if {"request_index", "accounted_bytes", "memory_warning"} <= columns:
+        return "timeline", frame
+    fail(path, "columns match no workbench CSV (results, mrc, similar-keys, blob-size, timeline)")
+
+
+def labelled(results):
+    """One label per backend variant and cost model (rows under different cost models never share a line)."""
+    frame = results.copy()
+    if "variant" in frame:
+        frame["label"] = frame["backend"].astype(str) + frame["variant"].astype("string").fillna("").map(lambda v: f"[{v}]" if v else "")
+    else:
+        frame["label"] = frame["backend"].astype(str)
+    if frame["cost_model"].nunique() > 1:
+        frame["label"] = frame["label"] + " (" + frame["cost_model"].astype(str) + ")"
+    return frame
+
+
+def in_objects(frame):
+    return "ignore_obj_size" in frame and (frame["ignore_obj_size"].astype(str) == "yes").all()
+
+
+def capacity_axis(axis, objects):
+    if objects:
+        axis.set_xscale("log")
+    else:
+        axis.set_xscale("log", base=2)  # ticks at powers of two: 1MiB, 4MiB, …
+        axis.xaxis.set_major_locator(LogLocator(base=4))
+    axis.xaxis.set_major_formatter(FuncFormatter(count_label if objects else size_label))
+    axis.set_xlabel("capacity (objects)" if objects else "capacity (log scale)")
+
+
+def save(figure, out, name, written):
+    path = os.path.join(out, name)
+    figure.savefig(path, dpi=DPI, bbox_inches="tight")
+    plt.close(figure)
+    written.append(path)
+
+
+def miss_ratio_curves(curves, out, written, skipped):
+    """curves: list of (label, frame with capacity_bytes, object_miss, byte_miss, objects)."""
+    curves = [c for c in curves if len(c[1]) >= 2]
+    if not curves:
+        skipped.append("mrc.png: no backend has two or more capacities (run a sweep or bench mrc)")
+        return
+    objects = all(c[2] for c in curves)
+    figure, axes = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
+    for index, (label, frame, _) in enumerate(curves):
+        frame = frame.sort_values("capacity_bytes")
+        look = style(index)
+        if len(frame) > 30:
+            look["marker"] = None
+        axes[0].plot(frame["capacity_bytes"], frame["object_miss"], markersize=3.5, label=label, **look)
+        axes[1].plot(frame["capacity_bytes"], frame["byte_miss"], markersize=3.5, label=label, **look)
+    for axis, title in zip(axes, ("object miss ratio", "byte miss ratio")):
+        capacity_axis(axis, objects)
+        axis.set_title(title)
+        axis.set_ylim(0, 1.02)
+        axis.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("miss ratio (lower is better)")
+    axes[1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8, frameon=False)
+    figure.suptitle("Miss-ratio curves")
+    save(figure, out, "mrc.png", written)
+
+
+def hit_ratio_bars(results, out, written, skipped):
+    # Among the capacities with the most backends, the one where they differ most.
+    counts = results.groupby("capacity_bytes")["label"].nunique()
+    candidates = results[results["capacity_bytes"].isin(counts[counts == counts.max()].index)]
+    spread = candidates.groupby("capacity_bytes")["object_hit_ratio"].agg(lambda v: v.max() - v.min())
+    capacity = spread.idxmax()
+    rows = results[results["capacity_bytes"] == capacity].drop_duplicates("label")
+    if len(rows) < 1:
+        skipped.append("hit_ratio.png: no rows")
+        return
+    rows = rows.sort_values("object_hit_ratio", ascending=False)
+    figure, axis = plt.subplots(figsize=(max(6, 0.7 * len(rows) + 3), 4.6))
+    positions = range(len(rows))
+    width = 0.4
+    axis.bar([p - width / 2 for p in positions], rows["object_hit_ratio"], width, label="object hit ratio")
+    axis.bar([p + width / 2 for p in positions], rows["byte_hit_ratio"], width, label="byte hit ratio")
+    axis.set_xticks(list(positions))
+    axis.set_xticklabels(rows["label"], rotation=30, ha="right", fontsize=8)
+    axis.set_ylim(0, 1)
+    axis.set_ylabel("hit ratio (higher is better)")
+    objects = in_objects(rows)
+    axis.set_title(f"Hit ratio at {count_label(capacity) + ' objects' if objects else size_label(capacity)}")
+    axis.legend(fontsize=8)
+    axis.grid(True, axis="y", alpha=0.3)
+    save(figure, out, "hit_ratio.png", written)
+
+
+def latency(results, out, written, skipped):
+    figures = [("get_hit_p50_ns", "get hit p50"), ("get_hit_p99_ns", "get hit p99"), ("get_miss_p50_ns", "get miss p50"),
+               ("get_miss_p99_ns", "get miss p99"), ("set_p50_ns", "set p50"), ("set_p99_ns", "set p99")]
+    present = [(c, n) for c, n in figures if c in results and results[c].notna().any()]
+    if not present:
+        skipped.append("latency.png: no latency columns (the run had --no-timing)")
+        return
+    timed = results[results[[c for c, _ in present]].notna().any(axis=1)]
+    counts = timed.groupby("capacity_bytes")["label"].nunique()
+    capacity = counts[counts == counts.max()].index.min()
+    rows = timed[timed["capacity_bytes"] == capacity].drop_duplicates("label")
+    figure, axis = plt.subplots(figsize=(max(7, 1.1 * len(rows) + 3), 4.8))
+    width = 0.8 / len(present)
+    for index, (column, name) in enumerate(present):
+        offsets = [p - 0.4 + width * (index + 0.5) for p in range(len(rows))]
+        axis.bar(offsets, rows[column].fillna(0), width, label=name)
+    axis.set_yscale("log")
+    axis.set_ylabel("nanoseconds (log scale)")
+    axis.set_xticks(list(range(len(rows))))
+    axis.set_xticklabels(rows["label"], rotation=30, ha="right", fontsize=8)
+    axis.set_title(f"Latency percentiles at {size_label(capacity)}")
+    axis.legend(fontsize=8, ncol=3)
+    axis.grid(True, axis="y", which="both", alpha=0.3)
+    save(figure, out, "latency.png", written)
+
+
+def disk(results, out, written, skipped):
+    if "write_amplification" not in results or results["write_amplification"].isna().all():
+        skipped.append("disk.png: no disk backend rows (sqlite, files)")
+        return
+    rows = results[results["write_amplification"].notna()]
+    capacity = rows["capacity_bytes"].min()
+    rows = rows[rows["capacity_bytes"] == capacity].drop_duplicates("label")
+    figure, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    axes[0].bar(rows["label"], rows["write_amplification"], color="tab:red")
+    axes[0].set_title("write amplification\n(bytes written / body bytes stored)")
+    axes[1].bar(rows["label"], rows["space_amplification"], color="tab:purple")
+    axes[1].set_title("space amplification\n(bytes on disk / bytes cached)")
+    for axis in axes:
+        axis.axhline(1, color="gray", linewidth=0.8, linestyle="--")
+        axis.tick_params(axis="x", rotation=20)
+        axis.grid(True, axis="y", alpha=0.3)
+        axis.set_ylabel("×")
+    figure.suptitle(f"Disk backends at {size_label(capacity)}", y=1.06)
+    save(figure, out, "disk.png", written)
+
+
+def memory_timeline(timeline, out, written, skipped):
+    runs = list(dict.fromkeys(timeline["run_id"]))
+    if not runs:
+        skipped.append("memory.png: the timeline has no samples")
+        return
+    runs = runs[:6]
+    figure, axes = plt.subplots(len(runs), 1, figsize=(11, 3.0 * len(runs)), squeeze=False)
+    for axis, run in zip(axes[:, 0], runs):
+        frame = timeline[timeline["run_id"] == run].sort_values("request_index")
+        # Samples and warnings alike: a warning's row is the memory right after it released.
+        for column, name in (("accounted_bytes", "accounted"), ("allocated_bytes", "allocated"), ("rss_bytes", "RSS (process)")):
+            if frame[column].notna().any():
+                axis.plot(frame["request_index"], frame[column] / 2**20, label=name)
+        axis.set_ylabel("MiB")
+        axis.set_ylim(bottom=0)
+        axis.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 4, 5, 8, 10]))
+        samples = frame[frame["memory_warning"] == 0]
+        warnings = frame[frame["memory_warning"] == 1]
+        for index, (_, warning) in enumerate(warnings.iterrows()):
+            axis.axvline(warning["request_index"], color="tab:red", linestyle="--", linewidth=0.9,
+                         label="memory warning" if index == 0 else None)
+        ratio = axis.twinx()
+        if samples["window_hit_ratio"].notna().any():
+            ratio.plot(samples["request_index"], samples["window_hit_ratio"], color="tab:gray", alpha=0.6, linewidth=0.9, label="hit ratio (window)")
+        ratio.set_ylim(0, 1)
+        ratio.set_ylabel("hit ratio")
+        first = frame.iloc[0]
+        axis.set_title(f"{first['backend']} at {size_label(first['capacity_bytes'])}: memory over the replay")
+        axis.set_xlabel("requests")
+        axis.xaxis.set_major_formatter(FuncFormatter(count_label))
+        lines, names = axis.get_legend_handles_labels()
+        more, more_names = ratio.get_legend_handles_labels()
+        axis.legend(lines + more, names + more_names, fontsize=8, loc="upper left", bbox_to_anchor=(1.07, 1), frameon=False)
+        axis.grid(True, alpha=0.3)
+    figure.tight_layout()
+    save(figure, out, "memory.png", written)
+
+
+def similar_keys(frame, out, written, skipped):
+    figure, axis = plt.subplots(figsize=(8, 4.8))
+    groups = frame.groupby(["backend", "key_hash", "key_set"], dropna=False)
+    for (backend, key_hash, key_set), rows in groups:
+        rows = rows.sort_values("n")
+        look = style(len(axis.lines))
+        axis.plot(rows["n"], rows["get_p50_ns"], markersize=3.5, label=f"{backend} {key_hash} · {key_set} keys", **look)
+    axis.set_xscale("log")
+    axis.set_yscale("log")
+    axis.xaxis.set_major_formatter(FuncFormatter(count_label))
+    axis.set_xlabel("keys in the cache (N, log scale)")
+    axis.set_ylabel("get p50, ns (log scale)")
+    axis.set_title("Similar keys: lookup latency against N")
+    axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
+    axis.grid(True, which="both", alpha=0.3)
+    save(figure, out, "similar_keys.png", written)
+
+
+def blob_size(frame, out, written, skipped):
+    figure, axes = plt.subplots(1, 2, figsize=(12, 4.4))
+    for backend, rows in frame.groupby("backend"):
+        rows = rows.sort_values("blob_bytes")
+        axes[0].plot(rows["blob_bytes"], rows["write_us"], marker="o", markersize=3, label=backend)
+        axes[1].plot(rows["blob_bytes"], rows["read_us"], marker="o", markersize=3, label=backend)
+    for axis, title in zip(axes, ("write", "read")):
+        axis.set_xscale("log", base=2)
+        axis.xaxis.set_major_locator(LogLocator(base=4))
+        axis.set_yscale("log")
+        axis.xaxis.set_major_formatter(FuncFormatter(size_label))
+        axis.set_xlabel("blob size (log scale)")
+        axis.set_ylabel("µs per blob (log scale)")
+        axis.set_title(f"{title} time by blob size")
+        axis.grid(True, which="both", alpha=0.3)
+        axis.legend(fontsize=8)
+    figure.suptitle("Blob-size crossover: SQLite inline against files")
+    save(figure, out, "blob_size.png", written)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Charts from workbench CSVs.")
+    parser.add_argument("csv", nargs="+")
+    parser.add_argument("--timeline")
+    parser.add_argument("--out", required=True)
+    arguments = parser.parse_args()
+    if not os.path.isdir(arguments.out):
+        fail(arguments.out, "not a folder (make it first)")
+    written, skipped, curves = [], [], []
+    inputs = [read(path) for path in arguments.csv]
+    if arguments.timeline:
+        kind, frame = read(arguments.timeline)
+        if kind != "timeline":
+            fail(arguments.timeline, "--timeline takes a `bench run --timeline` CSV")
+        inputs.append((kind, frame))
+    kinds = {kind for kind, _ in inputs}
+    # All results files make one set of charts (a sweep and a run side by side).
+    frames = [frame for kind, frame in inputs if kind == "results"]
+    if frames:
+        results = pd.concat(frames, ignore_index=True)
+        results = labelled(results[results["status"] == "ok"] if "status" in results else results)
+        results = results.assign(object_miss=1 - results["object_hit_ratio"], byte_miss=1 - results["byte_hit_ratio"])
+        for label, rows in results.groupby("label", sort=False):
+            curves.append((label, rows.drop_duplicates("capacity_bytes"), in_objects(rows)))
+        hit_ratio_bars(results, arguments.out, written, skipped)
+        latency(results, arguments.out, written, skipped)
+        disk(results, arguments.out, written, skipped)
+    for kind, frame in inputs:
+        if kind == "mrc":
+            rows = frame.rename(columns={"object_miss_ratio": "object_miss", "byte_miss_ratio": "byte_miss"})
+            objects = (rows["ignore_obj_size"].astype(str) == "true").all()
+            curves.append((f"lru ({rows['method'].iloc[0]}, one pass)", rows, objects))
+        elif kind == "timeline":
+            memory_timeline(frame, arguments.out, written, skipped)
+        elif kind == "similar":
+            similar_keys(frame, arguments.out, written, skipped)
+        elif kind == "blob":
+            blob_size(frame, arguments.out, written, skipped)
+    if kinds & {"results", "mrc"}:
+        miss_ratio_curves(curves, arguments.out, written, skipped)
+    for path in written:
+        print(path)
+    for reason in skipped:
+        print(f"plot: skipped {reason}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
