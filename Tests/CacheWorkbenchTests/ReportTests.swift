@@ -2,69 +2,49 @@ import Foundation
 import Testing
 @testable import CacheWorkbench
 
-@Suite("Reports")
+/// Issue 11 §5: `bench report` — one self-contained HTML page whose reading is computed
+/// from the numbers.
+@Suite("bench report", .serialized)
 struct ReportTests {
-    static let designColumns = """
-        run_id, trace, trace_requests, mode, backend, backend_options, cost_model,
-        capacity_bytes, requests, hits, misses, object_hit_ratio, byte_hit_ratio,
-        get_p50_ns, get_p99_ns, get_p999_ns, get_max_ns, set_p50_ns, set_p99_ns, set_p999_ns,
-        throughput_rps, wall_s, accounted_peak_bytes, allocated_peak_bytes, rss_peak_bytes,
-        memory_overhead_ratio, memory_warnings, evictions, logical_write_bytes,
-        syscall_write_bytes, page_write_bytes, fsyncs, write_amplification,
-        disk_footprint_bytes, git_rev, swift_version, allocator
-        """.split(whereSeparator: { $0 == "," || $0 == "\n" || $0 == " " }).map(String.init)
-
-    @Test("DESIGN.md's columns come first, in order, and names are unique")
-    func columns() {
-        #expect(Array(RunResult.columnNames.prefix(Self.designColumns.count)) == Self.designColumns)
-        #expect(Set(RunResult.columnNames).count == RunResult.columnNames.count)
-    }
-
-    func sampleResults() throws -> [RunResult] {
+    @Test("a sweep with the offline bound and a timed run with warnings: one page, charts embedded, the reading's sentences; a knee computed by hand")
+    func page() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap: it makes .venv with matplotlib")
         let folder = TemporaryFolder()
-        let path = folder.file("t,\"odd\".csv", "1,1,4\n2,2,4\n3,1,4\n")
-        let plan = RunPlan(
-            trace: try TraceFile(path: path), backends: [try BackendRegistry.named("lru")], capacities: [.bytes(8), .share(0.5)])
-        let environment = RunEnvironment(
-            gitRevision: "abc", swiftVersion: "6.3.1", allocator: "jemalloc", clockOverheadNanoseconds: 20,
-            startedAt: "20261122T000000Z", processID: 1)
-        return try plan.execute(environment: environment)
+        let sweep = folder.path + "/sweep.csv"
+        #expect(try bench(["sweep", "--backend", "lru,belady", "--capacity", "1MiB,2MiB,3MiB,4MiB", "--no-timing", "--csv", sweep]).status == 0)
+        #expect(try bench(["run", "--backend", "lru,files", "--capacity", "32MiB", "--memory-warning", "every:20000",
+                           "--csv", folder.path + "/run.csv", "--timeline", folder.path + "/timeline.csv"]).status == 0)
+        // lru's hit ratios set by hand: 50%, 70%, 79.5%, 80% → the knee (within 1 point of 80%) is 3MiB.
+        var lines = try String(contentsOfFile: sweep, encoding: .utf8).split(separator: "\n").map { SweepJournal.fields(of: String($0)) }
+        let column = try #require(lines[0].firstIndex(of: "object_hit_ratio"))
+        for (row, ratio) in zip(1...4, ["0.5", "0.7", "0.795", "0.8"]) { lines[row][column] = ratio }
+        try (lines.map { $0.map(CSVReport.escape).joined(separator: ",") }.joined(separator: "\n") + "\n").write(toFile: sweep, atomically: true, encoding: .utf8)
+        let out = folder.path + "/report.html"
+        let result = try bench(["report", sweep, folder.path + "/run.csv", "--timeline", folder.path + "/timeline.csv", "--out", out])
+        #expect(result.status == 0, "\(result.err)")
+        let page = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(page.hasPrefix("<!doctype html>") && page.hasSuffix("</html>\n"))
+        #expect(page.components(separatedBy: "src='data:image/png;base64,").count - 1 >= 4)  // mrc, bars, latency, disk, memory
+        #expect(!page.contains("src='http") && !page.contains("<script"))  // self-contained
+        #expect(page.contains("lru: 3MiB (79.50%, plateau 80.00%)"))
+        #expect(page.contains("Distance from Belady"))
+        #expect(page.contains("files at 32MiB writes") && page.contains("memory warnings cost about"))
+        #expect(page.contains("has the best hit ratio"))
     }
 
-    @Test("CSV: one row per run, cells line up with columns, quoting per RFC 4180")
-    func csv() throws {
-        let results = try sampleResults()
-        let text = CSVReport.render(results)
+    @Test("CLI: inputs that are not results are one line and exit 2; an existing page is replaced whole")
+    func refusals() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap: it makes .venv with matplotlib")
         let folder = TemporaryFolder()
-        let path = folder.file("r.csv", text)
-        #expect(results.count == 2)
-        #expect(results.allSatisfy { $0.cells.count == RunResult.columnNames.count })
-        #expect(text.hasPrefix(RunResult.columnNames.joined(separator: ",") + "\n"))
-        #expect(text.contains("\"") && text.contains("\"\"odd\"\""))
-        #expect(results[1].capacityBytes == 4 && results[1].tally.hits == 0)
-        #expect(results[0].tally.hits == 1)
-        #expect(FileManager.default.fileExists(atPath: path))
-    }
-
-    @Test("JSON parses and carries the same values; not applicable is null")
-    func json() throws {
-        let results = try sampleResults()
-        let text = JSONReport.render(results, environment: results[0].environment)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        let runs = try #require(object["runs"] as? [[String: Any]])
-        #expect(runs.count == 2)
-        #expect(runs[0]["hits"] as? Int == 1)
-        #expect(runs[0]["logical_write_bytes"] is NSNull)
-        #expect((object["environment"] as? [String: Any])?["git_rev"] as? String == "abc")
-    }
-
-    @Test("atomic writes leave no partial file and report the path on failure")
-    func atomic() throws {
-        let folder = TemporaryFolder()
-        #expect(throws: WorkbenchError.self) { try OutputFile.check(outputs: [("--csv", folder.path + "/missing/out.csv")], inputs: []) }
-        #expect(throws: WorkbenchError.self) { try OutputFile.check(outputs: [("--csv", folder.path)], inputs: []) }
-        try OutputFile.write("a,b\n", to: folder.path + "/ok.csv")
-        #expect(try String(contentsOfFile: folder.path + "/ok.csv", encoding: .utf8) == "a,b\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["ok.csv"])
+        let timeline = folder.path + "/t.csv"
+        #expect(try bench(["run", "--backend", "lru", "--capacity", "8MiB", "--timeline", timeline, "--csv", folder.path + "/r.csv"]).status == 0)
+        let wrong = try bench(["report", timeline, "--out", folder.path + "/x.html"])
+        #expect(wrong.status == 2 && wrong.err == "bench: error: \(timeline): bench report takes `bench run` or `bench sweep` results CSVs\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/x.html"))
+        let old = folder.file("old.html", "old")
+        #expect(try bench(["report", folder.path + "/r.csv", "--out", old]).status == 0)
+        #expect(try String(contentsOfFile: old, encoding: .utf8).contains("Cache workbench report"))
+        let same = try bench(["report", folder.path + "/r.csv", "--out", folder.path + "/r.csv"])
+        #expect(same.status == 2)
     }
 }

@@ -18,24 +18,11 @@ public enum PlotCharts {
         public var skipped: [String]
     }
 
-    /// The checkout's Python and script; an error names the set-up step when missing.
-    static func tools() throws -> (python: String, script: String) {
-        let root = SourceCheckout.root.path
-        let python = root + "/.venv/bin/python"
-        let script = root + "/scripts/plot.py"
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw WorkbenchError("bench plot needs matplotlib and pandas in \(root)/.venv: run scripts/bootstrap (it makes the virtual environment)")
-        }
-        guard FileManager.default.isReadableFile(atPath: script) else { throw WorkbenchError("\(script): missing from the checkout") }
-        return (python, script)
-    }
-
     public static func draw(inputs: [String], timeline: String?, out: String) throws -> Outcome {
         guard !inputs.isEmpty else { throw WorkbenchError("bench plot: give at least one CSV (results, mrc, similar-keys or blob-size)") }
         for input in inputs + (timeline.map { [$0] } ?? []) where !FileManager.default.isReadableFile(atPath: input) {
             throw WorkbenchError("\(input): cannot read it")
         }
-        let (python, script) = try tools()
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw WorkbenchError("--out \(out): exists and is not a folder") }
@@ -48,25 +35,9 @@ public enum PlotCharts {
         }
         let staging = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: staging) }  // a folder this call made
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, "--out", staging] + (timeline.map { ["--timeline", $0] } ?? []) + inputs
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let lines = complaints.split(separator: "\n").map(String.init)
-        guard process.terminationStatus == 0 else {
-            let reason = lines.first { $0.hasPrefix("plot: error: ") }.map { String($0.dropFirst("plot: error: ".count)) }
-                ?? "scripts/plot.py failed (exit \(process.terminationStatus)): \(lines.last ?? "no message")"
-            throw WorkbenchError(reason)
-        }
+        let output = try PythonScript.run("plot.py", ["--out", staging] + (timeline.map { ["--timeline", $0] } ?? []) + inputs, errorPrefix: "plot")
         var written: [String] = []
-        for line in printed.split(separator: "\n") {
+        for line in output.printed {
             let name = (String(line) as NSString).lastPathComponent
             guard names.contains(name), String(line) == staging + "/" + name else {
                 throw WorkbenchError("scripts/plot.py named an unexpected file: \(line)")
@@ -78,7 +49,7 @@ public enum PlotCharts {
             }
             written.append(target)
         }
-        let skipped = lines.filter { $0.hasPrefix("plot: skipped ") }.map { String($0.dropFirst("plot: skipped ".count)) }
+        let skipped = output.complaints.filter { $0.hasPrefix("plot: skipped ") }.map { String($0.dropFirst("plot: skipped ".count)) }
         return Outcome(written: written, skipped: skipped)
     }
 }
