@@ -61,7 +61,7 @@ def table(results):
                  "–" if pd.isna(row.get("get_hit_p50_ns")) else f"{int(row['get_hit_p50_ns'])} ns",
                  "–" if pd.isna(row.get("set_p50_ns")) else f"{int(row['set_p50_ns'])} ns",
                  "–" if pd.isna(row.get("throughput_rps")) else plot.count_label(row["throughput_rps"]),
-                 f"{int(row['evictions']):,}", row.get("status", "ok")]
+                 "–" if pd.isna(row.get("evictions")) else f"{int(row['evictions']):,}", row.get("status", "ok")]
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
     return "<table class='results'><thead><tr>" + "".join(f"<th>{h}</th>" for h in headers) + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
 

@@ -77,6 +77,34 @@ struct SweepTests {
         #expect(parallel.notes.contains { $0.contains("points ran at once") })
     }
 
+    @Test("untimed, lru's points come from one pass of its exact curve (method mattson) with a replay's counts; timed, they are replayed")
+    func lruFromCurve() throws {
+        let folder = TemporaryFolder()
+        let trace = try Self.traceFile(folder)
+        var arguments = Self.arguments(trace: trace, csv: folder.path + "/curve.csv", jobs: 2)
+        arguments.run.backends = "lru,sieve"
+        let curve = try SweepRun(arguments).execute(progress: ProgressLine(enabled: false))
+        #expect(curve.results.filter { $0.backend == "lru" }.allSatisfy { $0.method == "mattson" })
+        #expect(curve.results.filter { $0.backend == "sieve" }.allSatisfy { $0.method == "replay" })
+        #expect(curve.notes.contains { $0.contains("lru's 5 points came from one pass") })
+        var run = RunSetup.Arguments()
+        run.trace = trace
+        run.backends = "lru"
+        run.capacities = curve.results.filter { $0.backend == "lru" }.map { String($0.capacityBytes) }.joined(separator: ",")
+        run.timing = false
+        let replays = try RunSetup(run).execute(progress: ProgressLine(enabled: false)).results
+        let fromCurve = curve.results.filter { $0.backend == "lru" }
+        #expect(replays.map(\.tally.hits) == fromCurve.map(\.tally.hits) && replays.map(\.tally.hitBytes) == fromCurve.map(\.tally.hitBytes))
+        #expect(replays.map(\.tally.tooLarge) == fromCurve.map(\.tally.tooLarge) && replays.map(\.tally.requests) == fromCurve.map(\.tally.requests))
+        let rows = try Self.rows(folder.path + "/curve.csv")
+        #expect(rows.filter { $0["backend"] == "lru" }.allSatisfy { $0["method"] == "mattson" && $0["evictions"] == "" })
+        arguments.run.timing = true
+        arguments.run.csv = folder.path + "/timed.csv"
+        let timed = try SweepRun(arguments).execute(progress: ProgressLine(enabled: false))
+        #expect(timed.results.allSatisfy { $0.method == "replay" })
+        #expect(timed.results.filter { $0.backend == "lru" }.map(\.tally.hits) == replays.map(\.tally.hits))
+    }
+
     @Test("--resume runs only the points the journal lacks (a half-written last line is cut) and gives the whole sweep's rows")
     func resume() throws {
         let folder = TemporaryFolder()

@@ -35,6 +35,11 @@ public struct RunResult: Sendable {
     public var verify = false
     /// `--repeat K` (K > 1): the smallest and largest value of each timing figure.
     public var spread: RepeatSpread? = nil
+    /// `replay`, or `mattson` for an LRU point a sweep took from the one-pass curve: exact
+    /// counts, but no replay, so no time, memory or eviction figures (empty cells).
+    public var method = "replay"
+
+    var replayed: Bool { method == "replay" }
 
     public var failed: Bool { tally.failure != nil }
 
@@ -80,7 +85,7 @@ extension RunResult {
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
-    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] }
+    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"]
 
     /// Bytes handed to write calls per logical body byte stored.
     public var writeAmplification: Double? {
@@ -106,9 +111,9 @@ extension RunResult {
             .from(t.objectHitRatio), .from(t.byteHitRatio),
             .from(t.get?.p50), .from(t.get?.p99), .from(t.get?.p999), .from(t.get?.max),
             .from(t.set?.p50), .from(t.set?.p99), .from(t.set?.p999),
-            .from(t.throughput), .double(t.wallSeconds),
-            .int(t.memory.accounted), .from(t.memory.allocated), .from(t.memory.resident),
-            .from(overhead), .int(t.memoryWarnings), .int(t.finalFacts.evictions),
+            .from(t.throughput), replayed ? .double(t.wallSeconds) : .empty,
+            replayed ? .int(t.memory.accounted) : .empty, .from(t.memory.allocated), .from(t.memory.resident),
+            .from(overhead), .int(t.memoryWarnings), replayed ? .int(t.finalFacts.evictions) : .empty,
             // Disk columns: empty (not applicable) for memory and policy backends.
             disk == nil ? .empty : .wide(t.logicalWriteBytes), .from(disk?.io.totalWriteBytes), .from(disk?.io.totalPageBytes),
             .from(disk?.io.totalSyncs), .from(writeAmplification), .from(disk?.footprintBytes),
@@ -118,7 +123,8 @@ extension RunResult {
             .from(t.get?.p90), .from(t.set?.p90), .from(t.set?.max),
             .text(timing ? "on" : "off"), .text(loadSeconds != nil ? "yes" : "no"),
             timing ? .int(Int(environment.clockOverheadNanoseconds)) : .empty,
-            .int(t.finalFacts.entries), .int(t.finalFacts.accountedBytes), .text(String(seed)), .from(loadSeconds),
+            replayed ? .int(t.finalFacts.entries) : .empty, replayed ? .int(t.finalFacts.accountedBytes) : .empty,
+            .text(String(seed)), .from(loadSeconds),
             .text(materialized ? "yes" : "no"), .from(memoryWarningSchedule?.description),
             memoryWarningSchedule == nil ? .empty : .int(t.warningReleasedBytes),
             .from(t.meanHitRatio(\.hitRatioBefore)), .from(t.meanHitRatio(\.hitRatioAfter)),
@@ -137,6 +143,7 @@ extension RunResult {
                 guard let range = spread?.ranges[column] else { return [.empty, .empty] }
                 return column.hasSuffix("_ns") ? [.int(Int(range.min)), .int(Int(range.max))] : [.double(range.min), .double(range.max)]
             }
+            + [.text(method)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

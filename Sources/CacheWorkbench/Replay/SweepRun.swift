@@ -108,17 +108,30 @@ public struct SweepRun {
         progress.show("scanning \(plan.trace.label)")
         try plan.scanSummaries()
         progress.finish()
+        let journal = self.journal
         let finished = journal?.finishedRows ?? [:]
-        let pending = points.filter { finished[$0.index] == nil }
+        var pending = points.filter { finished[$0.index] == nil }
         let state = SweepState(total: points.count, alreadyDone: finished.count)
         let started = MonotonicClock.now()
+        // LRU's points from one pass of its exact curve, where that gives the same rows.
+        var curvePoints = 0
+        if let fromCurve = try lruPointsFromCurve(plan, pending: pending, environment: environment) {
+            for point in pending where fromCurve[point.index] != nil {
+                let result = fromCurve[point.index]!
+                let row = result.cells.map(CSVReport.field).joined(separator: ",")
+                try state.finish(point, result: result, row: row) { _ in try journal?.append(index: point.index, row: row) }
+            }
+            curvePoints = fromCurve.count
+            pending.removeAll { fromCurve[$0.index] != nil }
+        }
         // One worker per job, each taking the next pending point until none is left or a
         // point throws (a bad option or an unreadable trace stops the sweep; a backend
         // failure is a failed row).
         let basePlan = plan
-        let journal = self.journal
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, pending.count))) { _ in
-            while let point = state.next(pending) {
+        let runningPending = pending
+        let fromCurve = curvePoints
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, runningPending.count))) { _ in
+            while let point = state.next(runningPending) {
                 var single = basePlan
                 single.backends = [point.backend]
                 single.capacities = [point.capacity]
@@ -130,7 +143,7 @@ public struct SweepRun {
                     try state.finish(point, result: result, row: row) { done in
                         try journal?.append(index: point.index, row: row)
                         let elapsed = Double(MonotonicClock.now() - started) / 1e9
-                        let ranHere = done - state.alreadyDone
+                        let ranHere = done - state.alreadyDone - fromCurve
                         let left = Double(state.total - done) * elapsed / Double(max(1, ranHere))
                         progress.show(String(
                             format: "run %d/%d %@ %@ · %.0f%% · %@ left", done, state.total, point.backend.label,
@@ -152,8 +165,11 @@ public struct SweepRun {
             try journal?.remove()
         }
         var notes = TableReport.fallbackNotes(results)
-        if jobs > 1 && pending.count > 1 {
+        if jobs > 1 && runningPending.count > 1 {
             notes.append("\(jobs) points ran at once: latency, throughput and the heap and RSS columns include the other points in flight (process-wide); hit ratios are exact. Use --jobs 1 for timing and memory figures")
+        }
+        if curvePoints > 0 {
+            notes.append("lru's \(curvePoints) points came from one pass of its exact miss-ratio curve (method = mattson: the same counts as replays, no time, memory or eviction figures)")
         }
         if !finished.isEmpty, let journal {
             notes.append("\(finished.count) of \(points.count) points were already finished in \(journal.path) and were not run again; the table shows the \(results.count) run now")

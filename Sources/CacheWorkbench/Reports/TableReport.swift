@@ -25,7 +25,7 @@ public enum TableReport {
             var row: [String] = [result.backendLabel, capacityLabel(result), result.costModel.rawValue, String(t.requests)]
             row += [percent(t.objectHitRatio), percent(t.byteHitRatio)]
             row += [nanoseconds(t.getHit?.p50), nanoseconds(t.getHit?.p99), nanoseconds(t.getMiss?.p50)]
-            row += [nanoseconds(t.set?.p50), nanoseconds(t.set?.p99), rate(t.throughput), String(t.finalFacts.evictions), heap]
+            row += [nanoseconds(t.set?.p50), nanoseconds(t.set?.p99), rate(t.throughput), result.replayed ? String(t.finalFacts.evictions) : "–", heap]
             if refused { row.append(String(t.tooLarge)) }
             if warned {
                 let released: String = ByteCount.format(t.warningReleasedBytes)

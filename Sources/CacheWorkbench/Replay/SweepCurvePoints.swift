@@ -1,0 +1,44 @@
+extension SweepRun {
+    /// A sweep's `lru` points from one pass of the exact one-pass curve (`LRUMissRatioCurve`)
+    /// instead of one replay each, when that gives the same rows: timing off (a curve has
+    /// no latency), no warm-up, warnings or timeline (a curve has no time), the encoded or
+    /// object cost (the curve sums request sizes), at least two points. The counts are
+    /// exact; if a request changed its key's size (where a replay keeps the stored size),
+    /// the curve is not used and the points are replayed. Returns nil when it does not apply.
+    func lruPointsFromCurve(_ plan: RunPlan, pending: [Point], environment: RunEnvironment) throws -> [Int: RunResult]? {
+        let points = pending.filter { $0.backend.name == "lru" && $0.backend.variant.isEmpty }
+        let options = plan.options
+        guard points.count >= 2, !options.timing, options.memoryWarnings == nil, !options.timeline, options.warmupRequests == 0,
+              plan.warmupFraction == nil, let lru = points.first?.backend,
+              plan.costModel(for: lru, hasDimensions: false) == .encoded, plan.costModel != .pixels else { return nil }
+        let summary = plan.knownSummaries[.encoded]
+        if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }
+        let bytes = points.map { $0.capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0) }
+        let curve = try LRUMissRatioCurve.compute(
+            try plan.trace.open(keepKeyNames: false), capacities: bytes, ignoreObjectSize: options.ignoreObjectSize,
+            expectedKeys: summary?.uniqueKeys)
+        guard curve.sizeChanges == 0 else { return nil }
+        var results: [Int: RunResult] = [:]
+        for (point, capacity) in zip(points, bytes) {
+            guard let measured = curve.points.first(where: { $0.capacity == capacity }) else { return nil }
+            var tally = ReplayTally()
+            tally.traceRequests = curve.traceRequests + curve.droppedZeroSize + curve.skippedRows
+            tally.requests = curve.requests
+            tally.hits = measured.hits
+            tally.requestedBytes = curve.requestedBytes
+            tally.hitBytes = measured.hitBytes
+            tally.tooLarge = measured.tooLarge
+            tally.droppedZeroSize = curve.droppedZeroSize
+            tally.skippedRows = curve.skippedRows
+            var result = RunResult(
+                runID: environment.runID(index: point.index), trace: plan.trace.label, traceChecksum: plan.traceChecksum,
+                mode: .demandFill, backend: lru.name, backendOptions: "", holdsPayloads: false, costModel: .encoded,
+                pixelRules: options.pixelRules, materialized: false, capacity: point.capacity, capacityBytes: capacity,
+                workingSetBytes: summary?.workingSetBytes, seed: plan.seed, timing: false, memoryWarningSchedule: nil,
+                ignoreObjectSize: options.ignoreObjectSize, loadSeconds: plan.loadSeconds, tally: tally, environment: environment)
+            result.method = "mattson"
+            results[point.index] = result
+        }
+        return results
+    }
+}
