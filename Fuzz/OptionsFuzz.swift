@@ -2,7 +2,8 @@
 // lists (--capacity), sizes (--inline-limit, --max-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
 // --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and the policies' numeric
-// options. The first byte
+// options; sweep capacity ranges, backend lists with variants, and the journal's row text.
+// The first byte
 // picks the parser; the rest is the option's text. An error is a correct answer; a crash
 // is a finding, and so is a value outside the documented limits.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -32,6 +33,38 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var options: [String: String] = [:]
         for (name, value) in zip(["columns", "header", "delimiter"], parts) { options[name] = String(value) }
         _ = try? LibCacheSimCSVFormat(options: options)
+    case 4:
+        // A sweep's capacities: a list, or a range split into 2–50 points.
+        let points = 2 + Int(data[0] / 6) % 49
+        for spacing in CapacitySweep.Spacing.allCases {
+            guard let capacities = try? CapacitySweep.capacities(parsing: text, points: points, spacing: spacing) else { continue }
+            precondition(!capacities.isEmpty && (text.contains("..") ? capacities.count <= points : true), "points out of range")
+            for capacity in capacities {
+                switch capacity {
+                case .bytes(let bytes): precondition(bytes >= 1 && bytes <= SizeLimits.largestCapacity, "range capacity out of range")
+                case .share(let share): precondition(share > 0 && share <= 1, "range share out of range")
+                }
+            }
+        }
+        // A backend list: items, and each item's variant (name and options).
+        for item in BackendListText.items(text) {
+            if let variant = try? BackendListText.variant(item) {
+                precondition(!variant.options.isEmpty && variant.options.allSatisfy { !$0.key.isEmpty }, "empty variant option")
+                precondition(Set(variant.options.map(\.key)).count == variant.options.count, "an option twice")
+            }
+        }
+        // The journal keeps a row on one line and gives it back unchanged.
+        let escaped = CSVRowText.escape(text)
+        precondition(!escaped.contains("\n") && !escaped.contains("\r"), "a line break in a journal line")
+        precondition(Array(CSVRowText.unescape(escaped).unicodeScalars) == Array(text.unicodeScalars), "journal round trip")
+        // A field quoted as RFC 4180 says reads back as itself.
+        var quoted = String.UnicodeScalarView("\"".unicodeScalars)
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { quoted.append("\"") }
+            quoted.append(scalar)
+        }
+        quoted.append("\"")
+        precondition(CSVRowText.fields(of: String(quoted)).map { Array($0.unicodeScalars) } == [Array(text.unicodeScalars)], "a quoted field read back differently")
     case 5:
         if let warmup = try? ReplayOptionText.warmup(text) {
             precondition((warmup.count ?? 0) >= 0 && (warmup.share.map { $0 >= 0 && $0 < 1 } ?? true), "warm-up out of range")

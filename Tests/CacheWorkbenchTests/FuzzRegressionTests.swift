@@ -111,6 +111,12 @@ struct FuzzRegressionTests {
             case 1: _ = Capacity.bytes(parsing: text)
             case 2: _ = try? MemoryWarningSchedule(parsing: text)
             case 3: _ = try? LibCacheSimCSVFormat(options: ["columns": text])
+            case 4:
+                for capacity in (try? CapacitySweep.capacities(parsing: text, points: 2 + Int(kind / 6) % 49, spacing: .log)) ?? [] {
+                    #expect(capacity.resolve(workingSetBytes: 1 << 80) <= SizeLimits.largestCapacity)
+                }
+                for item in BackendListText.items(text) { _ = try? BackendListText.variant(item) }
+                #expect(CSVRowText.unescape(CSVRowText.escape(text)) == text)
             case 5: _ = try? ReplayOptionText.warmup(text)
             default: #expect(!ErrorText.quote(text).unicodeScalars.contains { $0.value < 0x20 })
             }

@@ -33,7 +33,7 @@ struct RepeatTests {
         let csv = folder.path + "/r.csv"
         let result = try bench(["run", "--backend", "lru,fifo", "--capacity", "16MiB", "--repeat", "3", "--csv", csv])
         #expect(result.status == 0 && result.out.contains("medians of 3 repeats above"))
-        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").map { SweepJournal.fields(of: String($0)) }
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").map { CSVRowText.fields(of: String($0)) }
         #expect(lines.count == 3)
         let header = lines[0]
         func value(_ row: [String], _ name: String) -> Double { Double(row[header.firstIndex(of: name)!]) ?? .nan }
@@ -45,7 +45,7 @@ struct RepeatTests {
         }
         let once = try bench(["run", "--backend", "lru,fifo", "--capacity", "16MiB", "--no-timing", "--csv", folder.path + "/one.csv"])
         #expect(once.status == 0)
-        let single = try String(contentsOfFile: folder.path + "/one.csv", encoding: .utf8).split(separator: "\n").map { SweepJournal.fields(of: String($0)) }
+        let single = try String(contentsOfFile: folder.path + "/one.csv", encoding: .utf8).split(separator: "\n").map { CSVRowText.fields(of: String($0)) }
         #expect(value(single[1], "hits") == value(lines[1], "hits") && value(single[1], "repeats") == 1 && single[1][header.firstIndex(of: "throughput_rps_min")!] == "")
         let bad = try bench(["run", "--repeat", "0"])
         #expect(bad.status == 2 && bad.err.contains("--repeat must be from 1 to 1000"))

@@ -15,7 +15,7 @@ struct ReportTests {
         #expect(try bench(["run", "--backend", "lru,files", "--capacity", "32MiB", "--memory-warning", "every:20000",
                            "--csv", folder.path + "/run.csv", "--timeline", folder.path + "/timeline.csv"]).status == 0)
         // lru's hit ratios set by hand: 50%, 70%, 79.5%, 80% → the knee (within 1 point of 80%) is 3MiB.
-        var lines = try String(contentsOfFile: sweep, encoding: .utf8).split(separator: "\n").map { SweepJournal.fields(of: String($0)) }
+        var lines = try String(contentsOfFile: sweep, encoding: .utf8).split(separator: "\n").map { CSVRowText.fields(of: String($0)) }
         let column = try #require(lines[0].firstIndex(of: "object_hit_ratio"))
         for (row, ratio) in zip(1...4, ["0.5", "0.7", "0.795", "0.8"]) { lines[row][column] = ratio }
         try (lines.map { $0.map(CSVReport.escape).joined(separator: ",") }.joined(separator: "\n") + "\n").write(toFile: sweep, atomically: true, encoding: .utf8)

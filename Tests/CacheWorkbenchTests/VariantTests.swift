@@ -39,7 +39,7 @@ struct VariantTests {
         #expect(side[0].tally.hits != side[1].tally.hits)
         #expect(side.map(\.variant) == ["fifo-size-ratio=0.05", "fifo-size-ratio=0.3", ""])
         #expect(side.map(\.backendLabel) == ["s3fifo[fifo-size-ratio=0.05]", "s3fifo[fifo-size-ratio=0.3]", "s3fifo"])
-        let csv = CSVReport.render(side).split(separator: "\n").map { SweepJournal.fields(of: String($0)) }
+        let csv = CSVReport.render(side).split(separator: "\n").map { CSVRowText.fields(of: String($0)) }
         let column = try #require(csv[0].firstIndex(of: "variant"))
         #expect(csv.dropFirst().map { $0[column] } == ["fifo-size-ratio=0.05", "fifo-size-ratio=0.3", ""])
         #expect(TableReport.render(side, environment: RunEnvironment.current()).contains("s3fifo[fifo-size-ratio=0.05]"))

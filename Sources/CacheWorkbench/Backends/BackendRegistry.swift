@@ -63,23 +63,16 @@ public struct BackendKind: Sendable {
     /// The name, with the variant's options in brackets when it has some.
     public var label: String { variant.isEmpty ? name : "\(name)[\(variant)]" }
 
-    /// This backend with `options` of its own: each must be one the backend takes.
-    func variant(_ text: Substring) throws -> BackendKind {
+    /// This backend with options of its own (a parsed variant): each must be one it takes.
+    func variant(_ parsed: BackendListText.Variant) throws -> BackendKind {
         var kind = self
-        for item in text.split(separator: ";", omittingEmptySubsequences: true) {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = String(parts[0]).trimmingSpaces.lowercased()
-            guard parts.count == 2, !key.isEmpty else {
-                throw WorkbenchError("backend '\(name)[\(text)]': expected option=value;option=value, not '\(item)'")
-            }
+        for (key, value) in parsed.options {
             guard options.contains(where: { $0.name == key }) else {
                 let known = options.map(\.name)
-                throw WorkbenchError("backend '\(name)[\(text)]': \(name) has no option '\(key)' (\(known.isEmpty ? "it takes none" : "it takes " + known.joined(separator: ", ")))")
+                throw WorkbenchError("backend '\(name)[\(key)=\(value)…]': \(name) has no option '\(key)' (\(known.isEmpty ? "it takes none" : "it takes " + known.joined(separator: ", ")))")
             }
-            guard kind.variantOptions[key] == nil else { throw WorkbenchError("backend '\(name)[\(text)]': '\(key)' given twice") }
-            kind.variantOptions[key] = String(parts[1]).trimmingSpaces
+            kind.variantOptions[key] = value
         }
-        guard !kind.variantOptions.isEmpty else { throw WorkbenchError("backend '\(name)[]': give options in the brackets, or drop them") }
         return kind
     }
 }
@@ -220,13 +213,10 @@ public enum BackendRegistry {
         // Names, variants (`name[option=value;…]`) and the groups `default`, `policies` and
         // `all`, mixed freely, in order, once each.
         var kinds: [BackendKind] = []
-        for item in splitOutsideBrackets(text) {
-            let spec = item.trimmingSpaces
+        for spec in BackendListText.items(text) {
             let group: [BackendKind]
-            if let open = spec.firstIndex(of: "[") {
-                guard spec.hasSuffix("]") else { throw WorkbenchError("backend '\(spec)': a variant's options end with ']'") }
-                let base = try named(String(spec[..<open]).trimmingSpaces)
-                group = [try base.variant(spec[spec.index(after: open)..<spec.index(before: spec.endIndex)])]
+            if let variant = try BackendListText.variant(spec) {
+                group = [try named(variant.name).variant(variant)]
             } else {
                 switch spec.lowercased() {
                 case "default": group = defaultKinds
@@ -240,21 +230,4 @@ public enum BackendRegistry {
         return kinds
     }
 
-    /// Splits a backend list at commas that are not inside a variant's brackets.
-    static func splitOutsideBrackets(_ text: String) -> [String] {
-        var items: [String] = []
-        var current = ""
-        var depth = 0
-        for character in text {
-            if character == "[" { depth += 1 } else if character == "]" { depth = max(0, depth - 1) }
-            if character == "," && depth == 0 {
-                items.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        items.append(current)
-        return items
-    }
 }

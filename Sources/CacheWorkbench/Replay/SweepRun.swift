@@ -182,7 +182,7 @@ public struct SweepRun {
     /// A resumed row whose status column says it failed.
     static func isFailedRow(_ row: String) -> Bool {
         guard let column = RunResult.columnNames.firstIndex(of: "status") else { return false }
-        let fields = SweepJournal.fields(of: row)
+        let fields = CSVRowText.fields(of: row)
         return column < fields.count && fields[column] != "ok"
     }
 

@@ -19,19 +19,16 @@ public enum CSVReport {
     }
 
     /// RFC 4180: quote fields holding a comma, a quote or a line break; double the quotes.
+    /// By Unicode scalar: a quote after a combining or prepended mark is part of one
+    /// character, and must still be seen and doubled.
     public static func escape(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingAll("\"", with: "\"\"") + "\""
-    }
-}
-
-extension String {
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        result.reserveCapacity(count)
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
+        guard value.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        var quoted = String.UnicodeScalarView("\"".unicodeScalars)
+        for scalar in value.unicodeScalars {
+            if scalar == "\"" { quoted.append("\"") }
+            quoted.append(scalar)
         }
-        return result
+        quoted.append("\"")
+        return String(quoted)
     }
 }

@@ -69,10 +69,10 @@ final class SweepJournal: @unchecked Sendable {
                 close(descriptor)
                 throw WorkbenchError("\(path):\(offset + 3): not a finished point of this sweep (expected `index<TAB>row`, each index once)")
             }
-            let row = Self.unescape(String(line[line.index(after: tab)...]))
-            guard Self.fields(of: row).count == RunResult.columnNames.count else {
+            let row = CSVRowText.unescape(String(line[line.index(after: tab)...]))
+            guard CSVRowText.fields(of: row).count == RunResult.columnNames.count else {
                 close(descriptor)
-                throw WorkbenchError("\(path):\(offset + 3): \(Self.fields(of: row).count) fields, expected \(RunResult.columnNames.count)")
+                throw WorkbenchError("\(path):\(offset + 3): \(CSVRowText.fields(of: row).count) fields, expected \(RunResult.columnNames.count)")
             }
             finishedRows[index] = row
         }
@@ -86,7 +86,7 @@ final class SweepJournal: @unchecked Sendable {
 
     /// Appends a finished point's row and syncs it.
     func append(index: Int, row: String) throws {
-        try write("\(index)\t\(Self.escape(row))\n")
+        try write("\(index)\t\(CSVRowText.escape(row))\n")
     }
 
     /// Removes the journal (the sweep's CSV is written whole).
@@ -100,73 +100,5 @@ final class SweepJournal: @unchecked Sendable {
         var text = text
         try text.withUTF8 { bytes in try OutputFile.writeAll(descriptor, UnsafeRawBufferPointer(bytes), path: path) }
         guard fsync(descriptor) == 0 else { throw WorkbenchError("\(path): fsync failed: \(String(cString: strerror(errno)))") }
-    }
-
-    /// A row on one line: backslashes and line breaks escaped.
-    static func escape(_ row: String) -> String {
-        var result = ""
-        for character in row {
-            switch character {
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\r\n": result += "\\r\\n"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
-    static func unescape(_ line: String) -> String {
-        var result = ""
-        var escaped = false
-        for character in line {
-            if escaped {
-                switch character {
-                case "n": result.append("\n")
-                case "r": result.append("\r")
-                default: result.append(character)
-                }
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else {
-                result.append(character)
-            }
-        }
-        return result
-    }
-
-    /// The fields of one RFC 4180 row (as `CSVReport` writes them).
-    static func fields(of row: String) -> [String] {
-        var fields: [String] = []
-        var field = ""
-        var quoted = false
-        var characters = row.makeIterator()
-        while let character = characters.next() {
-            if quoted {
-                if character == "\"" {
-                    if let next = characters.next() {
-                        if next == "\"" { field.append("\"") } else {
-                            quoted = false
-                            if next == "," { fields.append(field); field = "" } else { field.append(next) }
-                        }
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    field.append(character)
-                }
-            } else if character == "\"" && field.isEmpty {
-                quoted = true
-            } else if character == "," {
-                fields.append(field)
-                field = ""
-            } else {
-                field.append(character)
-            }
-        }
-        fields.append(field)
-        return fields
     }
 }
