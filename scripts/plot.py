@@ -231,6 +231,14 @@ def memory_timeline(timeline, out, written, skipped):
         ratio = axis.twinx()
         if samples["window_hit_ratio"].notna().any():
             ratio.plot(samples["request_index"], samples["window_hit_ratio"], color="tab:gray", alpha=0.6, linewidth=0.9, label="hit ratio (window)")
+            # At each warning: the window hit ratio at the sample before it → the one after.
+            for _, warning in warnings.iterrows():
+                before = samples[samples["request_index"] <= warning["request_index"]]["window_hit_ratio"].dropna()
+                after = samples[samples["request_index"] > warning["request_index"]]["window_hit_ratio"].dropna()
+                if len(before) and len(after):
+                    ratio.annotate(f"hit {100 * before.iloc[-1]:.0f}→{100 * after.iloc[0]:.0f}%", (warning["request_index"], 0.8),
+                                   xytext=(3, 0), textcoords="offset points", fontsize=7, color="tab:red",
+                                   bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1})
         ratio.set_ylim(0, 1)
         ratio.set_ylabel("hit ratio")
         first = frame.iloc[0]
