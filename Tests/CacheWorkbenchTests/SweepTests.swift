@@ -105,7 +105,7 @@ struct SweepTests {
         #expect(timed.results.filter { $0.backend == "lru" }.map(\.tally.hits) == replays.map(\.tally.hits))
     }
 
-    @Test("--resume runs only the points the journal lacks (a half-written last line is cut) and gives the whole sweep's rows")
+    @Test("--resume runs only the points the journal lacks or that failed (a half-written last line is cut) and gives the whole sweep's rows")
     func resume() throws {
         let folder = TemporaryFolder()
         let trace = try Self.traceFile(folder)
@@ -117,10 +117,15 @@ struct SweepTests {
         var plan = try RunSetup({ var run = arguments.run; run.capacities = "1"; return run }()).plan
         plan.capacities = try CapacitySweep.capacities(parsing: arguments.run.capacities, points: arguments.points, spacing: .log)
         let lines = try String(contentsOfFile: whole, encoding: .utf8).split(separator: "\n").map(String.init)
-        let journal = [SweepRun.fingerprint(plan, arguments: arguments.run), lines[0]] + [0, 3, 7].map { "\($0)\t\(lines[$0 + 1])" }
+        // Point 5 failed the first time: --resume runs it again.
+        var failed = CSVRowText.fields(of: lines[6])
+        let status = try #require(lines[0].split(separator: ",").firstIndex(of: "status"))
+        failed[status] = "failed"
+        let failedRow = failed.map(CSVReport.escape).joined(separator: ",")
+        let journal = [SweepRun.fingerprint(plan, arguments: arguments.run), lines[0]] + [0, 3, 7].map { "\($0)\t\(lines[$0 + 1])" } + ["5\t\(failedRow)"]
         _ = folder.file("resumed.csv.partial", journal.joined(separator: "\n") + "\n9\tlru,zi")
         let outcome = try SweepRun(arguments).execute(progress: ProgressLine(enabled: false))
-        #expect(outcome.resumedRows == 3 && outcome.results.count == 12)
+        #expect(outcome.resumedRows == 3 && outcome.results.count == 12 && !outcome.anyFailed)
         #expect(try Self.rows(csv) == Self.rows(whole))
         #expect(!FileManager.default.fileExists(atPath: csv + ".partial"))
         // Nothing left to resume.

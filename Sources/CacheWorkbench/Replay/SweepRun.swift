@@ -109,7 +109,8 @@ public struct SweepRun {
         try plan.scanSummaries()
         progress.finish()
         let journal = self.journal
-        let finished = journal?.finishedRows ?? [:]
+        // A failed point is run again on --resume (its new row replaces the failed one).
+        let finished = (journal?.finishedRows ?? [:]).filter { !Self.isFailedRow($0.value) }
         var pending = points.filter { finished[$0.index] == nil }
         let state = SweepState(total: points.count, alreadyDone: finished.count)
         let started = MonotonicClock.now()

@@ -10,8 +10,8 @@ import Glibc
 ///
 /// The journal is created exclusively (an existing one is an interrupted sweep: `--resume`
 /// continues it, nothing overwrites it); `--resume` opens it without following a link,
-/// checks the identity line and the header, keeps every well-formed row and cuts a last
-/// line the interruption left half-written. Removed once `FILE` is written whole.
+/// checks the identity line and the header, keeps every well-formed row (the last one of a
+/// point run twice) and cuts a last line the interruption left half-written. Removed once `FILE` is written whole.
 final class SweepJournal: @unchecked Sendable {
     let path: String
     /// Rows already finished, by point index.
@@ -64,10 +64,11 @@ final class SweepJournal: @unchecked Sendable {
             throw WorkbenchError("\(path):2: its columns differ from this version's; remove the file and run the sweep again")
         }
         for (offset, line) in lines.dropFirst(2).enumerated() {
-            guard let tab = line.firstIndex(of: "\t"), let index = Int(line[..<tab]), (0..<points).contains(index),
-                  finishedRows[index] == nil else {
+            // A point may appear again: a failed row that a --resume ran once more (the
+            // later row is the one kept).
+            guard let tab = line.firstIndex(of: "\t"), let index = Int(line[..<tab]), (0..<points).contains(index) else {
                 close(descriptor)
-                throw WorkbenchError("\(path):\(offset + 3): not a finished point of this sweep (expected `index<TAB>row`, each index once)")
+                throw WorkbenchError("\(path):\(offset + 3): not a finished point of this sweep (expected `index<TAB>row`)")
             }
             let row = CSVRowText.unescape(String(line[line.index(after: tab)...]))
             guard CSVRowText.fields(of: row).count == RunResult.columnNames.count else {
