@@ -109,6 +109,9 @@ public struct SweepRun {
         try plan.scanSummaries()
         progress.finish()
         let journal = self.journal
+        // To standard output, a pipe or a device (no journal): each row as it finishes.
+        let stream: RowStream? = try csvPath.flatMap { path in journal == nil ? RowStream(try OutputFile(path)) : nil }
+        try stream?.write(RunResult.columnNames.joined(separator: ","))
         // A failed point is run again on --resume (its new row replaces the failed one).
         let finished = (journal?.finishedRows ?? [:]).filter { !Self.isFailedRow($0.value) }
         var pending = points.filter { finished[$0.index] == nil }
@@ -120,7 +123,10 @@ public struct SweepRun {
             for point in pending where fromCurve[point.index] != nil {
                 let result = fromCurve[point.index]!
                 let row = result.cells.map(CSVReport.field).joined(separator: ",")
-                try state.finish(point, result: result, row: row) { _ in try journal?.append(index: point.index, row: row) }
+                try state.finish(point, result: result, row: row) { _ in
+                    try journal?.append(index: point.index, row: row)
+                    try stream?.write(row)
+                }
             }
             curvePoints = fromCurve.count
             pending.removeAll { fromCurve[$0.index] != nil }
@@ -143,6 +149,7 @@ public struct SweepRun {
                     let row = result.cells.map(CSVReport.field).joined(separator: ",")
                     try state.finish(point, result: result, row: row) { done in
                         try journal?.append(index: point.index, row: row)
+                        try stream?.write(row)
                         let elapsed = Double(MonotonicClock.now() - started) / 1e9
                         let ranHere = done - state.alreadyDone - fromCurve
                         let left = Double(state.total - done) * elapsed / Double(max(1, ranHere))
@@ -160,7 +167,9 @@ public struct SweepRun {
         let results = state.results.sorted { $0.key < $1.key }.map(\.value)
         var rows = finished
         for (index, row) in state.rows { rows[index] = row }
-        if let csvPath {
+        if let stream {
+            try stream.file.commit()
+        } else if let csvPath {
             let text = ([RunResult.columnNames.joined(separator: ",")] + (0..<points.count).compactMap { rows[$0] }).joined(separator: "\n") + "\n"
             try OutputFile.write(text, to: csvPath)
             try journal?.remove()
@@ -191,6 +200,18 @@ public struct SweepRun {
         guard seconds.isFinite else { return "?" }
         let whole = Int(seconds.rounded())
         return whole >= 3600 ? "\(whole / 3600)h\(whole % 3600 / 60)m" : whole >= 60 ? "\(whole / 60)m\(whole % 60)s" : "\(whole)s"
+    }
+}
+
+/// The CSV going to a stream, one row at a time; written only under `SweepState`'s lock.
+private final class RowStream: @unchecked Sendable {
+    let file: OutputFile
+
+    init(_ file: OutputFile) { self.file = file }
+
+    func write(_ line: String) throws {
+        try file.write(line + "\n")
+        try file.flush()
     }
 }
 

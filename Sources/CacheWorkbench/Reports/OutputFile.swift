@@ -81,7 +81,8 @@ public final class OutputFile {
 
     public func write(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try write($0) } }
 
-    private func flush() throws {
+    /// Writes what is buffered now (a stream's reader sees it at once).
+    func flush() throws {
         guard !buffer.isEmpty else { return }
         try buffer.withUnsafeBytes { try Self.writeAll(descriptor, $0, path: path) }
         buffer.removeAll(keepingCapacity: true)
