@@ -69,6 +69,9 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
     public static func list(parsing text: String) throws(WorkbenchError) -> [Capacity] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: true)
         guard !parts.isEmpty else { throw WorkbenchError("capacity: give at least one value") }
+        if text.contains("..") {
+            throw WorkbenchError("capacity '\(text)': a range A..B is for `bench sweep` (with --points); here give a comma-separated list")
+        }
         var result: [Capacity] = []
         for part in parts { result.append(try Capacity(parsing: String(part))) }
         return result
