@@ -115,8 +115,9 @@ struct SweepTests {
         // An interrupted sweep: its journal holds points 0, 3 and 7, then half a line.
         let csv = folder.path + "/resumed.csv"
         let arguments = Self.arguments(trace: trace, csv: csv, jobs: 2, resume: true)
-        var plan = try RunSetup({ var run = arguments.run; run.capacities = "1"; return run }()).plan
-        plan.capacities = try CapacitySweep.capacities(parsing: arguments.run.capacities, points: arguments.points, spacing: .log)
+        var run = arguments.run
+        run.parsedCapacities = try CapacitySweep.capacities(parsing: arguments.run.capacities, points: arguments.points, spacing: .log)
+        let plan = try RunSetup(run).plan
         let lines = try String(contentsOfFile: whole, encoding: .utf8).split(separator: "\n").map(String.init)
         // Point 5 failed the first time: --resume runs it again.
         var failed = CSVRowText.fields(of: lines[6])

@@ -8,6 +8,8 @@ public struct RunSetup {
         public var formatOptions: [String: String] = [:]
         public var backends = "default"
         public var capacities = "100MB"
+        /// Capacities already parsed (a sweep's range); when set, `capacities` is not read.
+        public var parsedCapacities: [Capacity]?
         public var cost = "auto"
         /// `url` (read dimensions from image-CDN URL conventions) or `off`.
         public var inferDimensions = "url"
@@ -71,7 +73,7 @@ public struct RunSetup {
         let warmupFraction = warmup?.share
         plan = RunPlan(
             trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),
-            capacities: try Capacity.list(parsing: arguments.capacities), options: options, preload: arguments.preload,
+            capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: arguments.capacities), options: options, preload: arguments.preload,
             traceChecksum: try TraceChecksum.sha256(path: path))
         plan.costModel = costModel
         plan.backendOptions = arguments.backendOptions

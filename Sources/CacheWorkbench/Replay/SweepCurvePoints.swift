@@ -9,8 +9,7 @@ extension SweepRun {
         let points = pending.filter { $0.backend.name == "lru" && $0.backend.variant.isEmpty }
         let options = plan.options
         guard points.count >= 2, !options.timing, options.memoryWarnings == nil, !options.timeline, options.warmupRequests == 0,
-              plan.warmupFraction == nil, let lru = points.first?.backend,
-              plan.costModel(for: lru, hasDimensions: false) == .encoded, plan.costModel != .pixels else { return nil }
+              plan.warmupFraction == nil, let lru = points.first?.backend, (plan.costModel ?? .encoded) == .encoded else { return nil }
         let summary = plan.knownSummaries[.encoded]
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }
         let bytes = points.map { $0.capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0) }

@@ -63,10 +63,8 @@ public struct SweepRun {
             throw WorkbenchError("--memory-warning above: reads the process's heap, which parallel points share; add --jobs 1")
         }
         var run = arguments.run
-        run.capacities = "1"  // checked and replaced below: RunSetup takes lists only
-        var setup = try RunSetup(run)
-        setup.plan.capacities = capacities
-        plan = setup.plan
+        run.parsedCapacities = capacities
+        plan = try RunSetup(run).plan
         csvPath = arguments.run.csv
         points = plan.backends.flatMap { backend in capacities.map { (backend, $0) } }.enumerated().map {
             Point(index: $0.offset, backend: $0.element.0, capacity: $0.element.1)

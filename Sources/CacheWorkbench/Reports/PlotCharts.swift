@@ -20,22 +20,19 @@ public enum PlotCharts {
 
     public static func draw(inputs: [String], timeline: String?, out: String) throws -> Outcome {
         guard !inputs.isEmpty else { throw WorkbenchError("bench plot: give at least one CSV (results, mrc, similar-keys or blob-size)") }
-        for input in inputs + (timeline.map { [$0] } ?? []) where !FileManager.default.isReadableFile(atPath: input) {
-            throw WorkbenchError("\(input): cannot read it")
-        }
+        let arguments = try PythonScript.inputArguments(inputs, timeline: timeline)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw WorkbenchError("--out \(out): exists and is not a folder") }
         } else {
             guard mkdir(out, 0o755) == 0 else { throw WorkbenchError("--out \(out): cannot make the folder: \(String(cString: strerror(errno)))") }
         }
-        var template = Array((out + "/.plot-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw WorkbenchError("--out \(out): cannot make a temporary folder in it: \(String(cString: strerror(errno)))")
-        }
-        let staging = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: staging) }  // a folder this call made
-        let output = try PythonScript.run("plot.py", ["--out", staging] + (timeline.map { ["--timeline", $0] } ?? []) + inputs, errorPrefix: "plot")
+        return try PythonScript.withStagingFolder(in: out) { staging in try moveCharts(from: staging, to: out, arguments: arguments) }
+    }
+
+    /// Draws into `staging` and renames each chart into `out`.
+    private static func moveCharts(from staging: String, to out: String, arguments: [String]) throws -> Outcome {
+        let output = try PythonScript.run("plot.py", ["--out", staging] + arguments, errorPrefix: "plot")
         var written: [String] = []
         for line in output.printed {
             let name = (String(line) as NSString).lastPathComponent

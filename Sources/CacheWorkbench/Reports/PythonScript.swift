@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A script of `scripts/` run with the virtual environment `scripts/bootstrap` makes
 /// (`.venv/`, matplotlib and pandas): what `bench plot` and `bench report` draw with. The
@@ -7,6 +10,27 @@ enum PythonScript {
     struct Output {
         var printed: [String]
         var complaints: [String]
+    }
+
+    /// The script's input arguments (`--timeline T` first, then the CSVs), each checked readable.
+    static func inputArguments(_ inputs: [String], timeline: String?) throws -> [String] {
+        let arguments = (timeline.map { ["--timeline", $0] } ?? []) + inputs
+        for input in inputs + (timeline.map { [$0] } ?? []) where !FileManager.default.isReadableFile(atPath: input) {
+            throw WorkbenchError("\(input): cannot read it")
+        }
+        return arguments
+    }
+
+    /// Runs `body` with a new folder made inside `parent` (the script draws there), removed
+    /// afterwards: a folder this call made, never one it found.
+    static func withStagingFolder<T>(in parent: String, _ body: (String) throws -> T) throws -> T {
+        var template = Array((parent + "/.cwb-staging-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw WorkbenchError("\(parent): cannot make a temporary folder in it: \(String(cString: strerror(errno)))")
+        }
+        let staging = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        return try body(staging)
     }
 
     /// Runs `scripts/<name>` with `arguments`; a failure is its `<prefix>: error: …` line

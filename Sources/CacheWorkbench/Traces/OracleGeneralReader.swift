@@ -45,10 +45,9 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
 
     @inline(__always)
     private static func decode(_ record: UnsafeRawPointer) -> Request {
-        let time = UInt32(littleEndian: record.loadUnaligned(as: UInt32.self))
-        let id = UInt64(littleEndian: record.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
-        let size = UInt32(littleEndian: record.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-        return Request(time: Double(time), id: id, size: Int(size))
+        var request = Request(time: 0, id: 0, size: 0)
+        decode(record, into: &request)
+        return request
     }
 
     func append(to requests: inout [Request], limit: Int) throws -> Int {
