@@ -2,7 +2,7 @@
 // lists (--capacity), sizes (--inline-limit, --max-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
 // --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and the policies' numeric
-// options; sweep capacity ranges, backend lists with variants, and the journal's row text.
+// options, --mode http and its options; sweep capacity ranges, backend lists with variants, and the journal's row text.
 // The first byte
 // picks the parser; the rest is the option's text. An error is a correct answer; a crash
 // is a finding, and so is a value outside the documented limits.
@@ -77,6 +77,24 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let value = try? policy.integer("option", default: 0, range: 1...16) { precondition((1...16).contains(value), "integer out of range") }
         if let value = try? policy.number("option", default: 0, range: 0...16) { precondition((0...16).contains(value), "number out of range") }
         if let value = try? policy.fraction("option", default: 0.5) { precondition(value > 0 && value < 1, "fraction out of range") }
+        // --mode and the HTTP mode's options, `;`-separated in that order.
+        var http = ReplayOptionText.HTTPModeText()
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        if let mode = parts.first { http.mode = mode }
+        for (index, part) in parts.dropFirst().prefix(6).enumerated() where !part.isEmpty {
+            switch index {
+            case 0: http.profile = part
+            case 1: http.requestPolicy = part
+            case 2: http.heuristicFraction = part
+            case 3: http.revalidation = part
+            case 4: http.on304 = part
+            default: http.entryShareLimit = part
+            }
+        }
+        if let settings = try? ReplayOptionText.httpSettings(http) {
+            precondition((0...1).contains(settings.heuristicFraction), "heuristic fraction out of range")
+            precondition(settings.entryShareLimit.map { $0 > 0 && $0 <= 1 } ?? true, "entry share out of range")
+        }
     default:
         _ = ErrorText.quote(text)
         _ = ErrorText.escapingControls(text)

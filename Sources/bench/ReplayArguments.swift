@@ -24,6 +24,27 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes (default: charge the encoded size, counted and reported).", valueName: "R"))
     var decodedRatio: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("`demand-fill` (every request a read, a miss inserts: libCacheSim's semantics) or `http` (answered by HTTP caching rules from the trace's recorded headers: a HAR).", valueName: "mode"))
+    var mode = "demand-fill"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: whose rules, `rfc9111` (default), `apple` (URLCache as documented) or `corelibs` (FoundationNetworking on Linux as it behaves).", valueName: "profile"))
+    var httpProfile: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: the URLRequest cache policy of every request: useProtocolCachePolicy (default), reloadIgnoringLocalCacheData, reloadIgnoringLocalAndRemoteCacheData, returnCacheDataElseLoad, returnCacheDataDontLoad, reloadRevalidatingCacheData.", valueName: "policy"))
+    var requestPolicy: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: heuristic lifetime as a fraction of Date − Last-Modified when a response has no explicit one (default 0.1, RFC 9111 §4.2.2; 0 = none).", valueName: "fraction"))
+    var heuristicFraction: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: how a stale entry is checked, `conditional` (If-None-Match / If-Modified-Since; default), `head` (a HEAD, then a GET if changed: Apple's text) or `refetch` (no conditional request).", valueName: "style"))
+    var revalidation: String?
+
+    @Option(name: .customLong("on-304"), parsing: .unconditional, help: ArgumentHelp("--mode http: a 304's headers `update` the stored response (RFC 9111 §4.3.4; default) or are `ignore`d, so it stays stale (as observed of NSURLCache).", valueName: "update|ignore"))
+    var on304: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: the largest response stored, as a share of the capacity (apple's default 0.05: \"about 5% of the disk cache\"; none elsewhere).", valueName: "share|none"))
+    var entryShareLimit: String?
+
     @Flag(name: .customLong("ignore-obj-size"), help: "Every object counts 1 (libCacheSim's --ignore-obj-size): capacities are in objects, byte figures count objects.")
     var ignoreObjectSize = false
 
@@ -181,6 +202,13 @@ struct ReplayArguments: ParsableArguments {
         arguments.cacheDirectory = cacheDir
         arguments.keep = keep
         arguments.verify = verify
+        arguments.http.mode = mode
+        arguments.http.profile = httpProfile
+        arguments.http.requestPolicy = requestPolicy
+        arguments.http.heuristicFraction = heuristicFraction
+        arguments.http.revalidation = revalidation
+        arguments.http.on304 = on304
+        arguments.http.entryShareLimit = entryShareLimit
         let backendOptions = [
             "key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget,
             "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,

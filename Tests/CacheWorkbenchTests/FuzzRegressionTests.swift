@@ -122,4 +122,34 @@ struct FuzzRegressionTests {
             }
         }
     }
+
+    @Test("HTTP inputs: headers parse into finite ages, HAR sessions are answered under every profile")
+    func http() throws {
+        let inputs = Self.inputs("http")
+        #expect(inputs.count >= 4)
+        for path in inputs {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let first = data.first else { continue }
+            let rest = data.dropFirst()
+            if first % 2 == 0 {
+                let text = String(decoding: rest, as: UTF8.self)
+                let headers = ["cache-control": text, "expires": text, "date": text, "age": text, "last-modified": text, "vary": text]
+                let entry = StoredResponse(HTTPMetadata(method: "GET", status: 200, mimeType: nil, headers: headers), size: 1, requestTime: 1e9, responseTime: 1e9 + 1)
+                #expect(entry.freshnessLifetime(heuristicFraction: 0.1).seconds.isFinite && entry.currentAge(now: 1e9 + 100) >= 0)
+                continue
+            }
+            guard let (requests, _) = try? HARTraceReader.parse(Data(rest), path: path, filter: try HARFilter([:]), keepKeyNames: true, skipBad: true) else { continue }
+            for profile in HTTPCacheProfile.allCases {
+                var model = HTTPCacheModel(settings: HTTPReplaySettings(profile: profile), capacity: 1 << 20)
+                var present = Set<UInt64>()
+                for request in requests {
+                    guard let keyed = model.cacheRequest(request) else { continue }
+                    let step = model.answer(request, key: keyed.id, found: present.contains(keyed.id), lookedUp: model.looksUp(request), cost: request.size)
+                    if step.remove { present.remove(keyed.id) }
+                    if step.store { present.insert(keyed.id) }
+                }
+                #expect(model.counts.notModified <= model.counts.revalidations)
+            }
+        }
+    }
 }

@@ -1,7 +1,8 @@
 /// What a recorded HTTP exchange says beyond key and size, kept on the request for
 /// replays that honour HTTP caching semantics (RFC 9111): the status, the response's
 /// media type, its caching headers as sent, and the timings (milliseconds; nil when the
-/// recorder did not measure them, as HAR's -1 says).
+/// recorder did not measure them, as HAR's -1 says). The request's own headers are kept
+/// (lower-cased names) for the rules that read them: Vary's secondary key, Authorization.
 public final class HTTPMetadata: Sendable, Equatable {
     public let method: String
     public let status: Int
@@ -13,7 +14,21 @@ public final class HTTPMetadata: Sendable, Equatable {
     public let etag: String?
     public let lastModified: String?
     public let vary: String?
+    /// The response asked for credentials (`WWW-Authenticate` / `Proxy-Authenticate`).
+    public let asksForCredentials: Bool
+    public let requestHeaders: [String: String]
     public let timings: Timings
+
+    /// The request carried credentials (`Authorization` / `Proxy-Authorization`).
+    public var sendsCredentials: Bool { requestHeaders["authorization"] != nil || requestHeaders["proxy-authorization"] != nil }
+
+    /// Seconds from sending the request to the end of the response, when recorded: the
+    /// entry's total time, else the sum of its phases.
+    public var downloadSeconds: Double? {
+        if let total = timings.total { return total / 1000 }
+        let phases = [timings.blocked, timings.dns, timings.connect, timings.send, timings.wait, timings.receive].compactMap { $0 }
+        return phases.isEmpty ? nil : phases.reduce(0, +) / 1000
+    }
 
     public struct Timings: Sendable, Equatable {
         public var blocked, dns, connect, ssl, send, wait, receive: Double?
@@ -27,7 +42,10 @@ public final class HTTPMetadata: Sendable, Equatable {
         }
     }
 
-    public init(method: String, status: Int, mimeType: String?, headers: [String: String], timings: Timings) {
+    public init(
+        method: String, status: Int, mimeType: String?, headers: [String: String], requestHeaders: [String: String] = [:],
+        timings: Timings = Timings()
+    ) {
         self.method = method
         self.status = status
         self.mimeType = mimeType
@@ -38,11 +56,14 @@ public final class HTTPMetadata: Sendable, Equatable {
         etag = headers["etag"]
         lastModified = headers["last-modified"]
         vary = headers["vary"]
+        asksForCredentials = headers["www-authenticate"] != nil || headers["proxy-authenticate"] != nil
+        self.requestHeaders = requestHeaders
         self.timings = timings
     }
 
     public static func == (a: HTTPMetadata, b: HTTPMetadata) -> Bool {
         (a.method, a.status, a.mimeType, a.cacheControl, a.expires, a.date) == (b.method, b.status, b.mimeType, b.cacheControl, b.expires, b.date)
             && (a.age, a.etag, a.lastModified, a.vary) == (b.age, b.etag, b.lastModified, b.vary) && a.timings == b.timings
+            && a.asksForCredentials == b.asksForCredentials && a.requestHeaders == b.requestHeaders
     }
 }

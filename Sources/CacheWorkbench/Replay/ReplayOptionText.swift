@@ -39,4 +39,80 @@ public enum ReplayOptionText {
         }
         return rate
     }
+
+    /// The HTTP mode's options as typed; nil values take the defaults. Returns nil in
+    /// demand-fill mode, where any HTTP option is an error.
+    public struct HTTPModeText: Sendable, Equatable {
+        public var mode = "demand-fill"
+        public var profile: String?
+        public var requestPolicy: String?
+        public var heuristicFraction: String?
+        public var revalidation: String?
+        public var on304: String?
+        public var entryShareLimit: String?
+
+        public init() {}
+
+        /// `--name=value` of each option given, in a fixed order (for the sweep journal).
+        public var description: String {
+            [("mode", mode), ("http-profile", profile), ("request-policy", requestPolicy), ("heuristic-fraction", heuristicFraction),
+             ("revalidation", revalidation), ("on-304", on304), ("entry-share-limit", entryShareLimit)]
+                .compactMap { name, value in value.map { "\(name)=\($0)" } }.joined(separator: ";")
+        }
+    }
+
+    public static func httpSettings(_ text: HTTPModeText) throws -> HTTPReplaySettings? {
+        switch text.mode.trimmingSpaces.lowercased() {
+        case "demand-fill":
+            let given = [("--http-profile", text.profile), ("--request-policy", text.requestPolicy), ("--heuristic-fraction", text.heuristicFraction),
+                         ("--revalidation", text.revalidation), ("--on-304", text.on304), ("--entry-share-limit", text.entryShareLimit)]
+            if let (name, _) = given.first(where: { $0.1 != nil }) {
+                throw WorkbenchError("\(name) applies to --mode http; this run is demand-fill")
+            }
+            return nil
+        case "http": break
+        default: throw WorkbenchError("--mode must be demand-fill or http, not \(ErrorText.quote(text.mode))")
+        }
+        var settings = HTTPReplaySettings(profile: try text.profile.map(HTTPCacheProfile.named) ?? .rfc9111)
+        if let policy = text.requestPolicy { settings.policy = try RequestCachePolicy.named(policy) }
+        if let value = text.heuristicFraction {
+            guard let fraction = Double(value.trimmingSpaces), fraction >= 0, fraction <= 1 else {
+                throw WorkbenchError("--heuristic-fraction must be a number from 0 to 1 (RFC 9111's typical 0.1; 0 = no heuristic), not \(ErrorText.quote(value))")
+            }
+            settings.heuristicFraction = fraction
+        }
+        if let value = text.revalidation {
+            guard let style = RevalidationStyle(rawValue: value.trimmingSpaces.lowercased()) else {
+                throw WorkbenchError("--revalidation must be conditional, head or refetch, not \(ErrorText.quote(value))")
+            }
+            settings.revalidation = style
+        }
+        if let value = text.on304 {
+            guard let update = NotModifiedUpdate(rawValue: value.trimmingSpaces.lowercased()) else {
+                throw WorkbenchError("--on-304 must be update or ignore, not \(ErrorText.quote(value))")
+            }
+            settings.notModifiedUpdate = update
+        }
+        if let value = text.entryShareLimit {
+            if value.trimmingSpaces.lowercased() == "none" {
+                settings.entryShareLimit = nil
+            } else {
+                let trimmed = value.trimmingSpaces
+                let share = trimmed.hasSuffix("%") ? Double(trimmed.dropLast()).map { $0 / 100 } : Double(trimmed)
+                guard let share, share > 0, share <= 1 else {
+                    throw WorkbenchError("--entry-share-limit must be a share of the capacity above 0 and at most 1 (0.05 or 5%), or none, not \(ErrorText.quote(value))")
+                }
+                settings.entryShareLimit = share
+            }
+        }
+        if settings.profile == .corelibs {
+            // FoundationNetworking has none of these: refuse rather than ignore them silently.
+            if let (name, _) = [("--request-policy", text.requestPolicy), ("--heuristic-fraction", text.heuristicFraction),
+                                ("--revalidation", text.revalidation), ("--on-304", text.on304)].first(where: { $0.1 != nil }),
+               name != "--request-policy" {
+                throw WorkbenchError("\(name) does not apply to --http-profile corelibs (FoundationNetworking has no heuristic freshness and sends no conditional requests)")
+            }
+        }
+        return settings
+    }
 }

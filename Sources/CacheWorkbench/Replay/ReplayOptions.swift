@@ -21,6 +21,8 @@ public struct ReplayOptions: Sendable {
     public var warningWindow = 1_000
     /// Keep a memory/hit-ratio sample at every memory sample point and warning.
     public var timeline = false
+    /// `--mode http` (nil: demand-fill): RFC 9111 / URLCache semantics on the trace's headers.
+    public var http: HTTPReplaySettings?
     /// Called about four times a second while a replay runs.
     public var progress: (@Sendable (ReplayProgress) -> Void)?
 
@@ -38,4 +40,7 @@ public struct ReplayProgress: Sendable {
 public enum ReplayMode: String, Sendable {
     /// Every request is a read; a miss inserts the object (libCacheSim's semantics).
     case demandFill = "demand-fill"
+    /// Requests answered by HTTP caching rules from the trace's recorded headers
+    /// (`HTTPCacheModel`): fresh, stale, revalidated or fetched.
+    case http
 }

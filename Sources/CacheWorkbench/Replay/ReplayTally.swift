@@ -28,6 +28,8 @@ public struct ReplayTally: Sendable {
     public var wallSeconds = 0.0
     public var memory = MemoryPeaks()
     public var finalFacts = BackendFacts(entries: 0, accountedBytes: 0, evictions: 0)
+    /// `--mode http`: how requests were answered (fresh, stale, revalidated, fetched…).
+    public var http: HTTPCounts?
     /// Set when the backend failed mid-run; the counts then cover the requests before it.
     public var failure: String?
 

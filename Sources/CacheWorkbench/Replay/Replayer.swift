@@ -71,12 +71,13 @@ public struct Replayer {
         tally.set = loop.setLatency.summary
         tally.finalFacts = backend.facts
         tally.skippedRows = source.skippedRows
+        tally.http = loop.http?.counts
         return tally
     }
 }
 
 /// The per-request work of one replay and the counters it keeps.
-private struct ReplayLoop<Backend: CacheBackend> {
+struct ReplayLoop<Backend: CacheBackend> {
     let backend: Backend
     let capacity: Int
     let timing: Bool
@@ -112,6 +113,8 @@ private struct ReplayLoop<Backend: CacheBackend> {
     /// Warnings whose after-window is still filling: (event index, requests, hits) at the warning.
     var pending: [(event: Int, requests: Int, hits: Int)] = []
     var timelineMark = (requests: 0, hits: 0)
+    /// `--mode http`: the HTTP cache's decisions (`HTTPReplay.swift`); nil in demand-fill.
+    var http: HTTPCacheModel?
 
     init(backend: Backend, capacity: Int, options: ReplayOptions) {
         self.backend = backend
@@ -131,6 +134,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
         if schedule != nil { recent = [UInt8](repeating: 0, count: window) }
         if pricesPixels { tally.costSources = CostSourceCounts() }
         if case .above = schedule { heap = HeapTracker() }
+        if let settings = options.http { http = HTTPCacheModel(settings: settings, capacity: capacity) }
     }
 
     @inline(__always)
@@ -164,15 +168,16 @@ private struct ReplayLoop<Backend: CacheBackend> {
         // Under pixel cost every request is priced (and its rule counted), hit or miss.
         let (cost, source) = price(request)
         if let source { tally.costSources![source] += 1 }
-        let hit: Bool
-        if timing {
-            let before = MonotonicClock.now()
-            hit = try backend.get(request)
-            let elapsed = MonotonicClock.now() &- before
-            if hit { getHitLatency.record(elapsed) } else { getMissLatency.record(elapsed) }
-        } else {
-            hit = try backend.get(request)
+        if http != nil {  // the HTTP mode decides what to ask of the backend
+            let hit = try answerHTTP(request, cost: cost)
+            if schedule != nil { recordOutcome(hit) }
+            if hit {
+                tally.hits += 1
+                tally.hitBytes += ByteTotal(size)
+            }
+            return
         }
+        let hit = try timedGet(request)
         if schedule != nil { recordOutcome(hit) }
         if hit {  // rule 2: the stored size stays as it is
             tally.hits += 1
@@ -185,8 +190,26 @@ private struct ReplayLoop<Backend: CacheBackend> {
         }
         // The "decoded" memory, or a disk backend's body, is made outside the timed call:
         // set measures the cache.
+        try timedSet(request, cost: cost)  // rule 1: a miss inserts (the backend evicts as rule 5 says)
+    }
+
+    /// The backend's get, timed when timing is on (the clock read around the call only).
+    @inline(__always)
+    mutating func timedGet(_ request: Request) throws -> Bool {
+        guard timing else { return try backend.get(request) }
+        let before = MonotonicClock.now()
+        let hit = try backend.get(request)
+        let elapsed = MonotonicClock.now() &- before
+        if hit { getHitLatency.record(elapsed) } else { getMissLatency.record(elapsed) }
+        return hit
+    }
+
+    /// Makes the payload (outside the timed call: set measures the cache), then the
+    /// backend's set, timed when timing is on; counts the logical write and the peak.
+    @inline(__always)
+    mutating func timedSet(_ request: Request, cost: Int) throws {
         let payload = try payload(for: request, cost: cost)
-        if timing {  // rule 1: a miss inserts (the backend evicts as rule 5 says)
+        if timing {
             let before = MonotonicClock.now()
             try backend.set(request, cost: cost, payload: payload)
             setLatency.record(MonotonicClock.now() &- before)
@@ -209,7 +232,7 @@ private struct ReplayLoop<Backend: CacheBackend> {
 
     /// The object's memory (a materialized bitmap) or a disk backend's body, or nil.
     @inline(__always)
-    private func payload(for request: Request, cost: Int) throws -> Payload? {
+    func payload(for request: Request, cost: Int) throws -> Payload? {
         if materialize { return try Payload(byteCount: cost) }
         return Backend.storesBytes ? try Payload(contentFor: request.keyText, byteCount: cost) : nil
     }

@@ -66,6 +66,7 @@ public struct RunPlan: Sendable {
         let trace = plan.trace
         let loadSeconds = plan.loadSeconds
         let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
+        if options.http != nil { try Self.checkHTTPFacts(trace) }
         var summaries = knownSummaries
         // Offline policies read the future: one pass for every request's next access.
         let nextAccess = backends.contains(where: \.needsFuture) ? try NextAccess.compute(trace) : nil
@@ -104,7 +105,7 @@ public struct RunPlan: Sendable {
                 let measurement = runs[runs.count - 1].measurement
                 results.append(RunResult(
                     runID: environment.runID(index: firstRunIndex + results.count), trace: trace.label, traceChecksum: traceChecksum,
-                    mode: .demandFill, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
+                    mode: options.http == nil ? .demandFill : .http, httpSettings: options.http, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
                     costModel: model, pixelRules: options.pixelRules, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
                     workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
                     memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
@@ -161,9 +162,12 @@ public struct RunPlan: Sendable {
         return run
     }
 
-    /// Whether requests keep their key text: backends that store by name need it, and so
-    /// does reading image-URL conventions under pixel cost.
-    var keepsKeyNames: Bool { backends.contains { $0.needsKeyNames } || (costModel == .pixels && options.pixelRules.inferFromURL) }
+    /// Whether requests keep their key text: backends that store by name need it, so does
+    /// reading image-URL conventions under pixel cost, and so does the HTTP mode (a
+    /// profile's key is made from the URL).
+    var keepsKeyNames: Bool {
+        backends.contains { $0.needsKeyNames } || (costModel == .pixels && options.pixelRules.inferFromURL) || options.http != nil
+    }
 
     /// Reads the trace into memory now (once for many plans made from this one).
     public mutating func preloadTrace() throws {
@@ -191,6 +195,13 @@ public struct RunPlan: Sendable {
     /// that hold payloads when the trace has dimensions, else encoded.
     func costModel(for backend: BackendKind, hasDimensions: Bool) -> CostModel {
         costModel ?? (backend.holdsPayloads && hasDimensions ? .pixels : .encoded)
+    }
+
+    /// `--mode http` answers from recorded responses: the trace must have them (HAR).
+    static func checkHTTPFacts(_ trace: any Trace) throws {
+        guard let chunk = try trace.open(keepKeyNames: false).nextChunk(), chunk.contains(where: { $0.http != nil }) else {
+            throw WorkbenchError("\(trace.label): --mode http needs recorded responses with their headers (a HAR trace, or `bench gen --format har`); this trace has none")
+        }
     }
 
     /// Whether the trace's first requests carry pixel dimensions.

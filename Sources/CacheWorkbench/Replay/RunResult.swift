@@ -4,6 +4,8 @@ public struct RunResult: Sendable {
     public var trace: String
     public var traceChecksum: String?
     public var mode: ReplayMode
+    /// `--mode http`'s profile, request policy and options (nil in demand-fill).
+    public var httpSettings: HTTPReplaySettings? = nil
     public var backend: String
     public var backendOptions: String
     /// The variant's own options as listed (`key-hash=cf`), empty for a plain backend.
@@ -85,7 +87,24 @@ extension RunResult {
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
-    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"]
+    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames
+
+    /// The HTTP mode's columns (empty in demand-fill): how each request was answered.
+    static let httpColumnNames = [
+        "http_settings", "fresh_hits", "stale_served", "revalidations", "not_modified", "origin_fetches", "origin_requests",
+        "origin_bytes", "offline_failures", "not_stored", "not_stored_reasons", "invalidations", "background_revalidations",
+        "heuristic_lifetimes", "validated_by_size", "wrong_body_hits",
+    ]
+
+    var httpCells: [Cell] {
+        guard let h = tally.http else { return Array(repeating: .empty, count: Self.httpColumnNames.count) }
+        return [
+            .from(httpSettings?.description), .int(h.freshHits), .int(h.staleServed), .int(h.revalidations), .int(h.notModified),
+            .int(h.originFetches), .int(h.originRequests), .wide(h.originBytes), .int(h.offlineFailures), .int(h.notStoredTotal),
+            .text(h.notStoredText), .int(h.invalidations), .int(h.backgroundRevalidations), .int(h.heuristicLifetimes), .int(h.validatedBySize),
+            .int(h.wrongBodyHits),
+        ]
+    }
 
     /// Bytes handed to write calls per logical body byte stored.
     public var writeAmplification: Double? {
@@ -143,7 +162,7 @@ extension RunResult {
                 guard let range = spread?.ranges[column] else { return [.empty, .empty] }
                 return column.hasSuffix("_ns") ? [.int(Int(range.min)), .int(Int(range.max))] : [.double(range.min), .double(range.max)]
             }
-            + [.text(method)]
+            + [.text(method)] + httpCells
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

@@ -35,6 +35,8 @@ public struct RunSetup {
         public var cacheDirectory: String?
         public var keep = false
         public var verify = false
+        /// `--mode` and the HTTP mode's options, as typed.
+        public var http = ReplayOptionText.HTTPModeText()
 
         public init() {}
     }
@@ -53,7 +55,8 @@ public struct RunSetup {
         } else {
             throw WorkbenchError("unknown cost model '\(arguments.cost)'; known: auto, \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let path = try arguments.trace ?? BundledTrace.path()
+        let httpSettings = try ReplayOptionText.httpSettings(arguments.http)
+        let path = try arguments.trace ?? BundledTrace.path(http: httpSettings != nil)
         let file = try TraceFile(
             path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad, formatOptions: arguments.formatOptions)
         let outputs = [("--csv", arguments.csv), ("--json", arguments.json), ("--timeline", arguments.timeline)]
@@ -68,6 +71,13 @@ public struct RunSetup {
         options.warningWindow = arguments.warningWindow
         options.timeline = arguments.timeline != nil
         options.ignoreObjectSize = arguments.ignoreObjectSize
+        options.http = httpSettings
+        if options.http != nil {
+            if arguments.warmup != nil { throw WorkbenchError("--warmup does not apply to --mode http: every request's answer is counted") }
+            if arguments.cacheDirectory != nil {
+                throw WorkbenchError("--cache-dir does not apply to --mode http: the stored responses' headers live in the replay, so a reopened cache would have bodies without them")
+            }
+        }
         let warmup = try arguments.warmup.map(ReplayOptionText.warmup)
         options.warmupRequests = warmup?.count ?? 0
         let warmupFraction = warmup?.share

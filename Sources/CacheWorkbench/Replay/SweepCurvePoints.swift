@@ -1,14 +1,14 @@
 extension SweepRun {
     /// A sweep's `lru` points from one pass of the exact one-pass curve (`LRUMissRatioCurve`)
     /// instead of one replay each, when that gives the same rows: timing off (a curve has
-    /// no latency), no warm-up, warnings or timeline (a curve has no time), the encoded or
+    /// no latency), demand-fill (the curve knows no HTTP), no warm-up, warnings or timeline (a curve has no time), the encoded or
     /// object cost (the curve sums request sizes), at least two points. The counts are
     /// exact; if a request changed its key's size (where a replay keeps the stored size),
     /// the curve is not used and the points are replayed. Returns nil when it does not apply.
     func lruPointsFromCurve(_ plan: RunPlan, pending: [Point], environment: RunEnvironment) throws -> [Int: RunResult]? {
         let points = pending.filter { $0.backend.name == "lru" && $0.backend.variant.isEmpty }
         let options = plan.options
-        guard points.count >= 2, !options.timing, options.memoryWarnings == nil, !options.timeline, options.warmupRequests == 0,
+        guard points.count >= 2, options.http == nil, !options.timing, options.memoryWarnings == nil, !options.timeline, options.warmupRequests == 0,
               plan.warmupFraction == nil, let lru = points.first?.backend, (plan.costModel ?? .encoded) == .encoded else { return nil }
         let summary = plan.knownSummaries[.encoded]
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }

@@ -90,7 +90,7 @@ public struct SweepRun {
             "ignore-obj-size=\(arguments.ignoreObjectSize)", "warmup=\(arguments.warmup ?? "")", "timing=\(arguments.timing)",
             "materialize=\(arguments.materialize)", "seed=\(arguments.seed)", "sample-every=\(arguments.sampleEvery)", "repeat=\(arguments.repeats)",
             "memory-warning=\(arguments.memoryWarning ?? "")", "window=\(arguments.warningWindow)", "skip-bad=\(arguments.skipBad)",
-            "options=\(options)",
+            "options=\(options)", "http=\(arguments.http.description)",
         ]
         return "# bench sweep journal v1 " + fields.map { CSVReport.escape($0) }.joined(separator: " ")
     }

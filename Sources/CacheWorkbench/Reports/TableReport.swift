@@ -14,6 +14,8 @@ public enum TableReport {
         let refused = results.contains { $0.tally.tooLarge > 0 }
         if refused { headers.append("too large") }
         if warned { headers += ["warnings", "released", "hit before", "hit after"] }
+        let answeredHTTP = results.contains { $0.tally.http != nil }
+        if answeredHTTP { headers += ["fresh", "stale", "304", "fetched", "origin bytes", "offline", "not stored"] }
         if onDisk { headers += ["write amp", "fsyncs", "on disk", "space amp"] }
         headers.append("status")
         let models = results.reduce(into: [CostModel]()) { if !$0.contains($1.costModel) { $0.append($1.costModel) } }
@@ -30,6 +32,14 @@ public enum TableReport {
             if warned {
                 let released: String = ByteCount.format(t.warningReleasedBytes)
                 row += [String(t.memoryWarnings), released, percent(t.meanHitRatio(\.hitRatioBefore)), percent(t.meanHitRatio(\.hitRatioAfter))]
+            }
+            if answeredHTTP {
+                if let h = t.http {
+                    row += [String(h.freshHits), String(h.staleServed), String(h.notModified), String(h.originFetches),
+                            ByteCount.format(h.originBytes), String(h.offlineFailures), String(h.notStoredTotal)]
+                } else {
+                    row += Array(repeating: "–", count: 7)
+                }
             }
             if onDisk { row += diskCells(result) }
             row.append(result.failed ? "FAILED: \(t.failure ?? "")" : "ok")
@@ -97,6 +107,7 @@ public enum TableReport {
             notes.append("rows are grouped by cost model and compare only within a group: at equal capacity a cache holds far fewer decoded bitmaps (pixels) than encoded files; --cost pixels or --cost encoded puts every row on one model")
         }
         notes += fallbackNotes(results)
+        notes += httpNotes(results)
         for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
             guard let sources = result.tally.costSources else { continue }
             notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
@@ -129,6 +140,29 @@ public enum TableReport {
     }
 
     /// `100MiB`, `10% (5.2MiB)`-style, or `100 obj` when every object counts 1.
+    /// The HTTP mode's assumptions and refusals, per run, when they happened.
+    static func httpNotes(_ results: [RunResult]) -> [String] {
+        var notes: [String] = []
+        for result in results {
+            guard let h = result.tally.http, let settings = result.httpSettings else { continue }
+            let at = "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))"
+            if h.heuristicLifetimes > 0 {
+                notes.append("\(at): \(h.heuristicLifetimes) stored responses had no explicit lifetime and got \(settings.heuristicFraction) × (Date − Last-Modified) (RFC 9111 §4.2.2's heuristic\(settings.profile == .apple ? "; Apple documents none, so this is an assumption" : ""); --heuristic-fraction 0 turns it off)")
+            }
+            if h.validatedBySize > 0 {
+                notes.append("\(at): \(h.validatedBySize) revalidations were decided by body size, because the recorded response lacked the stored validator")
+            }
+            if h.notStoredTotal > 0 { notes.append("\(at): \(h.notStoredTotal) responses not stored (\(h.notStoredText.replacingOccurrences(of: ";", with: ", ")))") }
+            if h.wrongBodyHits > 0 {
+                notes.append("\(at): \(h.wrongBodyHits) hits served another URL's body (corelibs keys by host + port + path: a different query or scheme collides); they are in the hit ratio, which they inflate")
+            }
+            if settings.profile == .corelibs && settings.policy != .useProtocolCachePolicy {
+                notes.append("\(at): corelibs ignores --request-policy \(settings.policy.rawValue) (FoundationNetworking never reads URLRequest.cachePolicy)")
+            }
+        }
+        return notes
+    }
+
     static func capacityLabel(_ result: RunResult) -> String {
         let size: String = result.ignoreObjectSize ? "\(result.capacityBytes) obj" : ByteCount.format(result.capacityBytes)
         return result.capacity.needsWorkingSet ? size + " (\(result.capacity))" : size

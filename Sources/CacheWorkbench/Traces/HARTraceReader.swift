@@ -9,7 +9,8 @@ import Foundation
 ///   with an empty body takes the size last seen for its URL (it revalidated that body);
 /// - dimensions: read from a base64 image body's header (`ImageDimensions`), for pixel cost;
 /// - `http`: method, status, media type, Cache-Control, Expires, Date, Age, ETag,
-///   Last-Modified, Vary and the timings (HAR's -1 = not measured = nil).
+///   Last-Modified, Vary, whether it asked for credentials, the request's headers and the
+///   timings (HAR's -1 = not measured = nil).
 /// Options: `images-only` (media type image/*), `status` (e.g. `200,304` or `2xx,304`).
 /// Unknown fields (the exporters' `_` extensions) are ignored and optional ones may be
 /// missing. A HAR is one JSON document, so it is read whole (compressed is fine).
@@ -118,6 +119,7 @@ struct HARDocument: Decodable {
     struct RequestPart: Decodable {
         var method: String?
         var url: String
+        var headers: [Header]?
     }
 
     struct ResponsePart: Decodable {
@@ -221,8 +223,10 @@ extension HARDocument.Entry {
         }
         let key = KeyDigest.parse(url)
         let t = self.timings
+        var requestHeaders: [String: String] = [:]
+        for header in request.headers ?? [] { requestHeaders[header.name.lowercased()] = header.value }
         let http = HTTPMetadata(
-            method: request.method ?? "GET", status: status, mimeType: mimeType, headers: headers,
+            method: request.method ?? "GET", status: status, mimeType: mimeType, headers: headers, requestHeaders: requestHeaders,
             timings: .init(blocked: t?.blocked?.known, dns: t?.dns?.known, connect: t?.connect?.known, ssl: t?.ssl?.known,
                            send: t?.send?.known, wait: t?.wait?.known, receive: t?.receive?.known, total: self.time?.known))
         return Request(time: time, id: key.id, size: size, width: width, height: height, operation: .get,

@@ -1,0 +1,280 @@
+import Foundation
+
+/// The HTTP replay's decisions for one cache under one profile and request policy: which
+/// key a request is stored under, whether the cache is consulted, and how each request is
+/// answered (fresh hit, stale served, revalidated, fetched, offline failure), with what
+/// stored afterwards. It keeps each stored response's headers and clocks (`StoredResponse`);
+/// the backend keeps the bodies and evicts as it likes, and a lookup that misses drops the
+/// remembered headers. Pure bookkeeping: no backend calls, no clock reads.
+///
+/// Complexity: O(1) dictionary work per request plus the header parsing of the responses
+/// it stores or refreshes (O(header length)).
+struct HTTPCacheModel {
+    let settings: HTTPReplaySettings
+    let capacity: Int
+    private var stored: [UInt64: StoredResponse] = [:]
+    private(set) var counts = HTTPCounts()
+
+    init(settings: HTTPReplaySettings, capacity: Int) {
+        self.settings = settings
+        self.capacity = capacity
+    }
+
+    /// How a request was answered.
+    enum Outcome: Equatable {
+        case fresh, stale, notModified
+        /// From the origin in full (a miss, a reload, a revalidation that found a change).
+        case fetched
+        case offline
+
+        var servedFromCache: Bool { self == .fresh || self == .stale || self == .notModified }
+    }
+
+    /// What the replay does to the backend after a request.
+    struct Step: Equatable {
+        var outcome: Outcome
+        /// Remove the backend's entry (an older body, or an invalidated one).
+        var remove = false
+        /// Store the fetched response (after `remove`).
+        var store = false
+        /// Not stored because it costs more than the whole capacity (the `too_large` count).
+        var tooLarge = false
+    }
+
+    /// The request the backend sees: the request itself, or under corelibs one keyed by
+    /// host + port + path (`URLCache.identifier(for:)`: no scheme, no query). nil when
+    /// corelibs has no key for it (no host).
+    func cacheRequest(_ request: Request) -> Request? {
+        guard settings.profile == .corelibs else { return request }
+        guard let url = URL(string: request.keyText), let host = url.host, !host.isEmpty else { return nil }
+        let key = "\(host.lowercased())\u{0}\(url.port ?? -1)\u{0}\(url.path)\u{0}"
+        return Request(time: request.time, key: key, size: request.size, width: request.width, height: request.height)
+    }
+
+    /// Takes over another model's stored responses (a session that goes offline keeps its
+    /// cache): for tests of policies that never load.
+    mutating func adopt(from other: HTTPCacheModel) { stored = other.stored }
+
+    /// A request `cacheRequest` has no key for: fetched, never stored.
+    mutating func answerWithoutKey(_ request: Request) -> Step {
+        fetch(request, http: request.http ?? Self.plainResponse, key: 0, replace: false, cost: 0, storable: .noKey)
+    }
+
+    /// Whether the backend is asked for the key before answering. corelibs always looks
+    /// (URLSessionTask.swift L155-165, request policies never consulted); otherwise not for
+    /// the reload policies, nor for unsafe methods.
+    func looksUp(_ request: Request) -> Bool {
+        if settings.profile == .corelibs { return true }
+        guard Self.isSafe(request.http) else { return false }
+        switch settings.policy {
+        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: return false
+        default: return true
+        }
+    }
+
+    /// Answers `request`, whose backend lookup (if `looksUp`) found its key or not.
+    mutating func answer(_ request: Request, key: UInt64, found: Bool, lookedUp: Bool, cost: Int) -> Step {
+        let http = request.http ?? Self.plainResponse
+        // The backend may have evicted the body: then the remembered headers go too.
+        if lookedUp && !found { stored[key] = nil }
+        // A body the model has no headers for (never happens in one replay) is replaced.
+        let inBackend = lookedUp ? found : stored[key] != nil
+        if settings.profile == .corelibs { return corelibsAnswer(request, http: http, key: key, found: found, cost: cost) }
+        guard Self.isSafe(http) else {
+            var step = fetch(request, http: http, key: key, replace: false, cost: cost, storable: .method)
+            // RFC 9111 §4.4: a non-error response to an unsafe method invalidates the URI.
+            if http.status < 400, stored.removeValue(forKey: key) != nil {
+                counts.invalidations += 1
+                step.remove = true
+            }
+            return step
+        }
+        guard lookedUp, found, let entry = stored[key] else {
+            if lookedUp && settings.policy == .returnCacheDataDontLoad { return offline() }
+            return fetch(request, http: http, key: key, replace: inBackend, cost: cost)
+        }
+        guard entry.varyMatches(http) else {  // no stored response for this variant
+            if settings.policy == .returnCacheDataDontLoad { return offline() }
+            return fetch(request, http: http, key: key, replace: true, cost: cost)
+        }
+        let now = request.time
+        let (lifetime, _) = entry.freshnessLifetime(heuristicFraction: settings.heuristicFraction)
+        let age = entry.currentAge(now: now)
+        let fresh = lifetime > age
+        let rfc = settings.profile == .rfc9111
+        // Directives that forbid serving without validation (RFC 9111 §4.2.4, §5.2.2.2, §5.2.2.4);
+        // Apple's returnCacheData… policies use a response "regardless of age".
+        let mustValidateStale = rfc && (entry.control.mustRevalidate || entry.control.noCache)
+        switch settings.policy {
+        case .returnCacheDataElseLoad:
+            if fresh && !(rfc && entry.control.noCache) { return served(.fresh) }
+            return mustValidateStale ? revalidate(request, http: http, entry: entry, key: key, cost: cost, age: age, lifetime: lifetime) : served(.stale)
+        case .returnCacheDataDontLoad:
+            if fresh && !(rfc && entry.control.noCache) { return served(.fresh) }
+            return mustValidateStale ? offline() : served(.stale)
+        case .reloadRevalidatingCacheData:
+            // RFC 8246: an immutable response is not revalidated while fresh, even on reload.
+            if rfc && fresh && entry.control.immutable && !entry.control.noCache { return served(.fresh) }
+            return revalidate(request, http: http, entry: entry, key: key, cost: cost, age: age, lifetime: lifetime)
+        case .useProtocolCachePolicy, .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData:
+            if entry.control.noCache {  // store, but validate before every reuse
+                return revalidate(request, http: http, entry: entry, key: key, cost: cost, age: age, lifetime: lifetime)
+            }
+            if fresh { return served(.fresh) }
+            // RFC 5861 stale-while-revalidate: serve stale now, revalidate in the background.
+            if rfc, !entry.control.mustRevalidate, let window = entry.control.staleWhileRevalidate, age - lifetime <= Double(window) {
+                var step = revalidate(request, http: http, entry: entry, key: key, cost: cost, age: age, lifetime: lifetime)
+                if step.outcome != .stale { counts.staleServed += 1 }  // stale-if-error counted it already
+                step.outcome = .stale
+                counts.backgroundRevalidations += 1
+                return step
+            }
+            return revalidate(request, http: http, entry: entry, key: key, cost: cost, age: age, lifetime: lifetime)
+        }
+    }
+
+    // MARK: The answers
+
+    private mutating func served(_ outcome: Outcome) -> Step {
+        switch outcome {
+        case .fresh: counts.freshHits += 1
+        case .stale: counts.staleServed += 1
+        default: break
+        }
+        return Step(outcome: outcome)
+    }
+
+    private mutating func offline() -> Step {
+        counts.offlineFailures += 1
+        return Step(outcome: .offline)
+    }
+
+    /// Checks a stored response with the origin; the origin's answer is the trace's next
+    /// response for the key: not modified when it is a 304 or carries the same validator
+    /// (ETag, weakly compared; else Last-Modified; else, when it lacks the stored one, the
+    /// same size). A stored response without validators cannot be checked: fetched in full.
+    private mutating func revalidate(
+        _ request: Request, http: HTTPMetadata, entry: StoredResponse, key: UInt64, cost: Int, age: Double, lifetime: Double
+    ) -> Step {
+        guard settings.revalidation != .refetch, entry.hasValidator else {
+            return fetch(request, http: http, key: key, replace: true, cost: cost)
+        }
+        counts.revalidations += 1
+        counts.originRequests += 1
+        if http.status >= 500 {
+            // RFC 5861 stale-if-error (rfc9111): the origin failed, serve the stored response.
+            if settings.profile == .rfc9111, !entry.control.mustRevalidate, let window = entry.control.staleIfError,
+               age - lifetime <= Double(window) {
+                return served(.stale)
+            }
+            counts.originFetches += 1  // the error's body; the stored response is kept
+            counts.originBytes += ByteTotal(request.size)
+            return Step(outcome: .fetched)
+        }
+        if isNotModified(entry, http: http, size: request.size) {
+            counts.notModified += 1
+            if settings.notModifiedUpdate == .update {
+                var refreshed = entry
+                refreshed.refresh(from: http, requestTime: request.time, responseTime: responseTime(request))
+                if refreshed.freshnessLifetime(heuristicFraction: settings.heuristicFraction).heuristic { counts.heuristicLifetimes += 1 }
+                stored[key] = refreshed
+            }
+            return Step(outcome: .notModified)
+        }
+        // A conditional GET brought the new body in its round trip; a HEAD needs a GET next.
+        return fetch(request, http: http, key: key, replace: true, cost: cost, roundTrip: settings.revalidation == .head)
+    }
+
+    private mutating func isNotModified(_ entry: StoredResponse, http: HTTPMetadata, size: Int) -> Bool {
+        if http.status == 304 { return true }
+        if let etag = entry.fields.etag, let new = http.etag { return Self.weakTag(etag) == Self.weakTag(new) }
+        if entry.fields.etag == nil, let modified = entry.fields.lastModified, let new = http.lastModified { return modified == new }
+        counts.validatedBySize += 1
+        return size == entry.size
+    }
+
+    /// RFC 9110 §8.8.3.2: weak comparison ignores the `W/` prefix.
+    private static func weakTag(_ tag: String) -> Substring {
+        let trimmed = tag.trimmingSpaces
+        return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : Substring(trimmed)
+    }
+
+    /// A full response from the origin, stored when the profile's rules allow (`storable`
+    /// forces a reason); `replace` removes the older body first; `roundTrip` is false when
+    /// the request that brought it was counted already (a conditional GET).
+    private mutating func fetch(
+        _ request: Request, http: HTTPMetadata, key: UInt64, replace: Bool, cost: Int, storable reason: NotStoredReason? = nil,
+        roundTrip: Bool = true
+    ) -> Step {
+        counts.originFetches += 1
+        if roundTrip { counts.originRequests += 1 }
+        counts.originBytes += ByteTotal(request.size)
+        var step = Step(outcome: .fetched, remove: replace)
+        var entry = StoredResponse(http, size: request.size, requestTime: request.time, responseTime: responseTime(request))
+        entry.sourceID = request.id
+        if let reason = reason ?? notStoredReason(entry, http: http, cost: cost, now: entry.responseTime) {
+            counts.notStored[reason, default: 0] += 1
+            if replace { stored[key] = nil }
+            step.tooLarge = reason == .tooLarge
+            return step
+        }
+        if settings.profile != .corelibs, entry.freshnessLifetime(heuristicFraction: settings.heuristicFraction).heuristic {
+            counts.heuristicLifetimes += 1
+        }
+        stored[key] = entry
+        step.store = true
+        return step
+    }
+
+    /// Why the profile would not store this response (nil: it stores it).
+    private func notStoredReason(_ entry: StoredResponse, http: HTTPMetadata, cost: Int, now: Double) -> NotStoredReason? {
+        let control = entry.control
+        switch settings.profile {
+        case .rfc9111, .apple:
+            if control.noStore { return .noStore }
+            if !settings.profile.storesStatus(entry.status) { return .status }
+            if settings.profile == .rfc9111, !(control.isPublic || control.isPrivate || control.maxAge != nil || entry.fields.expires != nil
+                || HTTPCacheProfile.heuristicallyCacheable.contains(entry.status)) { return .noFreshness }
+        case .corelibs:  // the reuse test, at store time (HTTPURLProtocol.swift L135-265)
+            if http.sendsCredentials || http.asksForCredentials { return .authorization }
+            if !Self.isGET(http) { return .method }
+            if control.noStore { return .noStore }
+            if control.noCache { return .noCache }
+            if !settings.profile.storesStatus(entry.status) { return .status }
+            if entry.fields.vary != nil { return .vary }
+            if !entry.corelibsFresh(now: now) { return .expired }
+            if cost >= capacity { return .tooLarge }  // URLCache stores only when cost < capacity (L487-536)
+        }
+        if let share = settings.entryShareLimit, Double(cost) > share * Double(capacity) { return .sizeRule }
+        if cost > capacity { return .tooLarge }
+        return nil
+    }
+
+    /// FoundationNetworking: every request looks; a stored response that fails the reuse
+    /// test (for this request, now) is deleted (NativeProtocol.swift L449-455) and the
+    /// request goes to the origin unconditionally; there is no revalidation.
+    private mutating func corelibsAnswer(_ request: Request, http: HTTPMetadata, key: UInt64, found: Bool, cost: Int) -> Step {
+        if found, let entry = stored[key] {
+            if !http.sendsCredentials, Self.isGET(http), entry.corelibsFresh(now: request.time) {
+                if entry.sourceID != request.id { counts.wrongBodyHits += 1 }
+                return served(.fresh)
+            }
+            return fetch(request, http: http, key: key, replace: true, cost: cost)
+        }
+        return fetch(request, http: http, key: key, replace: found, cost: cost)
+    }
+
+    private func responseTime(_ request: Request) -> Double {
+        request.time + (request.http?.downloadSeconds ?? 0)
+    }
+
+    private static func isSafe(_ http: HTTPMetadata?) -> Bool {
+        guard let method = http?.method.uppercased() else { return true }
+        return method == "GET" || method == "HEAD"
+    }
+
+    private static func isGET(_ http: HTTPMetadata) -> Bool { http.method.uppercased() == "GET" }
+
+    /// A request without recorded HTTP facts is read as a bare 200 GET.
+    static let plainResponse = HTTPMetadata(method: "GET", status: 200, mimeType: nil, headers: [:])
+}

@@ -1,0 +1,74 @@
+/// What the HTTP replay counted, beyond hits and misses (the CSV's HTTP columns).
+/// A request is answered one way: with the cached body (a hit: fresh, stale, or after a
+/// 304 in the foreground), with a full response from the origin (a miss, counted in
+/// `originFetches` with revalidations that found the content changed), or not at all
+/// (`offlineFailures`). So hits = freshHits + staleServed + notModified −
+/// (background revalidations answered 304).
+public struct HTTPCounts: Sendable, Equatable {
+    public var freshHits = 0
+    /// Served stale: a request policy that takes any age, stale-while-revalidate, or
+    /// stale-if-error when the origin failed.
+    public var staleServed = 0
+    /// Conditional requests (or HEADs) sent to check a stored response.
+    public var revalidations = 0
+    /// Revalidations answered "not modified" (304).
+    public var notModified = 0
+    /// Revalidations made behind a stale response already served (stale-while-revalidate).
+    public var backgroundRevalidations = 0
+    /// Full responses from the origin (the body transferred).
+    public var originFetches = 0
+    /// Round trips to the origin: fetches plus revalidations (a HEAD then a GET is two).
+    public var originRequests = 0
+    public var originBytes: ByteTotal = 0
+    /// returnCacheDataDontLoad with nothing usable stored (or a stale must-revalidate entry
+    /// under rfc9111, which would be a 504).
+    public var offlineFailures = 0
+    /// Stored responses removed because an unsafe method (POST, PUT, DELETE) succeeded on
+    /// their URI (RFC 9111 §4.4).
+    public var invalidations = 0
+    /// Responses stored or refreshed whose lifetime came from the Last-Modified heuristic:
+    /// an assumption, reported under the table.
+    public var heuristicLifetimes = 0
+    /// Revalidations decided by comparing body sizes, because the recorded response lacked
+    /// the stored validator: an assumption, reported under the table.
+    public var validatedBySize = 0
+    /// corelibs: hits served another URL's body, because its key drops the scheme and the
+    /// query (`img?w=200` answered with `img?w=100`): counted in the hits, which they inflate.
+    public var wrongBodyHits = 0
+    /// Responses fetched but not stored, by reason.
+    public var notStored: [NotStoredReason: Int] = [:]
+
+    public init() {}
+
+    public var notStoredTotal: Int { notStored.values.reduce(0, +) }
+
+    /// `no-store=3;vary=2`, reasons in a fixed order; empty when everything was stored.
+    public var notStoredText: String {
+        NotStoredReason.allCases.compactMap { reason in notStored[reason].map { "\(reason.rawValue)=\($0)" } }.joined(separator: ";")
+    }
+}
+
+/// Why a fetched response was not stored.
+public enum NotStoredReason: String, Sendable, CaseIterable {
+    case noStore = "no-store"
+    /// corelibs: no-cache is "never store", not "revalidate".
+    case noCache = "no-cache"
+    /// corelibs: any Vary is refused.
+    case vary
+    /// corelibs: the request sent credentials, or the response asked for them.
+    case authorization
+    /// Not a status the profile stores.
+    case status
+    /// Not GET (or HEAD).
+    case method
+    /// rfc9111: not heuristically cacheable and no explicit freshness, public or private.
+    case noFreshness = "no-freshness"
+    /// corelibs: already expired when stored (its reuse test fails at once).
+    case expired
+    /// apple: larger than the entry share of the capacity ("about 5%").
+    case sizeRule = "size-rule"
+    /// Costs more than the whole capacity.
+    case tooLarge = "too-large"
+    /// corelibs: the URL has no host, so URLCache has no key for it.
+    case noKey = "no-key"
+}
