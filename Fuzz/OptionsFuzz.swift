@@ -91,7 +91,15 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             default: http.entryShareLimit = part
             }
         }
+        if let latency = try? OriginLatency(parsing: text) {
+            var random = SeededRandom(seed: UInt64(size))
+            let seconds = latency.sample(&random)
+            precondition(seconds.isFinite && seconds >= 0 && seconds <= 3_600, "origin latency out of range")
+        }
+        http.coalesce = data[0] & 64 != 0
+        http.maxActiveDownloads = parts.count > 7 ? parts[7] : nil
         if let settings = try? ReplayOptionText.httpSettings(http) {
+            precondition((0...100_000).contains(settings.downloads?.maxActive ?? 0), "download limit out of range")
             precondition((0...1).contains(settings.heuristicFraction), "heuristic fraction out of range")
             precondition(settings.entryShareLimit.map { $0 > 0 && $0 <= 1 } ?? true, "entry share out of range")
         }

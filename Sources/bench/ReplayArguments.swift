@@ -45,6 +45,15 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: the largest response stored, as a share of the capacity (apple's default 0.05: \"about 5% of the disk cache\"; none elsewhere).", valueName: "share|none"))
     var entryShareLimit: String?
 
+    @Flag(name: .long, help: "--mode http: a request for a URL whose download is in flight joins it (AFImageDownloader, SDWebImage, Kingfisher, Nuke); turns on the download-time model.")
+    var coalesce = false
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: at most N downloads at once, the rest queue first come first served (default 6 as SDWebImage and Nuke; AFImageDownloader 4; 0 = unlimited); turns on the download-time model.", valueName: "n"))
+    var maxActiveDownloads: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: download time when the trace has no timings: seconds (0.2), 200ms, or lognormal:MEDIAN,SIGMA (default 100ms); turns on the download-time model.", valueName: "time"))
+    var originLatency: String?
+
     @Flag(name: .customLong("ignore-obj-size"), help: "Every object counts 1 (libCacheSim's --ignore-obj-size): capacities are in objects, byte figures count objects.")
     var ignoreObjectSize = false
 
@@ -209,6 +218,9 @@ struct ReplayArguments: ParsableArguments {
         arguments.http.revalidation = revalidation
         arguments.http.on304 = on304
         arguments.http.entryShareLimit = entryShareLimit
+        arguments.http.coalesce = coalesce
+        arguments.http.maxActiveDownloads = maxActiveDownloads
+        arguments.http.originLatency = originLatency
         let backendOptions = [
             "key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget,
             "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,

@@ -400,3 +400,63 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
         #expect(statuses == [200, 304, 404, 503])
     }
 }
+
+@Suite struct CoalescingTests {
+    private func run(_ requests: [Request], coalesce: Bool, maxActive: Int = 0, latency: OriginLatency = .fixed(0.1)) throws -> ReplayTally {
+        var options = ReplayOptions()
+        options.timing = false
+        var http = settings()
+        var downloads = DownloadSettings()
+        downloads.coalesce = coalesce
+        downloads.maxActive = maxActive
+        downloads.latency = latency
+        http.downloads = downloads
+        options.http = http
+        return try replay(requests, backend: LRUCache(capacity: 1 << 20), capacity: 1 << 20, options: options)
+    }
+
+    private let h = ["cache-control": "max-age=600"]
+
+    @Test func aRequestJoinsTheDownloadInFlight() throws {
+        // a takes 1 s (the HAR's timing); asked again at 0.5 s (in flight) and 1.5 s (stored at 1 s).
+        let seq = [exchange(0, "https://x.test/a", h, totalMs: 1000), exchange(0.5, "https://x.test/a", h, totalMs: 1000),
+                   exchange(1.5, "https://x.test/a", h, totalMs: 1000)]
+        let joined = try run(seq, coalesce: true)
+        #expect(joined.http?.coalescedRequests == 1 && joined.http?.originFetches == 1 && joined.hits == 1 && joined.http?.downloads == 1)
+        // Without coalescing the second request starts its own download: the cache has nothing yet.
+        let apart = try run(seq, coalesce: false)
+        #expect(apart.http?.coalescedRequests == 0 && apart.http?.originFetches == 2 && apart.hits == 1 && apart.http?.downloads == 2)
+        // With the model off the response is stored at once: the second request is a fresh hit.
+        var options = ReplayOptions()
+        options.http = settings()
+        let instant = try replay(seq, backend: LRUCache(capacity: 1 << 20), capacity: 1 << 20, options: options)
+        #expect(instant.hits == 2)
+    }
+
+    @Test func theActiveDownloadLimitQueuesFirstComeFirstServed() throws {
+        // Four URLs at 0 s, 1 s each, two slots: a and b start at once, c and d at 1 s.
+        let urls = ["a", "b", "c", "d"].map { "https://x.test/\($0)" }
+        var seq = urls.map { exchange(0, $0, h, totalMs: 1000) }
+        // d is queued until 1 s and in flight until 2 s: a request at 1.5 s joins it.
+        seq.append(exchange(1.5, urls[3], h, totalMs: 1000))
+        let tally = try run(seq, coalesce: true, maxActive: 2)
+        let wait = try #require(tally.http?.queueWait)
+        #expect(tally.http?.downloads == 4 && tally.http?.coalescedRequests == 1)
+        #expect(wait.max >= 999_000_000 && wait.max <= 1_001_000_000)  // 1 s (three significant digits)
+        #expect(wait.p50 <= 1)  // half waited nothing
+        // Unlimited: nobody waits, and d is stored at 1 s, so the request at 1.5 s hits.
+        let free = try run(seq, coalesce: true, maxActive: 0)
+        #expect(free.http?.queueWait?.max ?? 0 <= 1 && free.hits == 1 && free.http?.coalescedRequests == 0)
+    }
+
+    @Test func originLatencyWhenTheTraceHasNoTimings() throws {
+        let seq = [exchange(0, "https://x.test/a", h), exchange(0.15, "https://x.test/a", h), exchange(0.25, "https://x.test/a", h)]
+        // 200 ms downloads: 0.15 s joins, 0.25 s hits.
+        let tally = try run(seq, coalesce: true, latency: try OriginLatency(parsing: "200ms"))
+        #expect(tally.http?.coalescedRequests == 1 && tally.hits == 1)
+        #expect(try OriginLatency(parsing: "lognormal:150ms,0.5") == .lognormal(median: 0.15, sigma: 0.5))
+        for bad in ["", "-1", "fast", "lognormal:0,1", "lognormal:1", "2h", "nan"] {
+            #expect(throws: WorkbenchError.self) { try OriginLatency(parsing: bad) }
+        }
+    }
+}

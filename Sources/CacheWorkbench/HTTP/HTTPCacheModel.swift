@@ -12,12 +12,16 @@ import Foundation
 struct HTTPCacheModel {
     let settings: HTTPReplaySettings
     let capacity: Int
+    /// With the download model a fetched response is stored when its download finishes
+    /// (`commit`), not when it is asked for.
+    let defersStores: Bool
     private var stored: [UInt64: StoredResponse] = [:]
     private(set) var counts = HTTPCounts()
 
     init(settings: HTTPReplaySettings, capacity: Int) {
         self.settings = settings
         self.capacity = capacity
+        defersStores = settings.downloads != nil
     }
 
     /// How a request was answered.
@@ -35,8 +39,10 @@ struct HTTPCacheModel {
         var outcome: Outcome
         /// Remove the backend's entry (an older body, or an invalidated one).
         var remove = false
-        /// Store the fetched response (after `remove`).
+        /// Store the fetched response (after `remove`); with deferred stores, `entry` is what
+        /// `commit` takes when the download finishes.
         var store = false
+        var entry: StoredResponse?
         /// Not stored because it costs more than the whole capacity (the `too_large` count).
         var tooLarge = false
     }
@@ -50,6 +56,14 @@ struct HTTPCacheModel {
         let key = "\(host.lowercased())\u{0}\(url.port ?? -1)\u{0}\(url.path)\u{0}"
         return Request(time: request.time, key: key, size: request.size, width: request.width, height: request.height)
     }
+
+    /// A deferred response lands: returns whether it replaces one the backend holds.
+    mutating func commit(_ entry: StoredResponse, key: UInt64) -> Bool {
+        stored.updateValue(entry, forKey: key) != nil
+    }
+
+    /// Counts a request that joined a download in flight.
+    mutating func countCoalesced() { counts.coalescedRequests += 1 }
 
     /// Takes over another model's stored responses (a session that goes offline keeps its
     /// cache): for tests of policies that never load.
@@ -221,7 +235,7 @@ struct HTTPCacheModel {
         if settings.profile != .corelibs, entry.freshnessLifetime(heuristicFraction: settings.heuristicFraction).heuristic {
             counts.heuristicLifetimes += 1
         }
-        stored[key] = entry
+        if defersStores { step.entry = entry } else { stored[key] = entry }
         step.store = true
         return step
     }

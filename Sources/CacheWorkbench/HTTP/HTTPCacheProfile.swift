@@ -77,6 +77,8 @@ public struct HTTPReplaySettings: Sendable, Equatable {
     /// The largest entry as a share of the capacity: Apple's "about 5% of the disk cache";
     /// nil = no rule (rfc9111, corelibs).
     public var entryShareLimit: Double?
+    /// Downloads take time and land in the cache when they finish (nil: at once).
+    public var downloads: DownloadSettings?
 
     public init(profile: HTTPCacheProfile = .rfc9111) {
         self.profile = profile
@@ -90,6 +92,7 @@ public struct HTTPReplaySettings: Sendable, Equatable {
             parts += ["heuristic-fraction=\(heuristicFraction)", "revalidation=\(revalidation.rawValue)", "on-304=\(notModifiedUpdate.rawValue)"]
         }
         if let entryShareLimit { parts.append("entry-share-limit=\(entryShareLimit)") }
+        if let downloads { parts.append(downloads.description) }
         return parts.joined(separator: ";")
     }
 }

@@ -1,8 +1,8 @@
 /// What the HTTP replay counted, beyond hits and misses (the CSV's HTTP columns).
 /// A request is answered one way: with the cached body (a hit: fresh, stale, or after a
 /// 304 in the foreground), with a full response from the origin (a miss, counted in
-/// `originFetches` with revalidations that found the content changed), or not at all
-/// (`offlineFailures`). So hits = freshHits + staleServed + notModified −
+/// `originFetches` with revalidations that found the content changed), by a download
+/// already in flight (`coalescedRequests`), or not at all (`offlineFailures`). So hits = freshHits + staleServed + notModified −
 /// (background revalidations answered 304).
 public struct HTTPCounts: Sendable, Equatable {
     public var freshHits = 0
@@ -35,6 +35,13 @@ public struct HTTPCounts: Sendable, Equatable {
     /// corelibs: hits served another URL's body, because its key drops the scheme and the
     /// query (`img?w=200` answered with `img?w=100`): counted in the hits, which they inflate.
     public var wrongBodyHits = 0
+    /// `--coalesce`: requests that joined a download in flight for their URL instead of
+    /// going to the origin (each one an origin fetch saved; a miss all the same).
+    public var coalescedRequests = 0
+    /// With the download model: downloads started, and how long they queued for a slot
+    /// (trace time, nanoseconds).
+    public var downloads = 0
+    public var queueWait: LatencySummary?
     /// Responses fetched but not stored, by reason.
     public var notStored: [NotStoredReason: Int] = [:]
 

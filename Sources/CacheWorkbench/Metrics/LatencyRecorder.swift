@@ -27,13 +27,3 @@ public struct LatencyRecorder: Sendable {
             max: histogram.max, mean: histogram.mean)
     }
 }
-
-public struct LatencySummary: Sendable, Equatable, Codable {
-    public var count: UInt64
-    public var p50: UInt64
-    public var p90: UInt64
-    public var p99: UInt64
-    public var p999: UInt64
-    public var max: UInt64
-    public var mean: Double
-}

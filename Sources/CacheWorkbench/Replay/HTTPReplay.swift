@@ -1,21 +1,59 @@
 /// The HTTP mode's turn of the replay loop: the model decides, the backend is asked for
 /// what the decision needs (a get when the cache is consulted, a remove of an older body,
-/// a set of a stored response), and the backend calls are timed as in demand-fill.
+/// a set of a stored response), and the backend calls are timed as in demand-fill. With
+/// the download model (`DownloadScheduler`), fetched responses reach the backend when
+/// their downloads finish, and requests may join a download in flight.
 extension ReplayLoop {
     /// Answers one request; returns whether it was served with the cached body.
     @inline(never)
     mutating func answerHTTP(_ request: Request, cost: Int) throws -> Bool {
+        if downloads != nil {
+            try deliverDownloads(by: request.time)
+            // The libraries check in-flight downloads before any cache (AFImageDownloader L221-227).
+            if downloads!.joins(url: request.id, at: request.time) {
+                http!.countCoalesced()
+                return false
+            }
+        }
         guard let keyed = http!.cacheRequest(request) else {
             // corelibs has no key for this URL: straight to the origin, never stored.
-            _ = http!.answerWithoutKey(request)
+            let step = http!.answerWithoutKey(request)
+            if downloads != nil, step.outcome == .fetched { _ = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds) }
             return false
         }
         let lookedUp = http!.looksUp(request)
         let found = lookedUp ? try timedGet(keyed) : false
         let step = http!.answer(request, key: keyed.id, found: found, lookedUp: lookedUp, cost: cost)
         if step.remove { try backend.remove(keyed) }
-        if step.store { try timedSet(keyed, cost: cost) }
+        if downloads != nil, step.outcome == .fetched {
+            let finish = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds)
+            if step.store, let entry = step.entry {
+                downloads!.deliver(.init(finish: finish, order: 0, request: keyed, entry: entry, key: keyed.id, cost: cost))
+            }
+        } else if step.store {
+            try timedSet(keyed, cost: cost)
+        }
         if step.tooLarge { tally.tooLarge += 1 }
         return step.outcome.servedFromCache
+    }
+
+    /// Stores the responses whose downloads finished by `time` (all of them at the end).
+    mutating func deliverDownloads(by time: Double) throws {
+        for done in time.isInfinite ? downloads!.drain() : downloads!.finished(by: time) {
+            if http!.commit(done.entry, key: done.key) { try backend.remove(done.request) }
+            try timedSet(done.request, cost: done.cost)
+        }
+    }
+
+    /// The replay's end: downloads still in flight land, and the counts are final.
+    mutating func finishHTTP() throws -> HTTPCounts? {
+        guard var counts = http?.counts else { return nil }
+        if downloads != nil {
+            try deliverDownloads(by: .infinity)
+            counts = http!.counts
+            counts.downloads = Int(downloads!.queueWait.count)
+            counts.queueWait = downloads!.queueWait.summary
+        }
+        return counts
     }
 }

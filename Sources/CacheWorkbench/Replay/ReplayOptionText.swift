@@ -50,13 +50,17 @@ public enum ReplayOptionText {
         public var revalidation: String?
         public var on304: String?
         public var entryShareLimit: String?
+        public var coalesce = false
+        public var maxActiveDownloads: String?
+        public var originLatency: String?
 
         public init() {}
 
         /// `--name=value` of each option given, in a fixed order (for the sweep journal).
         public var description: String {
             [("mode", mode), ("http-profile", profile), ("request-policy", requestPolicy), ("heuristic-fraction", heuristicFraction),
-             ("revalidation", revalidation), ("on-304", on304), ("entry-share-limit", entryShareLimit)]
+             ("revalidation", revalidation), ("on-304", on304), ("entry-share-limit", entryShareLimit),
+             ("coalesce", coalesce ? "on" : nil), ("max-active-downloads", maxActiveDownloads), ("origin-latency", originLatency)]
                 .compactMap { name, value in value.map { "\(name)=\($0)" } }.joined(separator: ";")
         }
     }
@@ -65,7 +69,9 @@ public enum ReplayOptionText {
         switch text.mode.trimmingSpaces.lowercased() {
         case "demand-fill":
             let given = [("--http-profile", text.profile), ("--request-policy", text.requestPolicy), ("--heuristic-fraction", text.heuristicFraction),
-                         ("--revalidation", text.revalidation), ("--on-304", text.on304), ("--entry-share-limit", text.entryShareLimit)]
+                         ("--revalidation", text.revalidation), ("--on-304", text.on304), ("--entry-share-limit", text.entryShareLimit),
+                         ("--coalesce", text.coalesce ? "on" : nil), ("--max-active-downloads", text.maxActiveDownloads),
+                         ("--origin-latency", text.originLatency)]
             if let (name, _) = given.first(where: { $0.1 != nil }) {
                 throw WorkbenchError("\(name) applies to --mode http; this run is demand-fill")
             }
@@ -104,6 +110,20 @@ public enum ReplayOptionText {
                 }
                 settings.entryShareLimit = share
             }
+        }
+        if text.coalesce || text.maxActiveDownloads != nil || text.originLatency != nil {
+            var downloads = DownloadSettings()
+            downloads.coalesce = text.coalesce
+            downloads.maxActive = 6  // SDWebImage's and Nuke's; AFImageDownloader's is 4
+            if let value = text.maxActiveDownloads {
+                let trimmed = value.trimmingSpaces.lowercased()
+                guard let limit = trimmed == "unlimited" ? 0 : Int(trimmed), (0...100_000).contains(limit) else {
+                    throw WorkbenchError("--max-active-downloads must be a count from 1 to 100000, or 0 / unlimited, not \(ErrorText.quote(value))")
+                }
+                downloads.maxActive = limit
+            }
+            if let value = text.originLatency { downloads.latency = try OriginLatency(parsing: value) }
+            settings.downloads = downloads
         }
         if settings.profile == .corelibs {
             // FoundationNetworking has none of these: refuse rather than ignore them silently.

@@ -58,6 +58,14 @@ public struct Replayer {
         } catch {
             loop.tally.failure = String(describing: error)
         }
+        if loop.http != nil {  // downloads still in flight land; the HTTP counts are final
+            do {
+                loop.tally.http = try loop.finishHTTP()
+            } catch {
+                loop.tally.failure = loop.tally.failure ?? String(describing: error)
+                loop.tally.http = loop.http?.counts
+            }
+        }
         let wall = Double(MonotonicClock.now() - started) / 1e9
         if loop.lastSampleAt != loop.tally.requests { loop.sampleMemory(warningReleased: nil) }  // the end, once
         var tally = loop.tally
@@ -71,7 +79,7 @@ public struct Replayer {
         tally.set = loop.setLatency.summary
         tally.finalFacts = backend.facts
         tally.skippedRows = source.skippedRows
-        tally.http = loop.http?.counts
+
         return tally
     }
 }
@@ -115,6 +123,8 @@ struct ReplayLoop<Backend: CacheBackend> {
     var timelineMark = (requests: 0, hits: 0)
     /// `--mode http`: the HTTP cache's decisions (`HTTPReplay.swift`); nil in demand-fill.
     var http: HTTPCacheModel?
+    /// `--coalesce` / `--max-active-downloads` / `--origin-latency`: downloads take time.
+    var downloads: DownloadScheduler?
 
     init(backend: Backend, capacity: Int, options: ReplayOptions) {
         self.backend = backend
@@ -134,7 +144,10 @@ struct ReplayLoop<Backend: CacheBackend> {
         if schedule != nil { recent = [UInt8](repeating: 0, count: window) }
         if pricesPixels { tally.costSources = CostSourceCounts() }
         if case .above = schedule { heap = HeapTracker() }
-        if let settings = options.http { http = HTTPCacheModel(settings: settings, capacity: capacity) }
+        if let settings = options.http {
+            http = HTTPCacheModel(settings: settings, capacity: capacity)
+            downloads = settings.downloads.map { DownloadScheduler(settings: $0, seed: options.seed) }
+        }
     }
 
     @inline(__always)

@@ -93,7 +93,8 @@ extension RunResult {
     static let httpColumnNames = [
         "http_settings", "fresh_hits", "stale_served", "revalidations", "not_modified", "origin_fetches", "origin_requests",
         "origin_bytes", "offline_failures", "not_stored", "not_stored_reasons", "invalidations", "background_revalidations",
-        "heuristic_lifetimes", "validated_by_size", "wrong_body_hits",
+        "heuristic_lifetimes", "validated_by_size", "wrong_body_hits", "coalesced_requests", "origin_fetches_saved", "downloads",
+        "queue_wait_p50_ms", "queue_wait_p99_ms", "queue_wait_max_ms",
     ]
 
     var httpCells: [Cell] {
@@ -103,7 +104,16 @@ extension RunResult {
             .int(h.originFetches), .int(h.originRequests), .wide(h.originBytes), .int(h.offlineFailures), .int(h.notStoredTotal),
             .text(h.notStoredText), .int(h.invalidations), .int(h.backgroundRevalidations), .int(h.heuristicLifetimes), .int(h.validatedBySize),
             .int(h.wrongBodyHits),
-        ]
+        ] + downloadCells(h)
+    }
+
+    /// The download-time model's columns: empty without it.
+    private func downloadCells(_ h: HTTPCounts) -> [Cell] {
+        guard httpSettings?.downloads != nil else { return Array(repeating: .empty, count: 6) }
+        // The histogram's floor is 1 ns: a wait that short was no wait.
+        let ms = { (nanoseconds: UInt64?) -> Cell in .from(nanoseconds.map { $0 <= 1 ? 0 : Double($0) / 1e6 }) }
+        return [.int(h.coalescedRequests), .int(h.coalescedRequests), .int(h.downloads),
+                ms(h.queueWait?.p50), ms(h.queueWait?.p99), ms(h.queueWait?.max)]
     }
 
     /// Bytes handed to write calls per logical body byte stored.

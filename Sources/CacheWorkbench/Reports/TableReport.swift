@@ -16,6 +16,8 @@ public enum TableReport {
         if warned { headers += ["warnings", "released", "hit before", "hit after"] }
         let answeredHTTP = results.contains { $0.tally.http != nil }
         if answeredHTTP { headers += ["fresh", "stale", "304", "fetched", "origin bytes", "offline", "not stored"] }
+        let downloaded = results.contains { $0.httpSettings?.downloads != nil }
+        if downloaded { headers += ["joined", "queue p50", "queue p99"] }
         if onDisk { headers += ["write amp", "fsyncs", "on disk", "space amp"] }
         headers.append("status")
         let models = results.reduce(into: [CostModel]()) { if !$0.contains($1.costModel) { $0.append($1.costModel) } }
@@ -39,6 +41,13 @@ public enum TableReport {
                             ByteCount.format(h.originBytes), String(h.offlineFailures), String(h.notStoredTotal)]
                 } else {
                     row += Array(repeating: "–", count: 7)
+                }
+            }
+            if downloaded {
+                if let h = t.http, result.httpSettings?.downloads != nil {
+                    row += [String(h.coalescedRequests), waitLabel(h.queueWait?.p50), waitLabel(h.queueWait?.p99)]
+                } else {
+                    row += Array(repeating: "–", count: 3)
                 }
             }
             if onDisk { row += diskCells(result) }
@@ -161,6 +170,12 @@ public enum TableReport {
             }
         }
         return notes
+    }
+
+    /// A queue wait in trace time (the histogram's 1 ns floor reads as no wait).
+    static func waitLabel(_ nanoseconds: UInt64?) -> String {
+        guard let nanoseconds else { return "–" }
+        return nanoseconds <= 1 ? "0 ms" : "\(String(format2: Double(nanoseconds) / 1e6)) ms"
     }
 
     static func capacityLabel(_ result: RunResult) -> String {
