@@ -45,6 +45,9 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: the largest response stored, as a share of the capacity (apple's default 0.05: \"about 5% of the disk cache\"; none elsewhere).", valueName: "share|none"))
     var entryShareLimit: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--http-profile corelibs: its key, `host-port-path` (URLCache's own, default) or `url` (the whole URL, to measure what its key does).", valueName: "key"))
+    var httpKey: String?
+
     @Flag(name: .long, help: "--mode http: a request for a URL whose download is in flight joins it (AFImageDownloader, SDWebImage, Kingfisher, Nuke); turns on the download-time model.")
     var coalesce = false
 
@@ -218,6 +221,7 @@ struct ReplayArguments: ParsableArguments {
         arguments.http.revalidation = revalidation
         arguments.http.on304 = on304
         arguments.http.entryShareLimit = entryShareLimit
+        arguments.http.httpKey = httpKey
         arguments.http.coalesce = coalesce
         arguments.http.maxActiveDownloads = maxActiveDownloads
         arguments.http.originLatency = originLatency

@@ -267,6 +267,7 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
         let (collided, counts) = outcomes(seq, settings(.corelibs))
         #expect(collided == [.fetched, .fresh, .fresh, .fetched] && counts.wrongBodyHits == 2)  // a wrong body twice
         #expect(outcomes(seq, settings(.rfc9111)).0 == [.fetched, .fetched, .fetched, .fetched])
+        #expect(outcomes(seq, settings(.corelibs) { $0.keyByURL = true }).0 == [.fetched, .fetched, .fetched, .fetched])
         // No host, no key: never stored.
         let (o, c) = outcomes([exchange(0, "data:image/png;base64,AAAA", h), exchange(1, "data:image/png;base64,AAAA", h)], settings(.corelibs))
         #expect(o == [.fetched, .fetched] && c.notStored == [.noKey: 2])
@@ -364,6 +365,11 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
             (["run", "--mode", "http", "--on-304", "merge"], "--on-304 must be update or ignore"),
             (["run", "--mode", "http", "--entry-share-limit", "0"], "--entry-share-limit must be a share"),
             (["run", "--mode", "http", "--http-profile", "corelibs", "--revalidation", "head"], "does not apply to --http-profile corelibs"),
+            (["run", "--mode", "http", "--http-key", "url"], "--http-key applies to --http-profile corelibs"),
+            (["run", "--mode", "http", "--http-profile", "corelibs", "--http-key", "path"], "--http-key must be host-port-path or url"),
+            (["run", "--mode", "http", "--max-active-downloads", "-1"], "--max-active-downloads must be a count"),
+            (["run", "--mode", "http", "--origin-latency", "soon"], "--origin-latency takes seconds"),
+            (["run", "--coalesce"], "--coalesce applies to --mode http"),
             (["run", "--mode", "http", "--warmup", "10"], "--warmup does not apply to --mode http"),
             (["run", "--mode", "http", "--trace", "Traces/default.csv"], "--mode http needs recorded responses"),
         ]

@@ -49,9 +49,9 @@ struct HTTPCacheModel {
 
     /// The request the backend sees: the request itself, or under corelibs one keyed by
     /// host + port + path (`URLCache.identifier(for:)`: no scheme, no query). nil when
-    /// corelibs has no key for it (no host).
+    /// corelibs has no key for it (no host). `keyByURL` keeps the whole URL under corelibs.
     func cacheRequest(_ request: Request) -> Request? {
-        guard settings.profile == .corelibs else { return request }
+        guard settings.profile == .corelibs, !settings.keyByURL else { return request }
         guard let url = URL(string: request.keyText), let host = url.host, !host.isEmpty else { return nil }
         let key = "\(host.lowercased())\u{0}\(url.port ?? -1)\u{0}\(url.path)\u{0}"
         return Request(time: request.time, key: key, size: request.size, width: request.width, height: request.height)

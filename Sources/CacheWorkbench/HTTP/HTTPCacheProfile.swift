@@ -77,6 +77,9 @@ public struct HTTPReplaySettings: Sendable, Equatable {
     /// The largest entry as a share of the capacity: Apple's "about 5% of the disk cache";
     /// nil = no rule (rfc9111, corelibs).
     public var entryShareLimit: Double?
+    /// corelibs only: key by the whole URL instead of host + port + path (`--http-key url`),
+    /// to measure what its key does to the hit ratio.
+    public var keyByURL = false
     /// Downloads take time and land in the cache when they finish (nil: at once).
     public var downloads: DownloadSettings?
 
@@ -91,6 +94,7 @@ public struct HTTPReplaySettings: Sendable, Equatable {
         if profile != .corelibs {
             parts += ["heuristic-fraction=\(heuristicFraction)", "revalidation=\(revalidation.rawValue)", "on-304=\(notModifiedUpdate.rawValue)"]
         }
+        if keyByURL { parts.append("http-key=url") }
         if let entryShareLimit { parts.append("entry-share-limit=\(entryShareLimit)") }
         if let downloads { parts.append(downloads.description) }
         return parts.joined(separator: ";")

@@ -50,6 +50,7 @@ public enum ReplayOptionText {
         public var revalidation: String?
         public var on304: String?
         public var entryShareLimit: String?
+        public var httpKey: String?
         public var coalesce = false
         public var maxActiveDownloads: String?
         public var originLatency: String?
@@ -59,7 +60,7 @@ public enum ReplayOptionText {
         /// `--name=value` of each option given, in a fixed order (for the sweep journal).
         public var description: String {
             [("mode", mode), ("http-profile", profile), ("request-policy", requestPolicy), ("heuristic-fraction", heuristicFraction),
-             ("revalidation", revalidation), ("on-304", on304), ("entry-share-limit", entryShareLimit),
+             ("revalidation", revalidation), ("on-304", on304), ("entry-share-limit", entryShareLimit), ("http-key", httpKey),
              ("coalesce", coalesce ? "on" : nil), ("max-active-downloads", maxActiveDownloads), ("origin-latency", originLatency)]
                 .compactMap { name, value in value.map { "\(name)=\($0)" } }.joined(separator: ";")
         }
@@ -70,7 +71,7 @@ public enum ReplayOptionText {
         case "demand-fill":
             let given = [("--http-profile", text.profile), ("--request-policy", text.requestPolicy), ("--heuristic-fraction", text.heuristicFraction),
                          ("--revalidation", text.revalidation), ("--on-304", text.on304), ("--entry-share-limit", text.entryShareLimit),
-                         ("--coalesce", text.coalesce ? "on" : nil), ("--max-active-downloads", text.maxActiveDownloads),
+                         ("--http-key", text.httpKey), ("--coalesce", text.coalesce ? "on" : nil), ("--max-active-downloads", text.maxActiveDownloads),
                          ("--origin-latency", text.originLatency)]
             if let (name, _) = given.first(where: { $0.1 != nil }) {
                 throw WorkbenchError("\(name) applies to --mode http; this run is demand-fill")
@@ -109,6 +110,16 @@ public enum ReplayOptionText {
                     throw WorkbenchError("--entry-share-limit must be a share of the capacity above 0 and at most 1 (0.05 or 5%), or none, not \(ErrorText.quote(value))")
                 }
                 settings.entryShareLimit = share
+            }
+        }
+        if let value = text.httpKey {
+            switch value.trimmingSpaces.lowercased() {
+            case "url": settings.keyByURL = true
+            case "host-port-path": settings.keyByURL = false
+            default: throw WorkbenchError("--http-key must be host-port-path or url, not \(ErrorText.quote(value))")
+            }
+            guard settings.profile == .corelibs else {
+                throw WorkbenchError("--http-key applies to --http-profile corelibs (the others key by the whole URL)")
             }
         }
         if text.coalesce || text.maxActiveDownloads != nil || text.originLatency != nil {
