@@ -43,7 +43,7 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for request in requests {
             guard let keyed = model.cacheRequest(request) else { _ = model.answerWithoutKey(request); continue }
             let lookedUp = model.looksUp(request)
-            let step = model.answer(request, key: keyed.id, found: lookedUp && present.contains(keyed.id), lookedUp: lookedUp, cost: request.size)
+            let step = model.answer(request, key: keyed.id, found: lookedUp && present.contains(keyed.id), cost: request.size)
             if step.remove { present.remove(keyed.id) }
             if step.store { present.insert(keyed.id) }
             if step.outcome.servedFromCache { served += 1 }

@@ -144,7 +144,7 @@ struct FuzzRegressionTests {
                 var present = Set<UInt64>()
                 for request in requests {
                     guard let keyed = model.cacheRequest(request) else { continue }
-                    let step = model.answer(request, key: keyed.id, found: present.contains(keyed.id), lookedUp: model.looksUp(request), cost: request.size)
+                    let step = model.answer(request, key: keyed.id, found: model.looksUp(request) && present.contains(keyed.id), cost: request.size)
                     if step.remove { present.remove(keyed.id) }
                     if step.store { present.insert(keyed.id) }
                 }

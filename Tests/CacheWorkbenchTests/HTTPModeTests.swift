@@ -45,7 +45,7 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
             continue
         }
         let lookedUp = model.looksUp(request)
-        let step = model.answer(request, key: keyed.id, found: lookedUp && present.contains(keyed.id), lookedUp: lookedUp, cost: request.size)
+        let step = model.answer(request, key: keyed.id, found: lookedUp && present.contains(keyed.id), cost: request.size)
         if step.remove { present.remove(keyed.id) }
         if step.store { present.insert(keyed.id) }
         result.append(step.outcome)
@@ -125,6 +125,8 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
         let (o2, _) = outcomes([exchange(0, h), exchange(499, h), exchange(501, h)], settings { $0.heuristicFraction = 0.5 })
         #expect(o2 == [.fetched, .fresh, .notModified])
         let (o3, c3) = outcomes([exchange(0, h), exchange(1, h)], settings { $0.heuristicFraction = 0 })
+        // A recorded 304 with nothing cached is fetched in full at its URL's last size.
+        #expect(outcomes([exchange(0, status: 304, h)], settings()).1.sizesFromEarlierResponse == 1)
         #expect(o3 == [.fetched, .notModified] && c3.heuristicLifetimes == 0)
         // 302 is not heuristically cacheable: without explicit freshness, public or private, not stored.
         let (o4, c4) = outcomes([exchange(0, status: 302, h), exchange(1, status: 302, h)], settings())
@@ -163,6 +165,7 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
         let gzip = ["accept-encoding": "gzip"], br = ["accept-encoding": "br"]
         let (o, _) = outcomes([exchange(0, h, request: gzip), exchange(1, h, request: gzip), exchange(2, h, request: br), exchange(3, h, request: gzip)], settings())
         #expect(o == [.fetched, .fresh, .fetched, .fetched])  // one variant kept: br replaced gzip
+        #expect(outcomes([exchange(0, h, request: gzip), exchange(2, h, request: br)], settings()).1.varyMismatches == 1)
         let star = ["cache-control": "max-age=600", "vary": "*"]
         #expect(outcomes([exchange(0, star), exchange(1, star)], settings()).0 == [.fetched, .fetched])
         let (oc, cc) = outcomes([exchange(0, h, request: gzip), exchange(1, h, request: gzip)], settings(.corelibs))
@@ -248,15 +251,15 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
         // The first request loads under useProtocol (a session that was online), then offline.
         var model = HTTPCacheModel(settings: settings(.rfc9111), capacity: 1 << 30)
         let first = exchange(0, ["cache-control": "max-age=10, must-revalidate", "etag": "e"])
-        let step = model.answer(first, key: first.id, found: false, lookedUp: true, cost: 100)
+        let step = model.answer(first, key: first.id, found: false, cost: 100)
         #expect(step.store)
         for (profile, expected) in [(HTTPCacheProfile.rfc9111, HTTPCacheModel.Outcome.offline), (.apple, .stale)] {
             var offline = HTTPCacheModel(settings: settings(profile, .returnCacheDataDontLoad), capacity: 1 << 30)
             offline.adopt(from: model)
             let later = exchange(20, ["etag": "e"])
-            #expect(offline.answer(later, key: later.id, found: true, lookedUp: true, cost: 100).outcome == expected, "\(profile)")
+            #expect(offline.answer(later, key: later.id, found: true, cost: 100).outcome == expected, "\(profile)")
             let other = exchange(21, "https://x.test/b.jpg")
-            #expect(offline.answer(other, key: other.id, found: false, lookedUp: true, cost: 100).outcome == .offline)
+            #expect(offline.answer(other, key: other.id, found: false, cost: 100).outcome == .offline)
         }
     }
 

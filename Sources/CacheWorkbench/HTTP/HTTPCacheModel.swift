@@ -86,14 +86,15 @@ struct HTTPCacheModel {
         }
     }
 
-    /// Answers `request`, whose backend lookup (if `looksUp`) found its key or not.
-    mutating func answer(_ request: Request, key: UInt64, found: Bool, lookedUp: Bool, cost: Int) -> Step {
+    /// Answers `request`, whose backend lookup (made when `looksUp`) found its key or not.
+    mutating func answer(_ request: Request, key: UInt64, found: Bool, cost: Int) -> Step {
         let http = request.http ?? Self.plainResponse
+        let lookedUp = looksUp(request)
         // The backend may have evicted the body: then the remembered headers go too.
         if lookedUp && !found { stored[key] = nil }
+        if settings.profile == .corelibs { return corelibsAnswer(request, http: http, key: key, found: found, cost: cost) }
         // A body the model has no headers for (never happens in one replay) is replaced.
         let inBackend = lookedUp ? found : stored[key] != nil
-        if settings.profile == .corelibs { return corelibsAnswer(request, http: http, key: key, found: found, cost: cost) }
         guard Self.isSafe(http) else {
             var step = fetch(request, http: http, key: key, replace: false, cost: cost, storable: .method)
             // RFC 9111 §4.4: a non-error response to an unsafe method invalidates the URI.
@@ -108,6 +109,7 @@ struct HTTPCacheModel {
             return fetch(request, http: http, key: key, replace: inBackend, cost: cost)
         }
         guard entry.varyMatches(http) else {  // no stored response for this variant
+            counts.varyMismatches += 1
             if settings.policy == .returnCacheDataDontLoad { return offline() }
             return fetch(request, http: http, key: key, replace: true, cost: cost)
         }
@@ -222,6 +224,7 @@ struct HTTPCacheModel {
     ) -> Step {
         counts.originFetches += 1
         if roundTrip { counts.originRequests += 1 }
+        if http.status == 304 { counts.sizesFromEarlierResponse += 1 }
         counts.originBytes += ByteTotal(request.size)
         var step = Step(outcome: .fetched, remove: replace)
         var entry = StoredResponse(http, size: request.size, requestTime: request.time, responseTime: responseTime(request))

@@ -32,6 +32,12 @@ public struct HTTPCounts: Sendable, Equatable {
     /// Revalidations decided by comparing body sizes, because the recorded response lacked
     /// the stored validator: an assumption, reported under the table.
     public var validatedBySize = 0
+    /// Full fetches of a recorded 304 (nothing usable was cached): the body's size is the
+    /// last size the trace gave its URL (the HAR reader's rule), an inferred size.
+    public var sizesFromEarlierResponse = 0
+    /// Requests that missed because the stored response's Vary did not match: under `apple`
+    /// this rests on the RFC's rule, which Apple does not document.
+    public var varyMismatches = 0
     /// corelibs: hits served another URL's body, because its key drops the scheme and the
     /// query (`img?w=200` answered with `img?w=100`): counted in the hits, which they inflate.
     public var wrongBodyHits = 0

@@ -31,6 +31,19 @@ struct StoredResponse: Sendable, Equatable {
 
     var fields: Fields
     var control: CacheControl
+    /// The header fields' values, parsed once per store or refresh, not per lookup:
+    /// Date, Expires and Last-Modified by RFC 9110 (three formats) and, for corelibs, by
+    /// RFC 1123 alone; Age as delta-seconds. nil where absent or unparseable.
+    private var parsed = ParsedFields()
+
+    private struct ParsedFields: Sendable, Equatable {
+        var date: Double?
+        var expires: Double?
+        var lastModified: Double?
+        var age = 0.0
+        var imfDate: Double?
+        var imfExpires: Double?
+    }
     var status: Int
     var size: Int
     /// `request_time` and `response_time` of RFC 9111 §4.2.3 (local clock).
@@ -39,6 +52,7 @@ struct StoredResponse: Sendable, Equatable {
     /// The request's values of the headers `Vary` names (nil entries for absent headers);
     /// nil when the response has no Vary. `Vary: *` never matches.
     var varyValues: [String?]?
+    var varyNames: [String] = []
     var varyAny = false
     /// The id of the URL whose response this is: under corelibs' host + port + path key,
     /// another URL (`?w=200` for `?w=100`) can be served this body.
@@ -52,7 +66,7 @@ struct StoredResponse: Sendable, Equatable {
         self.size = size
         self.requestTime = requestTime
         self.responseTime = responseTime
-        selectVary(requestHeaders: http.requestHeaders)
+        parseFields(requestHeaders: http.requestHeaders)
     }
 
     mutating func refresh(from http: HTTPMetadata, requestTime: Double, responseTime: Double) {
@@ -60,13 +74,18 @@ struct StoredResponse: Sendable, Equatable {
         control = CacheControl(parsing: fields.cacheControl)
         self.requestTime = requestTime
         self.responseTime = responseTime
-        selectVary(requestHeaders: http.requestHeaders)
+        parseFields(requestHeaders: http.requestHeaders)
     }
 
-    private mutating func selectVary(requestHeaders: [String: String]) {
-        let names = Self.varyNames(fields.vary)
-        varyAny = names.contains("*")
-        varyValues = names.isEmpty ? nil : names.map { requestHeaders[$0] }
+    private mutating func parseFields(requestHeaders: [String: String]) {
+        func seconds(_ text: String?, imfOnly: Bool = false) -> Double? { text.flatMap { HTTPDate.seconds($0, imfOnly: imfOnly) }.map(Double.init) }
+        parsed = ParsedFields(
+            date: seconds(fields.date), expires: seconds(fields.expires), lastModified: seconds(fields.lastModified),
+            age: Double(CacheControl.deltaSeconds(fields.age?.trimmingSpaces)),
+            imfDate: seconds(fields.date, imfOnly: true), imfExpires: seconds(fields.expires, imfOnly: true))
+        varyNames = Self.varyNames(fields.vary)
+        varyAny = varyNames.contains("*")
+        varyValues = varyNames.isEmpty ? nil : varyNames.map { requestHeaders[$0] }
     }
 
     static func varyNames(_ vary: String?) -> [String] {
@@ -77,7 +96,7 @@ struct StoredResponse: Sendable, Equatable {
     func varyMatches(_ http: HTTPMetadata) -> Bool {
         if varyAny { return false }
         guard let varyValues else { return true }
-        return Self.varyNames(fields.vary).map { http.requestHeaders[$0] } == varyValues
+        return varyNames.map { http.requestHeaders[$0] } == varyValues
     }
 
     var hasValidator: Bool { fields.etag != nil || fields.lastModified != nil }
@@ -89,13 +108,13 @@ struct StoredResponse: Sendable, Equatable {
     /// shared caches only. Returns the lifetime and whether the heuristic gave it.
     func freshnessLifetime(heuristicFraction: Double) -> (seconds: Double, heuristic: Bool) {
         if let maxAge = control.maxAge { return (Double(maxAge), false) }
-        let date = fields.date.flatMap { HTTPDate.seconds($0) }.map(Double.init) ?? responseTime
-        if let expires = fields.expires {
-            guard let at = HTTPDate.seconds(expires) else { return (0, false) }
-            return (max(0, Double(at) - date), false)
+        let date = parsed.date ?? responseTime
+        if fields.expires != nil {
+            guard let at = parsed.expires else { return (0, false) }
+            return (max(0, at - date), false)
         }
         guard heuristicFraction > 0, control.isPublic || HTTPCacheProfile.heuristicallyCacheable.contains(status),
-              let modified = fields.lastModified.flatMap({ HTTPDate.seconds($0) }).map(Double.init), modified <= date else { return (0, false) }
+              let modified = parsed.lastModified, modified <= date else { return (0, false) }
         return ((date - modified) * heuristicFraction, true)
     }
 
@@ -104,10 +123,9 @@ struct StoredResponse: Sendable, Equatable {
     /// (response_time − request_time); corrected_initial_age = max(apparent_age,
     /// corrected_age_value); current_age = corrected_initial_age + (now − response_time).
     func currentAge(now: Double) -> Double {
-        let date = fields.date.flatMap { HTTPDate.seconds($0) }.map(Double.init) ?? responseTime
-        let ageValue = Double(CacheControl.deltaSeconds(fields.age?.trimmingSpaces))
+        let date = parsed.date ?? responseTime
         let apparentAge = max(0, responseTime - date)
-        let correctedAgeValue = ageValue + (responseTime - requestTime)
+        let correctedAgeValue = parsed.age + (responseTime - requestTime)
         let correctedInitialAge = max(apparentAge, correctedAgeValue)
         return correctedInitialAge + (now - responseTime)
     }
@@ -119,13 +137,12 @@ struct StoredResponse: Sendable, Equatable {
     /// Expires must parse as RFC 1123 and lie ahead; with neither, fresh forever.
     func corelibsFresh(now: Double) -> Bool {
         if let maxAge = control.maxAge {
-            let date = fields.date.flatMap { HTTPDate.seconds($0, imfOnly: true) }.map(Double.init) ?? responseTime
-            return now < min(date, responseTime) + Double(maxAge)
+            return now < min(parsed.imfDate ?? responseTime, responseTime) + Double(maxAge)
         }
         if control.sharedMaxAge != nil { return true }
-        if let expires = fields.expires {
-            guard let at = HTTPDate.seconds(expires, imfOnly: true) else { return false }
-            return Double(at) > now
+        if fields.expires != nil {
+            guard let at = parsed.imfExpires else { return false }
+            return at > now
         }
         return true
     }

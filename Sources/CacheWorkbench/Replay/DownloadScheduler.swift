@@ -12,39 +12,38 @@ import HeapModule
 /// when the earliest of the last `limit` started ones finishes: a heap of those finish
 /// times gives each start in O(log limit). Completions wait in a heap by finish time.
 struct DownloadScheduler {
-    typealias Settings = DownloadSettings
-
+    /// A fetched response waiting for its download to finish; `order` breaks ties between
+    /// equal finish times (first asked, first stored).
     struct Completion: Comparable {
         var finish: Double
         var order: Int
+        /// The request the backend stores it under (the profile's key).
         var request: Request
         var entry: StoredResponse
-        var key: UInt64
         var cost: Int
 
         static func < (a: Completion, b: Completion) -> Bool { (a.finish, a.order) < (b.finish, b.order) }
         static func == (a: Completion, b: Completion) -> Bool { (a.finish, a.order) == (b.finish, b.order) }
     }
 
-    let settings: Settings
+    let settings: DownloadSettings
     private var random: SeededRandom
     private var busySlots = Heap<Double>()
+    /// When each URL's latest download finishes (a past time means none in flight).
     private var inFlight: [UInt64: Double] = [:]
     private var completions = Heap<Completion>()
-    private var started = 0
+    /// Downloads started, and how long each waited for a slot (trace time).
     private(set) var queueWait = LatencyRecorder()
-    private(set) var coalesced = 0
 
-    init(settings: Settings, seed: UInt64) {
+    init(settings: DownloadSettings, seed: UInt64) {
         self.settings = settings
         random = SeededRandom(seed: seed ^ 0x0D0E_A1D5)
     }
 
-    /// Whether a request for `url` at `now` joins a download in flight (and is counted).
-    mutating func joins(url: UInt64, at now: Double) -> Bool {
-        guard settings.coalesce, let finish = inFlight[url], finish > now else { return false }
-        coalesced += 1
-        return true
+    /// Whether a request for `url` at `now` joins a download in flight.
+    func joins(url: UInt64, at now: Double) -> Bool {
+        guard settings.coalesce, let finish = inFlight[url] else { return false }
+        return finish > now
     }
 
     /// Starts a download for `url` asked for at `now`; returns when it finishes.
@@ -57,15 +56,12 @@ struct DownloadScheduler {
         if settings.maxActive > 0 { busySlots.insert(finish) }
         queueWait.record(UInt64(min((begin - now) * 1e9, 3.6e12).rounded()))
         inFlight[url] = max(inFlight[url] ?? finish, finish)
-        started += 1
         return finish
     }
 
-    /// Holds a fetched response until its download finishes.
-    mutating func deliver(_ completion: Completion) {
-        var completion = completion
-        completion.order = started
-        completions.insert(completion)
+    /// Holds a fetched response until its download finishes at `finish`.
+    mutating func deliver(at finish: Double, request: Request, entry: StoredResponse, cost: Int) {
+        completions.insert(Completion(finish: finish, order: Int(queueWait.count), request: request, entry: entry, cost: cost))
     }
 
     /// The responses whose downloads finished by `now`, in finish order.
@@ -73,9 +69,6 @@ struct DownloadScheduler {
         var done: [Completion] = []
         while let first = completions.min, first.finish <= now {
             done.append(completions.removeMin())
-        }
-        for completion in done where (inFlight[completion.request.id] ?? 0) <= completion.finish {
-            inFlight[completion.request.id] = nil
         }
         return done
     }

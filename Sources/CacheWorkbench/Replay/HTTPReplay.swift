@@ -21,14 +21,13 @@ extension ReplayLoop {
             if downloads != nil, step.outcome == .fetched { _ = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds) }
             return false
         }
-        let lookedUp = http!.looksUp(request)
-        let found = lookedUp ? try timedGet(keyed) : false
-        let step = http!.answer(request, key: keyed.id, found: found, lookedUp: lookedUp, cost: cost)
+        let found = http!.looksUp(request) ? try timedGet(keyed) : false
+        let step = http!.answer(request, key: keyed.id, found: found, cost: cost)
         if step.remove { try backend.remove(keyed) }
         if downloads != nil, step.outcome == .fetched {
             let finish = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds)
             if step.store, let entry = step.entry {
-                downloads!.deliver(.init(finish: finish, order: 0, request: keyed, entry: entry, key: keyed.id, cost: cost))
+                downloads!.deliver(at: finish, request: keyed, entry: entry, cost: cost)
             }
         } else if step.store {
             try timedSet(keyed, cost: cost)
@@ -40,7 +39,7 @@ extension ReplayLoop {
     /// Stores the responses whose downloads finished by `time` (all of them at the end).
     mutating func deliverDownloads(by time: Double) throws {
         for done in time.isInfinite ? downloads!.drain() : downloads!.finished(by: time) {
-            if http!.commit(done.entry, key: done.key) { try backend.remove(done.request) }
+            if http!.commit(done.entry, key: done.request.id) { try backend.remove(done.request) }
             try timedSet(done.request, cost: done.cost)
         }
     }

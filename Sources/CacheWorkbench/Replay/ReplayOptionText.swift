@@ -138,9 +138,9 @@ public enum ReplayOptionText {
         }
         if settings.profile == .corelibs {
             // FoundationNetworking has none of these: refuse rather than ignore them silently.
-            if let (name, _) = [("--request-policy", text.requestPolicy), ("--heuristic-fraction", text.heuristicFraction),
-                                ("--revalidation", text.revalidation), ("--on-304", text.on304)].first(where: { $0.1 != nil }),
-               name != "--request-policy" {
+            // (--request-policy is taken: it ignores that too, and the table says so.)
+            if let (name, _) = [("--heuristic-fraction", text.heuristicFraction), ("--revalidation", text.revalidation),
+                                ("--on-304", text.on304)].first(where: { $0.1 != nil }) {
                 throw WorkbenchError("\(name) does not apply to --http-profile corelibs (FoundationNetworking has no heuristic freshness and sends no conditional requests)")
             }
         }

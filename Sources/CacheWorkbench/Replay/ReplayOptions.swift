@@ -23,7 +23,8 @@ public struct ReplayOptions: Sendable {
     public var timeline = false
     /// `--mode http` (nil: demand-fill): RFC 9111 / URLCache semantics on the trace's headers.
     public var http: HTTPReplaySettings?
-    /// Seed for the replay's own randomness (the download-time model's latencies).
+    /// Seed for the replay's own randomness (the download-time model's latencies); a
+    /// `RunPlan` sets its own seed here.
     public var seed: UInt64 = 1
     /// Called about four times a second while a replay runs.
     public var progress: (@Sendable (ReplayProgress) -> Void)?

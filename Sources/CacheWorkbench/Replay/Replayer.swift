@@ -79,7 +79,6 @@ public struct Replayer {
         tally.set = loop.setLatency.summary
         tally.finalFacts = backend.facts
         tally.skippedRows = source.skippedRows
-
         return tally
     }
 }

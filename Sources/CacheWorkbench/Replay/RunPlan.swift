@@ -83,6 +83,7 @@ public struct RunPlan: Sendable {
             }
             var runOptions = options
             runOptions.costModel = model
+            runOptions.seed = seed
             if let warmupFraction, let summary {
                 runOptions.warmupRequests = Int((Double(summary.requests - summary.droppedZeroSize) * warmupFraction).rounded(.down))
             }

@@ -93,7 +93,7 @@ extension RunResult {
     static let httpColumnNames = [
         "http_settings", "fresh_hits", "stale_served", "revalidations", "not_modified", "origin_fetches", "origin_requests",
         "origin_bytes", "offline_failures", "not_stored", "not_stored_reasons", "invalidations", "background_revalidations",
-        "heuristic_lifetimes", "validated_by_size", "wrong_body_hits", "coalesced_requests", "origin_fetches_saved", "downloads",
+        "heuristic_lifetimes", "validated_by_size", "wrong_body_hits", "sizes_from_earlier_response", "vary_mismatches", "coalesced_requests", "origin_fetches_saved", "downloads",
         "queue_wait_p50_ms", "queue_wait_p99_ms", "queue_wait_max_ms",
     ]
 
@@ -103,7 +103,7 @@ extension RunResult {
             .from(httpSettings?.description), .int(h.freshHits), .int(h.staleServed), .int(h.revalidations), .int(h.notModified),
             .int(h.originFetches), .int(h.originRequests), .wide(h.originBytes), .int(h.offlineFailures), .int(h.notStoredTotal),
             .text(h.notStoredText), .int(h.invalidations), .int(h.backgroundRevalidations), .int(h.heuristicLifetimes), .int(h.validatedBySize),
-            .int(h.wrongBodyHits),
+            .int(h.wrongBodyHits), .int(h.sizesFromEarlierResponse), .int(h.varyMismatches),
         ] + downloadCells(h)
     }
 

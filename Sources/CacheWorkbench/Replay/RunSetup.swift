@@ -72,7 +72,6 @@ public struct RunSetup {
         options.timeline = arguments.timeline != nil
         options.ignoreObjectSize = arguments.ignoreObjectSize
         options.http = httpSettings
-        options.seed = arguments.seed
         if options.http != nil {
             if arguments.warmup != nil { throw WorkbenchError("--warmup does not apply to --mode http: every request's answer is counted") }
             if arguments.cacheDirectory != nil {

@@ -162,6 +162,12 @@ public enum TableReport {
                 notes.append("\(at): \(h.validatedBySize) revalidations were decided by body size, because the recorded response lacked the stored validator")
             }
             if h.notStoredTotal > 0 { notes.append("\(at): \(h.notStoredTotal) responses not stored (\(h.notStoredText.replacingOccurrences(of: ";", with: ", ")))") }
+            if h.sizesFromEarlierResponse > 0 {
+                notes.append("\(at): \(h.sizesFromEarlierResponse) fetches were of a recorded 304, so their body size is the last size the trace gave that URL (an inferred size, in origin_bytes)")
+            }
+            if settings.profile == .apple && h.varyMismatches > 0 {
+                notes.append("\(at): \(h.varyMismatches) requests missed on Vary; Apple documents no Vary rule, so RFC 9111 §4.1's was assumed")
+            }
             if h.wrongBodyHits > 0 {
                 notes.append("\(at): \(h.wrongBodyHits) hits served another URL's body (corelibs keys by host + port + path: a different query or scheme collides); they are in the hit ratio, which they inflate")
             }
