@@ -2,7 +2,8 @@
 // lists (--capacity), sizes (--inline-limit, --max-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
 // --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and the policies' numeric
-// options, --mode http and its options; sweep capacity ranges, backend lists with variants, and the journal's row text.
+// options, --mode http and its options, a tier's --on-warning and --disk-capacity; sweep capacity ranges, backend lists with
+// variants and tiers, and the journal's row text.
 // The first byte
 // picks the parser; the rest is the option's text. An error is a correct answer; a crash
 // is a finding, and so is a value outside the documented limits.
@@ -53,6 +54,11 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 precondition(Set(variant.options.map(\.key)).count == variant.options.count, "an option twice")
             }
         }
+        // A tier's name: two non-empty backend names, which put back together give the name.
+        if let parts = try? TierOptionText.parts(text) {
+            precondition(!parts.memory.isEmpty && !parts.disk.isEmpty && !parts.memory.contains("+"), "a tier's part is empty or split wrongly")
+            precondition(text.dropFirst(5) == parts.memory + "+" + parts.disk, "a tier's parts do not give its name back")
+        }
         // The journal keeps a row on one line and gives it back unchanged.
         let escaped = CSVRowText.escape(text)
         precondition(!escaped.contains("\n") && !escaped.contains("\r"), "a line break in a journal line")
@@ -77,6 +83,9 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let value = try? policy.integer("option", default: 0, range: 1...16) { precondition((1...16).contains(value), "integer out of range") }
         if let value = try? policy.number("option", default: 0, range: 0...16) { precondition((0...16).contains(value), "number out of range") }
         if let value = try? policy.fraction("option", default: 0.5) { precondition(value > 0 && value < 1, "fraction out of range") }
+        // A tier's memory-warning response and disk capacity.
+        if case .trim(let share)? = try? TierWarningResponse(parsing: text) { precondition(share >= 0 && share < 1, "trim share out of range") }
+        if let bytes = try? TierOptionText.diskCapacity(text) { precondition(bytes > 0 && bytes <= SizeLimits.largestCapacity, "disk capacity out of range") }
         // --mode and the HTTP mode's options, `;`-separated in that order.
         var http = ReplayOptionText.HTTPModeText()
         let parts = text.split(separator: ";", omittingEmptySubsequences: false).map(String.init)

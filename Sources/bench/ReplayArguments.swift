@@ -147,6 +147,39 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: seconds of trace time after which an entry is a miss (default: none).", valueName: "seconds"))
     var maxAge: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: an entry's age counts from its write (default) or its last read (access, as Kingfisher).", valueName: "write|access"))
+    var maxAgeFrom: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers (tier:MEM+DISK and the presets): NSURLSession's `default` configuration (memory and disk) or `ephemeral` (no disk tier).", valueName: "default|ephemeral"))
+    var session: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers: what a memory warning does to the memory tier, clear (default), trim:F (keep F of its capacity), flush-to-disk (then clear) or none.", valueName: "response"))
+    var onWarning: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers: copy a disk hit into memory, on (default) or off.", valueName: "on|off"))
+    var promote: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers: a store goes to memory and disk (through, default), or to memory only until a flush-to-disk (back).", valueName: "through|back"))
+    var write: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers: the disk tier's capacity, e.g. 150MB, or unlimited (the run's --capacity is the memory tier's).", valueName: "size"))
+    var diskCapacity: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers: seconds of trace time an unread memory entry lives, each read extending it (Kingfisher 300; default none).", valueName: "seconds"))
+    var memoryTtl: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers: seconds between sweeps of expired memory entries (default 120, Kingfisher's).", valueName: "seconds"))
+    var memorySweep: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers: entries costlier than this share of the memory capacity stay out of memory (Nuke 0.1; default none).", valueName: "share"))
+    var memoryEntryLimit: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("foundation-urlcache: its memory capacity (default 4MiB, URLCache.shared's on Linux; --capacity is its disk capacity).", valueName: "size"))
+    var memoryCapacity: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("foundation-urlcache: host-port-path (its own key, default) or url (the whole URL as its path: a correct key, to compare).", valueName: "key"))
+    var urlcacheKey: String?
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Disk backends: keep files in <folder>/<backend> (kept; reopened warm by a later run) instead of a fresh temporary folder. <folder>/<backend> must be new, empty or made by an earlier run.", valueName: "folder"))
     var cacheDir: String?
 
@@ -229,6 +262,9 @@ struct ReplayArguments: ParsableArguments {
             "key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget,
             "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,
             "batch": batch, "page-size": pageSize, "mmap-size": mmapSize, "fsync": fsync, "sweep-target": sweepTarget, "max-age": maxAge,
+            "max-age-from": maxAgeFrom, "session": session, "on-warning": onWarning, "promote": promote, "write": write,
+            "disk-capacity": diskCapacity, "memory-capacity": memoryCapacity, "urlcache-key": urlcacheKey,
+            "memory-ttl": memoryTtl, "memory-sweep": memorySweep, "memory-entry-limit": memoryEntryLimit,
             "n-bit-counter": nBitCounter, "init-freq": initFreq, "ain-size-ratio": ainSizeRatio, "aout-size-ratio": aoutSizeRatio,
             "n-seg": nSeg, "fifo-size-ratio": fifoSizeRatio, "ghost-size-ratio": ghostSizeRatio,
             "move-to-main-threshold": moveToMainThreshold, "window-size": windowSize, "protected-size": protectedSize,

@@ -116,8 +116,13 @@ struct FuzzRegressionTests {
                     #expect(capacity.resolve(workingSetBytes: 1 << 80) <= SizeLimits.largestCapacity)
                 }
                 for item in BackendListText.items(text) { _ = try? BackendListText.variant(item) }
+                if let parts = try? TierOptionText.parts(text) { #expect(text.dropFirst(5) == parts.memory + "+" + parts.disk) }
+                _ = try? BackendRegistry.list(parsing: text)  // names, groups, variants and tiers resolved
                 #expect(CSVRowText.unescape(CSVRowText.escape(text)) == text)
-            case 5: _ = try? ReplayOptionText.warmup(text)
+            case 5:
+                _ = try? ReplayOptionText.warmup(text)
+                if case .trim(let share)? = try? TierWarningResponse(parsing: text) { #expect(share >= 0 && share < 1) }
+                if let bytes = try? TierOptionText.diskCapacity(text) { #expect(bytes > 0 && bytes <= SizeLimits.largestCapacity) }
             default: #expect(!ErrorText.quote(text).unicodeScalars.contains { $0.value < 0x20 })
             }
         }

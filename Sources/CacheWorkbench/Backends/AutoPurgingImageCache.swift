@@ -86,6 +86,20 @@ public final class AutoPurgingImageCache: CacheBackend {
         memoryUsage = 0
         return released
     }
+
+    /// AF's purge (sort all by last access, remove the oldest) down to `target`. O(n log n).
+    public func trim(toCost target: Int) -> Int? {
+        guard memoryUsage > target else { return 0 }
+        var purged = 0
+        for image in images.values.sorted(by: { $0.lastAccess < $1.lastAccess }) {
+            if memoryUsage - purged <= target { break }
+            images.removeValue(forKey: image.identifier)
+            purged += image.totalBytes
+            evictions += 1
+        }
+        memoryUsage -= purged
+        return purged
+    }
 }
 
 /// AFAutoPurgingImageCache's policy with an intrusive recency list: the oldest entry is
@@ -145,4 +159,14 @@ public final class AutoPurgingImageCacheO1: CacheBackend {
     }
 
     public func didReceiveMemoryWarning() -> Int { state.pointee.entries.removeAll() }
+
+    /// Removes the least recently used until at most `target` remains. O(victims).
+    public func trim(toCost target: Int) -> Int? {
+        var purged = 0
+        while state.pointee.entries.totalCost > target, state.pointee.entries.oldest >= 0 {
+            purged += state.pointee.entries.removeOldest()
+            state.pointee.evictions += 1
+        }
+        return purged
+    }
 }

@@ -7,6 +7,13 @@ public struct BackendConfig: Sendable {
     public var disk: DiskContext?
     /// For offline policies: each replayed request's next access (`NextAccess`).
     public var nextAccess: NextAccess?
+    /// What a request costs in memory under the run's cost model (the replay's own rule),
+    /// for a backend that stores what it was not handed: a tier promoting a disk hit.
+    public var memoryCost: @Sendable (Request) -> Int = { $0.size }
+    /// What a request's body takes on disk: its encoded size (1 under --ignore-obj-size).
+    public var diskCost: @Sendable (Request) -> Int = { $0.size }
+    /// Whether the run gives stored objects real heap blocks (`Payload`).
+    public var materialize = false
 
     public init(capacityBytes: Int, seed: UInt64 = 1, options: [String: String] = [:], disk: DiskContext? = nil) {
         self.capacityBytes = capacityBytes
@@ -25,6 +32,7 @@ public struct BackendKind: Sendable {
     public let holdsPayloads: Bool
     public let storesBytes: Bool
     public let needsFuture: Bool
+    public let probesIO: Bool
     /// Option names it takes (`--key-hash` arrives as `key-hash`), with a line of help each.
     public let options: [(name: String, help: String)]
     /// Options of this variant (`nscache[key-hash=cf]`), over the command's global ones.
@@ -42,6 +50,7 @@ public struct BackendKind: Sendable {
         self.holdsPayloads = Backend.holdsPayloads
         self.storesBytes = Backend.storesBytes
         self.needsFuture = Backend.needsFuture
+        self.probesIO = Backend.probesIO
         self.factory = make
     }
 
@@ -80,7 +89,11 @@ public struct BackendKind: Sendable {
 public enum BackendRegistry {
     /// Memory and policy backends first, then the disk backends. `bench run` with no
     /// `--backend` runs `defaultNames`.
-    public static let all: [BackendKind] = [
+    public static let all: [BackendKind] = baseKinds
+        + TierPreset.all.map { preset in preset.kind(memory: builtIn(preset.memory), disk: builtIn(preset.disk)) }
+
+    /// The backends themselves, before the presets built from them.
+    private static let baseKinds: [BackendKind] = [
         BackendKind(name: "lru", summary: "policy-only LRU with a byte capacity (hash map + linked list), as libCacheSim's LRU") {
             LRUCache(capacity: $0.capacityBytes)
         },
@@ -186,28 +199,67 @@ public enum BackendRegistry {
                 ("sweep-target", "over capacity, sweep down to this fraction (0.5 SDWebImage/Kingfisher, default; Nuke 0.7)"),
                 ("fsync", "on: fsync each file before the rename; off (default)"),
                 ("max-age", "seconds of trace time after which an entry is a miss (default: none)"),
+                ("max-age-from", "files: an entry's age counts from its write (default) or its last read (access: Kingfisher)"),
             ]
         ) { try FileStore($0) },
+        BackendKind(
+            name: "foundation-urlcache", summary: "the real URLCache of swift-corelibs-foundation (FoundationNetworking), driven through storeCachedResponse / cachedResponse(for:)",
+            options: [
+                ("memory-capacity", "foundation-urlcache: its memory capacity (default 4MiB, URLCache.shared's on Linux); the run's capacity is its disk capacity"),
+                ("urlcache-key", "foundation-urlcache: host-port-path (URLCache's own key, default) or url (the whole URL as its path: a correct key, to compare)"),
+            ]
+        ) { try FoundationURLCache($0) },
     ]
+
+    /// A built-in backend a preset names (a fixed, known name).
+    private static func builtIn(_ name: String) -> BackendKind {
+        baseKinds.first { $0.name == name }!
+    }
 
     /// Every option name some backend takes.
     public static var optionNames: Set<String> { Set(all.flatMap { $0.options.map(\.name) }) }
 
     public static func named(_ name: String) throws -> BackendKind {
+        if name.lowercased().hasPrefix("tier:") { return try tier(name) }
         guard let kind = all.first(where: { $0.name == name.lowercased() }) else {
-            throw WorkbenchError("unknown backend '\(name)'; known: \(all.map(\.name).joined(separator: ", ")), and the groups default, policies, all")
+            throw WorkbenchError("unknown backend '\(name)'; known: \(all.map(\.name).joined(separator: ", ")), the groups default, policies, tiers, all, and tier:MEMORY+DISK")
         }
         return kind
     }
+
+    /// `tier:MEM+DISK`: a memory backend over a disk backend (`TieredCache`).
+    static func tier(_ name: String) throws -> BackendKind {
+        let parts = try TierOptionText.parts(name)
+        let (memory, disk) = (try named(parts.memory), try named(parts.disk))
+        guard !tierNames.contains(memory.name), !tierNames.contains(disk.name) else {
+            throw WorkbenchError("backend '\(name)': a tier's memory and disk are single backends, not tiers")
+        }
+        guard !memory.storesBytes, !memory.needsFuture, disk.storesBytes else {
+            throw WorkbenchError("backend '\(name)': a tier is tier:MEMORY+DISK; the memory backends are \(baseKinds.filter { !$0.storesBytes && !$0.needsFuture }.map(\.name).joined(separator: ", ")), the disk backends \(baseKinds.filter(\.storesBytes).map(\.name).joined(separator: ", "))")
+        }
+        guard disk.probesIO else {
+            throw WorkbenchError("backend '\(name)': \(disk.name) is a memory-and-disk cache of its own, not a tier's disk")
+        }
+        return TieredCache.kind(memory: memory, disk: disk)
+    }
+
+    /// The libraries' two-tier presets (`TierPreset`): the group `tiers`, not in `default`.
+    public static let tierNames: Set<String> = Set(TierPreset.all.map(\.name))
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
     public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
-    public static var defaultKinds: [BackendKind] { all.filter { !policyNames.contains($0.name) } }
+    public static var defaultKinds: [BackendKind] {
+        all.filter { !policyNames.contains($0.name) && !tierNames.contains($0.name) && !optInNames.contains($0.name) }
+    }
 
-    /// A comma-separated list of names, or `default` (or nothing), `all`, `policies`.
+    /// Backends only run when named: `foundation-urlcache` scans its folder on every store
+    /// and memory miss, so a default run would wait on it.
+    public static let optInNames: Set<String> = ["foundation-urlcache"]
+
+    /// A comma-separated list of names, or `default` (or nothing), `all`, `policies`, `tiers`.
     public static func list(parsing text: String?) throws -> [BackendKind] {
         guard let text, !text.isEmpty else { return defaultKinds }
         // Names, variants (`name[option=value;…]`) and the groups `default`, `policies` and
@@ -222,6 +274,7 @@ public enum BackendRegistry {
                 case "default": group = defaultKinds
                 case "all": group = all
                 case "policies": group = all.filter { $0.name == "lru" || policyNames.contains($0.name) }
+                case "tiers": group = all.filter { tierNames.contains($0.name) }
                 default: group = [try named(spec)]
                 }
             }

@@ -32,6 +32,9 @@ public final class FileStore: CacheBackend {
     public let capacity: Int
     public let sweepTarget: Double
     public let maxAge: Double?
+    /// `max-age-from=access`: an entry's age counts from its last read (Kingfisher extends
+    /// an entry's expiry on each read), not from its write.
+    public let ageFromAccess: Bool
     public let fsync: Bool
     private let directory: String
     private let folder: CacheFolder
@@ -54,6 +57,7 @@ public final class FileStore: CacheBackend {
         } else {
             maxAge = nil
         }
+        ageFromAccess = try config.choice("max-age-from", ["write", "access"]) == "access"
         directory = disk.directory
         verify = disk.verify
         files = CountingFiles(backend: Self.name, probe: disk.probe)
@@ -63,6 +67,7 @@ public final class FileStore: CacheBackend {
 
     public var settings: String {
         "sweep-target=\(sweepTarget);fsync=\(fsync ? "on" : "off");max-age=\(maxAge.map { String($0) } ?? "none")"
+            + (ageFromAccess ? ";max-age-from=access" : "")
     }
 
     public var facts: BackendFacts { BackendFacts(entries: index.count, accountedBytes: index.totalBytes, evictions: evictions) }
@@ -77,7 +82,7 @@ public final class FileStore: CacheBackend {
     public func get(_ request: Request) throws -> Bool {
         let key = request.keyText
         guard let entry = index.lookup(key) else { return false }
-        if let maxAge, request.time - entry.stored > maxAge {
+        if let maxAge, request.time - (ageFromAccess ? entry.lastAccess : entry.stored) > maxAge {
             try drop(entry)
             return false
         }

@@ -64,11 +64,26 @@ public final class FoundationNSCache: CacheBackend {
         stored += 1
     }
 
+    /// corelibs calls no delegate for a removal, so the entry's cost is read first.
     public func remove(_ request: Request) {
-        // Not reachable in demand-fill replay; corelibs gives no way to learn the removed cost.
-        cache.removeObject(forKey: request.keyText as NSString)
+        let key = request.keyText as NSString
+        guard let entry = cache.object(forKey: key) else { return }
+        cache.removeObject(forKey: key)
+        storedCost -= entry.cost
+        stored -= 1
     }
 
     /// corelibs NSCache does not respond to memory pressure.
     public func didReceiveMemoryWarning() -> Int { 0 }
+
+    /// Only `removeAllObjects` (a two-tier cache's `clear`): NSCache has no way to evict
+    /// part of itself in its own order, so any other target is refused (nil). O(n).
+    public func trim(toCost target: Int) -> Int? {
+        guard target == 0 else { return nil }
+        let released = facts.accountedBytes
+        cache.removeAllObjects()  // calls no delegate either
+        storedCost = counter.evictedCost
+        stored = counter.evictions
+        return released
+    }
 }

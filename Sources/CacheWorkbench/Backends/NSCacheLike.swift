@@ -153,6 +153,15 @@ public final class NSCacheLike: CacheBackend, @unchecked Sendable {  // every ac
         }
     }
 
+    /// Evicts in the cache's eviction order until at most `target` remains. O(victims).
+    public func trim(toCost target: Int) -> Int? {
+        locked { state in
+            let before = state.entries.totalCost
+            while state.entries.totalCost > target && state.entries.count > 0 { evictOne(&state) }
+            return before - state.entries.totalCost
+        }
+    }
+
     /// Keys from most to least recently used (tests; O(n)).
     var keysByRecency: [String] {
         locked { state in

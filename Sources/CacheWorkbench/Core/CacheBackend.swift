@@ -22,8 +22,18 @@ public protocol CacheBackend: AnyObject {
     /// accounted cost released.
     func didReceiveMemoryWarning() throws -> Int
 
+    /// Evicts in the backend's own eviction order until it holds at most `target` of
+    /// accounted cost, and returns the cost released; nil when it cannot (a two-tier
+    /// cache's memory-warning responses `clear` and `trim:F`, `TieredCache`). Evictions
+    /// made here count in `facts.evictions`. The default cannot.
+    func trim(toCost target: Int) throws -> Int?
+
     /// Cheap facts the replayer samples; never a measurement of time or memory.
     var facts: BackendFacts { get }
+
+    /// Counts only some backends keep, read when counting starts and at the end (not on
+    /// the hot path, so `facts` stays small). The default has none.
+    var details: BackendDetails { get }
 
     /// The backend's effective options, `name=value` joined by `;` (the CSV's
     /// `backend_options`); empty when it has none.
@@ -45,6 +55,15 @@ public protocol CacheBackend: AnyObject {
     /// True for offline policies (Belady) that need each request's next access, computed in
     /// a first pass over the trace and handed over in `BackendConfig.nextAccess`.
     static var needsFuture: Bool { get }
+
+    /// False for a disk backend whose writes the disk I/O probe cannot see (it writes
+    /// through code of its own: `foundation-urlcache`); its write columns are then empty.
+    static var probesIO: Bool { get }
+
+    /// True when `set` is handed the body to write (`PayloadContent`); by default the disk
+    /// backends. A tier says false: it is handed the memory tier's payload (or none) and
+    /// its disk tier makes the encoded body itself.
+    static var receivesBodies: Bool { get }
 
     /// Finishes pending work (commits, a manifest) and releases files; called once after
     /// the replay, before the disk footprint is measured.
@@ -70,7 +89,11 @@ public protocol CacheBackend: AnyObject {
 extension CacheBackend {
     public static var storesBytes: Bool { false }
     public static var needsFuture: Bool { false }
+    public static var probesIO: Bool { true }
+    public static var receivesBodies: Bool { storesBytes }
     public func close() throws {}
+    public var details: BackendDetails { BackendDetails() }
+    public func trim(toCost target: Int) throws -> Int? { nil }
     @inline(__always) public func prefetch(id: UInt64) {}
     @inline(__always) public func prefetchEntry(id: UInt64) {}
 
@@ -97,4 +120,23 @@ public struct BackendFacts: Sendable, Equatable {
         self.fallbacks = fallbacks
         self.fallbackRule = fallbackRule
     }
+}
+
+/// What some backends count besides `BackendFacts` (`CacheBackend.details`).
+public struct BackendDetails: Sendable, Equatable {
+    /// A two-tier cache's counts (`TieredCache`); nil for every other backend.
+    public var tiers: TierCounts?
+    /// Hits served with a body stored for another URL, for a backend that checks every hit's
+    /// body (`foundation-urlcache`, whose key drops the query); nil when not checked.
+    public var wrongBodyHits: Int?
+    /// Things the modeled implementation did that the figures rest on, each with how many
+    /// times (`foundation-urlcache`: stores that never reached its disk); said under the table.
+    public var remarks: [Remark] = []
+
+    public struct Remark: Sendable, Equatable {
+        public var count: Int
+        public var text: String
+    }
+
+    public init() {}
 }

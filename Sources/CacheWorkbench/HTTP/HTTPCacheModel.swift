@@ -53,7 +53,11 @@ struct HTTPCacheModel {
     func cacheRequest(_ request: Request) -> Request? {
         guard settings.profile == .corelibs, !settings.keyByURL else { return request }
         guard let url = URL(string: request.keyText), let host = url.host, !host.isEmpty else { return nil }
-        let key = "\(host.lowercased())\u{0}\(url.port ?? -1)\u{0}\(url.path)\u{0}"
+        // Written as a URL, so a backend that needs one (foundation-urlcache) gets one: two
+        // requests share this text exactly when they share corelibs' key (lowercased host,
+        // port or none, decoded path; any scheme, any query).
+        let path = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? url.path
+        let key = "https://\(host.lowercased())\(url.port.map { ":\($0)" } ?? "")\(path)"
         return Request(time: request.time, key: key, size: request.size, width: request.width, height: request.height)
     }
 
@@ -64,6 +68,9 @@ struct HTTPCacheModel {
 
     /// Counts a request that joined a download in flight.
     mutating func countCoalesced() { counts.coalescedRequests += 1 }
+
+    /// Counts a hit the backend answered with another URL's body (its own key collided).
+    mutating func countWrongBody() { counts.wrongBodyHits += 1 }
 
     /// Takes over another model's stored responses (a session that goes offline keeps its
     /// cache): for tests of policies that never load.

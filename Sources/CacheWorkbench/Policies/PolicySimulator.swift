@@ -103,6 +103,16 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     /// A policy simulator models no app and has no memory-pressure response.
     func didReceiveMemoryWarning() -> Int { 0 }
 
+    /// Evicts the policy's victims until at most `target` bytes remain. O(victims).
+    func trim(toCost target: Int) -> Int? {
+        let before = nodes.pointee.usedBytes
+        while nodes.pointee.usedBytes > target, nodes.pointee.count > 0 {
+            let victim = policy.pointee.evict(&nodes.pointee, incoming: 0)
+            nodes.pointee.evict(victim)
+        }
+        return before - nodes.pointee.usedBytes
+    }
+
     /// The replay loop specialized for each policy: called through `any CacheBackend`, a
     /// generic class's methods would otherwise run unspecialized (every `hit` and `evict`
     /// through a witness table, half the speed). One line per policy.

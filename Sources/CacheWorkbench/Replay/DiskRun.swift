@@ -43,7 +43,8 @@ public struct DiskRunOptions: Sendable {
 public struct DiskMeasurement: Sendable {
     public var folder: String
     public var kept: Bool
-    public var io: DiskIOProbe.Totals
+    /// nil when the backend writes through code the probe does not see (`CacheBackend.probesIO`).
+    public var io: DiskIOProbe.Totals?
     /// Allocated blocks under the folder after `close()`.
     public var footprintBytes: Int
 }

@@ -21,8 +21,11 @@ extension ReplayLoop {
             if downloads != nil, step.outcome == .fetched { _ = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds) }
             return false
         }
+        let wrongBefore = checksBodies ? backend.details.wrongBodyHits : nil
         let found = http!.looksUp(request) ? try timedGet(keyed) : false
         let step = http!.answer(request, key: keyed.id, found: found, cost: cost)
+        // A backend whose own key collides (foundation-urlcache) answered with another body.
+        if let wrongBefore, step.outcome.servedFromCache, backend.details.wrongBodyHits ?? 0 > wrongBefore { http!.countWrongBody() }
         if step.remove { try backend.remove(keyed) }
         if downloads != nil, step.outcome == .fetched {
             let finish = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds)

@@ -32,6 +32,24 @@ public struct ReplayOptions: Sendable {
     public init() {}
 }
 
+extension ReplayOptions {
+    /// What a request costs under these options, and the pixel rule that priced it (nil:
+    /// the encoded size, or every object counting 1). The replay's one pricing rule.
+    @inline(__always)
+    func price(_ request: Request) -> (cost: Int, source: PixelCostRules.Source?) {
+        Self.price(request, ignoreObjectSize: ignoreObjectSize, pricesPixels: costModel == .pixels, rules: pixelRules)
+    }
+
+    /// The rule itself, on the few values it reads (the replay loop keeps just those).
+    @inline(__always)
+    static func price(_ request: Request, ignoreObjectSize: Bool, pricesPixels: Bool, rules: PixelCostRules) -> (cost: Int, source: PixelCostRules.Source?) {
+        if ignoreObjectSize { return (1, nil) }
+        guard pricesPixels else { return (request.size, nil) }
+        let priced = rules.cost(of: request)
+        return (priced.cost, priced.source)
+    }
+}
+
 public struct ReplayProgress: Sendable {
     /// Share of the trace consumed, when known.
     public var fraction: Double?

@@ -12,6 +12,12 @@ public struct ReplayTally: Sendable {
     public var logicalWriteBytes: ByteTotal = 0
     /// Misses whose cost exceeded the whole capacity, so were not inserted (rule 3).
     public var tooLarge = 0
+    /// The backend's details at the end (`CacheBackend.details`).
+    public var finalDetails = BackendDetails()
+    /// A two-tier backend's counts over the counted requests (`TieredCache`); nil otherwise.
+    public var tiers: TierCounts?
+    /// Hits with another URL's body, from a backend that checks bodies; nil otherwise.
+    public var wrongBodyHits: Int?
     public var skippedRows = 0
     /// Requests replayed before the counters started (`--warmup`).
     public var warmupRequests = 0

@@ -78,6 +78,13 @@ public struct Replayer {
         tally.getMiss = loop.getMissLatency.summary
         tally.set = loop.setLatency.summary
         tally.finalFacts = backend.facts
+        tally.finalDetails = backend.details
+        if let tiers = tally.finalDetails.tiers {
+            // A tier writes the encoded body to disk, whatever the memory cost it was handed.
+            tally.tiers = tiers.since(loop.countsStart.tiers ?? TierCounts())
+            tally.logicalWriteBytes = tally.tiers!.diskWriteBytes
+        }
+        if let wrong = tally.finalDetails.wrongBodyHits { tally.wrongBodyHits = wrong - (loop.countsStart.wrongBodyHits ?? 0) }
         tally.skippedRows = source.skippedRows
         return tally
     }
@@ -124,6 +131,11 @@ struct ReplayLoop<Backend: CacheBackend> {
     var http: HTTPCacheModel?
     /// `--coalesce` / `--max-active-downloads` / `--origin-latency`: downloads take time.
     var downloads: DownloadScheduler?
+    /// The backend's details when counting started (after the warm-up): a tier's counts and
+    /// wrong-body hits are reported from there.
+    var countsStart: BackendDetails
+    /// The backend checks the body of every hit (`BackendDetails.wrongBodyHits`).
+    let checksBodies: Bool
 
     init(backend: Backend, capacity: Int, options: ReplayOptions) {
         self.backend = backend
@@ -140,6 +152,8 @@ struct ReplayLoop<Backend: CacheBackend> {
         self.window = max(1, options.warningWindow)
         self.keepTimeline = options.timeline
         self.accountedPeak = backend.facts.accountedBytes
+        self.countsStart = backend.details
+        self.checksBodies = countsStart.wrongBodyHits != nil
         if schedule != nil { recent = [UInt8](repeating: 0, count: window) }
         if pricesPixels { tally.costSources = CostSourceCounts() }
         if case .above = schedule { heap = HeapTracker() }
@@ -163,6 +177,7 @@ struct ReplayLoop<Backend: CacheBackend> {
                 let cost = price(request).cost
                 if cost <= capacity { try backend.set(request, cost: cost, payload: try payload(for: request, cost: cost)) }
             }
+            if warmupLeft == 0 { countsStart = backend.details }  // a backend's own counts start now
             return
         }
         if schedule != nil { try warnIfDue(request) }
@@ -232,21 +247,17 @@ struct ReplayLoop<Backend: CacheBackend> {
         accountedPeak = max(accountedPeak, backend.facts.accountedBytes)
     }
 
-    /// What the request costs, and the pixel rule that priced it (nil: encoded size, or
-    /// every object counting 1).
+    /// What the request costs, and the pixel rule that priced it (`ReplayOptions.price`).
     @inline(__always)
     private func price(_ request: Request) -> (cost: Int, source: PixelCostRules.Source?) {
-        if ignoreObjectSize { return (1, nil) }
-        guard pricesPixels else { return (request.size, nil) }
-        let priced = pixelRules.cost(of: request)
-        return (priced.cost, priced.source)
+        ReplayOptions.price(request, ignoreObjectSize: ignoreObjectSize, pricesPixels: pricesPixels, rules: pixelRules)
     }
 
     /// The object's memory (a materialized bitmap) or a disk backend's body, or nil.
     @inline(__always)
     func payload(for request: Request, cost: Int) throws -> Payload? {
         if materialize { return try Payload(byteCount: cost) }
-        return Backend.storesBytes ? try Payload(contentFor: request.keyText, byteCount: cost) : nil
+        return Backend.receivesBodies ? try Payload(contentFor: request.keyText, byteCount: cost) : nil
     }
 
     private mutating func warnIfDue(_ request: Request) throws {

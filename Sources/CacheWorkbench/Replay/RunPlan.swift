@@ -92,6 +92,10 @@ public struct RunPlan: Sendable {
                 let bytes = capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0)
                 willRun(backend, bytes)
                 var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
+                let pricing = runOptions
+                config.memoryCost = { pricing.price($0).cost }
+                config.diskCost = { pricing.ignoreObjectSize ? 1 : $0.size }
+                config.materialize = runOptions.materialize
                 if backend.needsFuture { config.nextAccess = nextAccess }
                 // `--repeat K`: K independent replays of the point; the row keeps the median
                 // of each timing figure (`RepeatSpread`), the counts of the first (all equal).
@@ -157,7 +161,7 @@ public struct RunPlan: Sendable {
         }
         if let folder, let probe = config.disk?.probe {
             run.measurement = DiskMeasurement(
-                folder: folder.path, kept: !folder.temporary || disk.keep, io: probe.totals,
+                folder: folder.path, kept: !folder.temporary || disk.keep, io: backend.probesIO ? probe.totals : nil,
                 footprintBytes: DiskFootprint.allocatedBytes(under: folder.path))
         }
         return run

@@ -87,7 +87,7 @@ extension RunResult {
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
-    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames
+    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks"]
 
     /// The HTTP mode's columns (empty in demand-fill): how each request was answered.
     static let httpColumnNames = [
@@ -97,13 +97,44 @@ extension RunResult {
         "queue_wait_p50_ms", "queue_wait_p99_ms", "queue_wait_max_ms",
     ]
 
+    /// Hits served with another URL's body: in the HTTP mode the model's count (under
+    /// corelibs' key, and the served hits a body-checking backend answered wrongly), in
+    /// demand-fill a body-checking backend's (every hit is served); nil when none looked.
+    public var wrongBodyHits: Int? { tally.http?.wrongBodyHits ?? tally.wrongBodyHits }
+
+    /// A two-tier backend's columns (empty for every other backend): where hits came from.
+    static let tierColumnNames = [
+        "memory_hits", "disk_hits", "memory_hit_ratio", "disk_hit_ratio", "promotions", "disk_writes", "flushed_to_disk",
+        "memory_expired", "memory_refused", "disk_evictions", "disk_entries", "disk_bytes",
+    ]
+
+    var tierCells: [Cell] {
+        guard let t = tally.tiers else { return Array(repeating: .empty, count: Self.tierColumnNames.count) }
+        let ratio = { (hits: Int) -> Cell in tally.requests > 0 ? .double(Double(hits) / Double(tally.requests)) : .empty }
+        return [
+            .int(t.memoryHits), .int(t.diskHits), ratio(t.memoryHits), ratio(t.diskHits), .int(t.promotions), .int(t.diskWrites),
+            .int(t.flushed), .int(t.memoryExpired), .int(t.memoryRefused), .int(t.diskEvictions), .int(t.diskEntries), .int(t.diskBytes),
+        ]
+    }
+
+    /// What the modeled implementation did that the figures rest on (`BackendDetails.remarks`).
+    var remarksCell: Cell {
+        let remarks = tally.finalDetails.remarks
+        return remarks.isEmpty ? .empty : .text(remarks.map { "\($0.count) \($0.text)" }.joined(separator: "; "))
+    }
+
     var httpCells: [Cell] {
-        guard let h = tally.http else { return Array(repeating: .empty, count: Self.httpColumnNames.count) }
+        guard let h = tally.http else {
+            // A backend that checks its hits' bodies fills wrong_body_hits in demand-fill too.
+            var cells = Array(repeating: Cell.empty, count: Self.httpColumnNames.count)
+            if let wrong = tally.wrongBodyHits { cells[Self.httpColumnNames.firstIndex(of: "wrong_body_hits")!] = .int(wrong) }
+            return cells
+        }
         return [
             .from(httpSettings?.description), .int(h.freshHits), .int(h.staleServed), .int(h.revalidations), .int(h.notModified),
             .int(h.originFetches), .int(h.originRequests), .wide(h.originBytes), .int(h.offlineFailures), .int(h.notStoredTotal),
             .text(h.notStoredText), .int(h.invalidations), .int(h.backgroundRevalidations), .int(h.heuristicLifetimes), .int(h.validatedBySize),
-            .int(h.wrongBodyHits), .int(h.sizesFromEarlierResponse), .int(h.varyMismatches),
+            .from(wrongBodyHits), .int(h.sizesFromEarlierResponse), .int(h.varyMismatches),
         ] + downloadCells(h)
     }
 
@@ -119,13 +150,16 @@ extension RunResult {
     /// Bytes handed to write calls per logical body byte stored.
     public var writeAmplification: Double? {
         guard let disk, tally.logicalWriteBytes > 0 else { return nil }
-        return Double(disk.io.totalWriteBytes) / tally.logicalWriteBytes.asDouble
+        guard let io = disk.io else { return nil }
+        return Double(io.totalWriteBytes) / tally.logicalWriteBytes.asDouble
     }
 
     /// Bytes on disk per body byte held at the end.
     public var spaceAmplification: Double? {
-        guard let disk, tally.finalFacts.accountedBytes > 0 else { return nil }
-        return Double(disk.footprintBytes) / Double(tally.finalFacts.accountedBytes)
+        // A tier's facts are its memory tier's; its disk tier holds the bodies on disk.
+        let held = tally.tiers?.diskBytes ?? tally.finalFacts.accountedBytes
+        guard let disk, held > 0 else { return nil }
+        return Double(disk.footprintBytes) / Double(held)
     }
 
     public var cells: [Cell] {
@@ -144,8 +178,8 @@ extension RunResult {
             replayed ? .int(t.memory.accounted) : .empty, .from(t.memory.allocated), .from(t.memory.resident),
             .from(overhead), .int(t.memoryWarnings), replayed ? .int(t.finalFacts.evictions) : .empty,
             // Disk columns: empty (not applicable) for memory and policy backends.
-            disk == nil ? .empty : .wide(t.logicalWriteBytes), .from(disk?.io.totalWriteBytes), .from(disk?.io.totalPageBytes),
-            .from(disk?.io.totalSyncs), .from(writeAmplification), .from(disk?.footprintBytes),
+            disk == nil ? .empty : .wide(t.logicalWriteBytes), .from(disk?.io?.totalWriteBytes), .from(disk?.io?.totalPageBytes),
+            .from(disk?.io?.totalSyncs), .from(writeAmplification), .from(disk?.footprintBytes),
             .text(environment.gitRevision), .text(environment.swiftVersion), .text(environment.allocator),
             .text(failed ? "failed" : "ok"), .from(t.failure), .from(traceChecksum), .text(capacity.description),
             .from(workingSetBytes), .int(t.droppedZeroSize), .int(t.tooLarge), .int(t.skippedRows),
@@ -158,8 +192,8 @@ extension RunResult {
             memoryWarningSchedule == nil ? .empty : .int(t.warningReleasedBytes),
             .from(t.meanHitRatio(\.hitRatioBefore)), .from(t.meanHitRatio(\.hitRatioAfter)),
             .from(spaceAmplification),
-            .from(disk?.io.writeBytes(.database)), .from(disk?.io.writeBytes(.journal)), .from(disk?.io.writeBytes(.wal)),
-            .from(disk?.io.writeBytes(.data)), .from(disk?.io.writeBytes(.other)), .from(disk?.io.writeCalls.reduce(0, +)),
+            .from(disk?.io?.writeBytes(.database)), .from(disk?.io?.writeBytes(.journal)), .from(disk?.io?.writeBytes(.wal)),
+            .from(disk?.io?.writeBytes(.data)), .from(disk?.io?.writeBytes(.other)), .from(disk?.io?.writeCalls.reduce(0, +)),
             .from(disk.map { $0.kept ? $0.folder : "(removed)" }), disk == nil ? .empty : .text(verify ? "on" : "off"),
             .from(t.getHit?.p50), .from(t.getHit?.p90), .from(t.getHit?.p99), .from(t.getHit?.p999), .from(t.getHit?.max),
             timing ? .from(Int(t.getHit?.count ?? 0)) : .empty,
@@ -172,7 +206,7 @@ extension RunResult {
                 guard let range = spread?.ranges[column] else { return [.empty, .empty] }
                 return column.hasSuffix("_ns") ? [.int(Int(range.min)), .int(Int(range.max))] : [.double(range.min), .double(range.max)]
             }
-            + [.text(method)] + httpCells
+            + [.text(method)] + httpCells + tierCells + [remarksCell]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

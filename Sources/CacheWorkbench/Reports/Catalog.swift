@@ -3,12 +3,25 @@ public enum Catalog {
     public static func text() -> String {
         var text = "Backends (--backend):\n"
         let width = BackendRegistry.all.map(\.name.count).max() ?? 0
+        let tierOptions = Set(TieredCache.options.map(\.name))
         for kind in BackendRegistry.all {
             text += "  \(kind.name)\(String(repeating: " ", count: width - kind.name.count))  \(kind.summary)\n"
-            for option in kind.options {
+            let preset = TierPreset.all.first { $0.name == kind.name }
+            // A preset lists its defaults; the tier options come once, below the list.
+            if let preset {
+                let defaults = preset.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+                text += "  \(String(repeating: " ", count: width))    = tier:\(preset.memory)+\(preset.disk)[\(defaults)]\n"
+                continue
+            }
+            for option in kind.options where !tierOptions.contains(option.name) {
                 text += "  \(String(repeating: " ", count: width))    --\(option.name): \(option.help)\n"
             }
         }
+        text += "\nTwo-tier caches: tier:MEMORY+DISK (e.g. tier:autopurge+files) puts any memory backend above over any disk backend; the presets above are such tiers with a library's defaults (the group `tiers`). --capacity is the memory tier's. A tier takes its backends' options and these:\n"
+        for option in TieredCache.options {
+            text += "    --\(option.name): \(option.help.hasPrefix("tier: ") ? String(option.help.dropFirst(6)) : option.help)\n"
+        }
+        text += "Groups: default (lru and the modeled iOS caches, without foundation-urlcache: it scans its folder on every store), policies, tiers, all.\n"
         text += "\nTrace formats (--format; compressed .gz .zst .xz .bz2 files are streamed through their decompressor):\n"
         for format in TraceFormat.all {
             let names = format.extensions.isEmpty ? "" : " (.\(format.extensions.joined(separator: ", .")))"

@@ -117,6 +117,7 @@ public enum TableReport {
         }
         notes += fallbackNotes(results)
         notes += httpNotes(results)
+        notes += tierNotes(results)
         for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
             guard let sources = result.tally.costSources else { continue }
             notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
@@ -168,12 +169,32 @@ public enum TableReport {
             if settings.profile == .apple && h.varyMismatches > 0 {
                 notes.append("\(at): \(h.varyMismatches) requests missed on Vary; Apple documents no Vary rule, so RFC 9111 §4.1's was assumed")
             }
-            if h.wrongBodyHits > 0 {
-                notes.append("\(at): \(h.wrongBodyHits) hits served another URL's body (corelibs keys by host + port + path: a different query or scheme collides); they are in the hit ratio, which they inflate")
+            if let wrong = result.wrongBodyHits, wrong > 0 {
+                notes.append("\(at): \(wrong) hits served another URL's body (corelibs keys by host + port + path: a different query or scheme collides); they count as hits")
             }
             if settings.profile == .corelibs && settings.policy != .useProtocolCachePolicy {
                 notes.append("\(at): corelibs ignores --request-policy \(settings.policy.rawValue) (FoundationNetworking never reads URLRequest.cachePolicy)")
             }
+        }
+        return notes
+    }
+
+    /// Where a two-tier cache's hits came from, and what a backend's key got wrong, per run.
+    static func tierNotes(_ results: [RunResult]) -> [String] {
+        var notes: [String] = []
+        for result in results {
+            let at = "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))"
+            for remark in result.tally.finalDetails.remarks { notes.append("\(at): \(remark.count) \(remark.text)") }
+            if result.tally.http == nil, let wrong = result.tally.wrongBodyHits, wrong > 0 {
+                notes.append("\(at): \(wrong) hits returned another URL's body (its key drops the query and the scheme); they are in the hit ratio, which they inflate")
+            }
+            guard let t = result.tally.tiers, result.tally.requests > 0 else { continue }
+            let share = { (count: Int) in percent(Double(count) / Double(result.tally.requests)) }
+            var text = "\(at): memory hits \(share(t.memoryHits)), disk hits \(share(t.diskHits)) of requests; \(t.promotions) disk hits promoted to memory, \(t.diskWrites) bodies written to disk"
+            if t.flushed > 0 { text += ", \(t.flushed) of them flushed on memory warnings" }
+            if t.memoryExpired > 0 { text += ", \(t.memoryExpired) memory entries expired" }
+            if t.memoryRefused > 0 { text += ", \(t.memoryRefused) kept out of memory (over the entry limit)" }
+            notes.append(text)
         }
         return notes
     }
@@ -205,7 +226,7 @@ public enum TableReport {
 
     static func diskCells(_ result: RunResult) -> [String] {
         let amplification: String = result.writeAmplification.map { String(format2: $0) + "×" } ?? "–"
-        let syncs: String = result.disk.map { String($0.io.totalSyncs) } ?? "–"
+        let syncs: String = result.disk?.io.map { String($0.totalSyncs) } ?? "–"
         let footprint: String = result.disk.map { ByteCount.format($0.footprintBytes) } ?? "–"
         let space: String = result.spaceAmplification.map { String(format2: $0) + "×" } ?? "–"
         return [amplification, syncs, footprint, space]

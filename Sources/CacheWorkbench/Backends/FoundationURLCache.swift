@@ -1,0 +1,155 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real `URLCache` of swift-corelibs-foundation (FoundationNetworking), measured as it
+/// is (../shared/HTTP-CACHING-FACTS.md §1a). On Linux URLSession never stores a response
+/// by itself, so this backend stores: get is `cachedResponse(for:)`, set is
+/// `storeCachedResponse(_:for:)` of a 200 response carrying the body, remove is
+/// `removeCachedResponse(for:)`.
+///
+/// What it does, as corelibs does it:
+/// - its key is host + port + path: the scheme and the query string are not part of it,
+///   so `?w=100` and `?w=200` are one entry, and a hit may return another URL's body.
+///   Every hit's body is checked against the one stored for the request's own key and
+///   the others are counted (`wrong_body_hits`). `urlcache-key=url` hands URLCache the
+///   whole URL, percent-encoded, as the path: a correct key to compare with.
+/// - FIFO eviction in memory and on disk (by the wall-clock second in each file's name),
+///   an entry stored only if its archived size is below each tier's capacity, no
+///   promotion of a disk hit to memory, and a folder scan on every memory miss and every
+///   store (its disk eviction): get and set are O(files).
+/// - Bug 1 of the facts: storing a key that is already stored and later evicting past it
+///   traps (SIGILL). Every set therefore removes the key first (its cost is in the set's
+///   time); the replay never stores twice without it.
+/// - Bug 2: a key whose base64 form has a `/` (non-ASCII paths) silently fails to reach
+///   the disk; it stays a memory-only entry, as it would in an app.
+///
+/// Its eviction order follows the wall clock (the second each file was written), so unlike
+/// every model here its hits may differ between runs of the same trace.
+///
+/// The run's capacity is its disk capacity; `memory-capacity` its memory (default 4 MiB,
+/// as `URLCache.shared` on Linux). Accounted bytes are its `currentDiskUsage`, read after
+/// each store or removal (a folder scan, outside the timed call). Keys that are not http(s)
+/// URLs are stored under `https://trace.invalid/` + the percent-encoded key (counted).
+public final class FoundationURLCache: CacheBackend {
+    public static let needsKeyNames = true
+    public static let holdsPayloads = false
+    public static let storesBytes = true
+    public static let probesIO = false
+    static let name = "foundation-urlcache"
+    static let fallbackRule = "requests had a key that is not an http(s) URL, stored as https://trace.invalid/ + the percent-encoded key"
+
+    private let cache: URLCache
+    private let folder: CacheFolder
+    private let directory: String
+    private let verify: Bool
+    public let diskCapacity: Int
+    public let memoryCapacity: Int
+    /// Whether the query stays in the key (`urlcache-key=url`).
+    public let keepsQuery: Bool
+    private var stores = 0
+    private var removed = 0
+    private var wrongBodies = 0
+    private var nonURLKeys = 0
+    /// Stores whose identifier has a "/" (bug 2): they never reach the disk.
+    private var diskless = 0
+    private var usage: (entries: Int, diskBytes: Int)?
+
+    public init(_ config: BackendConfig) throws {
+        let disk = try config.diskContext(for: Self.name)
+        diskCapacity = config.capacityBytes
+        memoryCapacity = try config.integer("memory-capacity", default: 4 << 20, range: 0...SizeLimits.largestCapacity)
+        keepsQuery = try config.choice("urlcache-key", ["host-port-path", "url"]) == "url"
+        directory = disk.directory
+        verify = disk.verify
+        folder = try CacheFolder.claim(directory, backend: Self.name)
+        cache = URLCache(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, diskPath: directory)
+    }
+
+    public var settings: String {
+        "memory-capacity=\(memoryCapacity);urlcache-key=\(keepsQuery ? "url" : "host-port-path");store=remove-then-store"
+    }
+
+    public var facts: BackendFacts {
+        let usage = self.usage ?? readUsage()
+        self.usage = usage
+        return BackendFacts(
+            entries: usage.entries, accountedBytes: usage.diskBytes, evictions: max(0, stores - removed - usage.entries),
+            fallbacks: nonURLKeys, fallbackRule: nonURLKeys > 0 ? Self.fallbackRule : nil)
+    }
+
+    public var details: BackendDetails {
+        var details = BackendDetails()
+        details.wrongBodyHits = wrongBodies
+        if diskless > 0 {
+            details.remarks = [.init(count: diskless, text: "stores had a '/' in URLCache's base64 identifier: their disk write silently failed and they lived in memory only (corelibs bug 2)")]
+        }
+        return details
+    }
+
+    /// URLCache's own disk usage, and its entry files (names it made; none is opened).
+    private func readUsage() -> (entries: Int, diskBytes: Int) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return (names.count { $0.hasSuffix(".storedcachedurlresponse") }, cache.currentDiskUsage)
+    }
+
+    /// The request URLCache sees for a key; `counting` (a lookup) counts a non-URL key.
+    private func urlRequest(_ request: Request, counting: Bool = false) -> URLRequest {
+        let key = request.keyText
+        if let url = URL(string: key), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil {
+            // A correct key: the whole URL, percent-encoded, as the path URLCache keys by.
+            guard keepsQuery, let whole = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics),
+                  let keyed = URL(string: "https://url.key/" + whole) else { return URLRequest(url: url) }
+            return URLRequest(url: keyed)
+        }
+        if counting { nonURLKeys += 1 }
+        let encoded = key.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? ""
+        return URLRequest(url: URL(string: "https://trace.invalid/" + encoded)!)
+    }
+
+    public func get(_ request: Request) throws -> Bool {
+        guard let cached = cache.cachedResponse(for: urlRequest(request, counting: true)) else { return false }
+        let own = cached.data.withUnsafeBytes { PayloadContent.matches($0, key: request.keyText) }
+        if !own {
+            if verify && keepsQuery {
+                throw DiskError(backend: Self.name, path: directory, reason: "verify: the body read back is not the one stored for '\(request.keyText)'")
+            }
+            wrongBodies += 1
+        }
+        return true
+    }
+
+    public func set(_ request: Request, cost: Int, payload: Payload?) throws {
+        let body = try payload ?? Payload(contentFor: request.keyText, byteCount: cost)
+        let urlRequest = urlRequest(request)
+        guard let url = urlRequest.url,
+              let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": String(body.byteCount)]) else {
+            throw DiskError(backend: Self.name, path: directory, reason: "cannot make a response for '\(request.keyText)'")
+        }
+        cache.removeCachedResponse(for: urlRequest)  // never store a key twice (bug 1)
+        cache.storeCachedResponse(CachedURLResponse(response: response, data: Data(body.bytes)), for: urlRequest)
+        stores += 1
+        if Self.identifier(url).contains("/") { diskless += 1 }
+        usage = nil
+    }
+
+    public func remove(_ request: Request) throws {
+        let urlRequest = urlRequest(request)
+        if cache.cachedResponse(for: urlRequest) != nil { removed += 1 }
+        cache.removeCachedResponse(for: urlRequest)
+        usage = nil
+    }
+
+    /// URLCache's key and file-name part, as corelibs makes it (`identifier(for:)`, L354-371):
+    /// base64 of the lowercased host, the port or -1, and the path, each followed by a NUL.
+    static func identifier(_ url: URL) -> String {
+        let text = "\(url.host?.lowercased() ?? "")\u{0}\(url.port ?? -1)\u{0}\(url.path)\u{0}"
+        return Data(text.utf8).base64EncodedString()
+    }
+
+    /// URLCache on Linux has no memory-pressure response.
+    public func didReceiveMemoryWarning() -> Int { 0 }
+
+    public func close() throws { folder.release() }
+}

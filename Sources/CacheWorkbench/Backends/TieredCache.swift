@@ -1,0 +1,305 @@
+/// A memory cache in front of a disk cache, as the image libraries build one: any memory
+/// backend over any disk backend (`tier:MEM+DISK`, e.g. `tier:autopurge+files`), or a
+/// library's preset (`TierPreset`: afnetworking, sdwebimage, kingfisher, nuke, pincache).
+///
+/// - get: the memory tier, then the disk tier. A disk hit is copied into memory when
+///   `promote` is on, priced as the replay prices the request (`BackendConfig.memoryCost`)
+///   and given a fresh payload when payloads are materialized: a promotion pays the
+///   "decode" inside the timed get, as the libraries pay it on a disk hit.
+/// - set: memory (unless the cost is over `memory-entry-limit` of the memory capacity:
+///   Nuke's 10%), and the disk with `write=through`. With `write=back` the disk is written
+///   only by a memory warning's `flush-to-disk`, so what memory evicts first is lost (a RAM
+///   layer flushed on memory warnings). The disk body is the encoded size
+///   (`BackendConfig.diskCost`), whatever the memory cost model.
+/// - memory warning (`on-warning`): `clear` empties memory (every library's response);
+///   `trim:F` evicts in the memory backend's own order down to F of its capacity;
+///   `flush-to-disk` writes the memory entries the disk lacks, then clears; `none` ignores it.
+/// - `memory-ttl`: an entry unread for that many seconds of trace time is a memory miss
+///   and goes; each read extends it; every `memory-sweep` seconds the expired ones are
+///   removed (Kingfisher: 300 s, extended by reads, swept every 120 s).
+/// - `session=ephemeral`: no disk tier (NSURLSession's ephemeral configuration); `default`
+///   has one.
+///
+/// The memory tier's capacity is the run's capacity (what a sweep varies); the disk tier's
+/// is `disk-capacity`. The backend's facts are the memory tier's (memory warnings and
+/// memory figures are about it); `details.tiers` carries the per-tier counts.
+///
+/// Complexity: get = the memory backend's get, then on a miss the disk backend's get, plus
+/// on a promotion the memory backend's set; set = the memory backend's set + the disk
+/// backend's set; `clear` / `trim:F` = the memory backend's trim; `flush-to-disk`
+/// O(entries written since the last flush) gets and disk sets; a TTL sweep O(entries read
+/// or written in memory).
+public final class TieredCache: CacheBackend {
+    public static let needsKeyNames = true
+    public static let holdsPayloads = true
+    public static let storesBytes = true
+    public static let receivesBodies = false
+
+    /// The tier's own options (the memory and disk backends' options pass through to them).
+    static let options: [(name: String, help: String)] = [
+        ("promote", "tier: copy a disk hit into memory, on (default, as SDWebImage, Kingfisher, PINCache, Nuke) or off"),
+        ("write", "tier: through (a store goes to memory and disk; default) or back (the disk is written by flush-to-disk only)"),
+        ("on-warning", "tier: a memory warning clears memory (clear, default), trims it (trim:F), flush-to-disk then clears, or none"),
+        ("session", "tier: default (memory and disk) or ephemeral (no disk tier: NSURLSession's ephemeral configuration)"),
+        ("disk-capacity", "tier: the disk tier's capacity, e.g. 150MB, or unlimited (default 150MB, as URLCache under AFNetworking and Nuke)"),
+        ("memory-ttl", "tier: seconds of trace time an unread memory entry lives, each read extends it (Kingfisher 300; default none)"),
+        ("memory-sweep", "tier: seconds between sweeps of expired memory entries (Kingfisher 120; default 120 with memory-ttl)"),
+        ("memory-entry-limit", "tier: entries costlier than this share of the memory capacity stay out of memory (Nuke 0.1; default none)"),
+    ]
+
+    /// The options a tier takes: its own, then its memory and disk backends' (each gets its own).
+    static func options(memory: BackendKind, disk: BackendKind) -> [(name: String, help: String)] {
+        var all = options
+        for option in memory.options + disk.options where !all.contains(where: { $0.name == option.name }) { all.append(option) }
+        return all
+    }
+
+    /// `tier:MEM+DISK` as a registry kind.
+    static func kind(memory: BackendKind, disk: BackendKind) -> BackendKind {
+        BackendKind(
+            name: "tier:\(memory.name)+\(disk.name)", summary: "\(memory.name) in memory over \(disk.name) on disk",
+            options: options(memory: memory, disk: disk)
+        ) { try TieredCache($0, memory: memory, disk: disk) }
+    }
+
+    public let memoryCapacity: Int
+    public let diskCapacity: Int
+    public let promote: Bool
+    public let writeBack: Bool
+    public let onWarning: TierWarningResponse
+    public let memoryTTL: Double?
+    public let memorySweep: Double
+    public let memoryEntryLimit: Int
+    private let memory: any CacheBackend
+    private let disk: (any CacheBackend)?
+    private let memoryName: String
+    private let diskName: String
+    private let memoryCost: @Sendable (Request) -> Int
+    private let diskCost: @Sendable (Request) -> Int
+    private let materialize: Bool
+    private var counts = TierCounts()
+    /// `write=back`: entries stored in memory since the last flush, by key.
+    private var unflushed: [String: Request] = [:]
+    /// `memory-ttl`: when each memory entry was last read or written, by key.
+    private var touched: [String: (request: Request, at: Double)] = [:]
+    private var nextSweep = -Double.infinity
+    /// The latest trace time seen: a flush writes at it.
+    private var lastTime = -Double.infinity
+
+    /// `memory` and `disk` are registry kinds (`BackendRegistry.tier` checks that they are a
+    /// memory and a disk backend); the config's options reach each of them (each takes its
+    /// own), and `presetOptions` are defaults under the user's options.
+    init(_ config: BackendConfig, memory memoryKind: BackendKind, disk diskKind: BackendKind, presetOptions: [String: String] = [:]) throws {
+        var config = config
+        config.options = presetOptions.merging(config.options) { _, user in user }
+        memoryCapacity = config.capacityBytes
+        promote = try config.flag("promote", default: true)
+        writeBack = try config.choice("write", ["through", "back"]) == "back"
+        onWarning = try TierWarningResponse(parsing: config.options["on-warning"] ?? "clear")
+        let ephemeral = try config.choice("session", ["default", "ephemeral"]) == "ephemeral"
+        diskCapacity = try TierOptionText.diskCapacity(config.options["disk-capacity"] ?? "150MB")
+        memoryTTL = try config.options["memory-ttl"].map { try Self.seconds("memory-ttl", $0) }
+        memorySweep = try config.options["memory-sweep"].map { try Self.seconds("memory-sweep", $0) } ?? 120
+        memoryEntryLimit = config.options["memory-entry-limit"] == nil ? Int.max
+            : Int((Double(config.capacityBytes) * (try config.fraction("memory-entry-limit", default: 1))).rounded(.down))
+        if writeBack && ephemeral { throw WorkbenchError("write=back needs a disk tier; session=ephemeral has none") }
+        memoryCost = config.memoryCost
+        diskCost = config.diskCost
+        materialize = config.materialize
+        memoryName = memoryKind.name
+        diskName = diskKind.name
+
+        var memoryConfig = config
+        memoryConfig.disk = nil
+        memory = try memoryKind.make(memoryConfig)
+        // Every response but `none` needs the memory tier to drop entries in its own order.
+        if onWarning != .none, try memory.trim(toCost: Self.isPartial(onWarning) ? Int.max : 0) == nil {
+            throw WorkbenchError("tier:\(memoryKind.name)+\(diskKind.name): \(memoryKind.name) cannot \(Self.isPartial(onWarning) ? "evict part of itself in its own order" : "drop its entries"), so on-warning=\(onWarning) cannot be modeled over it")
+        }
+        if ephemeral {
+            disk = nil
+        } else {
+            var diskConfig = config
+            diskConfig.capacityBytes = diskCapacity
+            disk = try diskKind.make(diskConfig)
+        }
+    }
+
+    private static func isPartial(_ response: TierWarningResponse) -> Bool {
+        if case .trim(let share) = response { return share > 0 }
+        return false
+    }
+
+    private static func seconds(_ name: String, _ text: String) throws -> Double {
+        guard let value = Double(text), value.isFinite, value > 0 else {
+            throw WorkbenchError("\(name) must be a number of seconds above 0, not '\(text)'")
+        }
+        return value
+    }
+
+    public var settings: String {
+        let disk = self.disk.map { "\(diskName)[\($0.settings)]" } ?? "none"
+        return "memory=\(memoryName)[\(memory.settings)];disk=\(disk);disk-capacity=\(diskCapacity == SizeLimits.largestCapacity ? "unlimited" : String(diskCapacity))"
+            + ";promote=\(promote ? "on" : "off");write=\(writeBack ? "back" : "through");on-warning=\(onWarning)"
+            + ";memory-ttl=\(memoryTTL.map { String($0) } ?? "none")"
+            + (memoryEntryLimit == Int.max ? "" : ";memory-entry-limit=\(memoryEntryLimit)")
+    }
+
+    public var facts: BackendFacts { memory.facts }
+
+    public var details: BackendDetails {
+        var counts = self.counts
+        if let diskFacts = disk?.facts {
+            counts.diskEntries = diskFacts.entries
+            counts.diskBytes = diskFacts.accountedBytes
+            counts.diskEvictions = diskFacts.evictions
+        }
+        var details = BackendDetails()
+        details.tiers = counts
+        return details
+    }
+
+    public func get(_ request: Request) throws -> Bool {
+        lastTime = max(lastTime, request.time)
+        if memoryTTL != nil { try sweepExpired(at: request.time) }
+        if try memory.get(request) {
+            if let memoryTTL, let last = touched[request.keyText] {
+                if request.time - last.at <= memoryTTL {
+                    touched[request.keyText] = (request, request.time)
+                    counts.memoryHits += 1
+                    return true
+                }
+                try memory.remove(request)  // expired: gone from memory, perhaps on disk
+                touched[request.keyText] = nil
+                counts.memoryExpired += 1
+            } else {
+                counts.memoryHits += 1
+                return true
+            }
+        }
+        guard let disk, try disk.get(request) else { return false }
+        counts.diskHits += 1
+        if promote, try storeInMemory(request, cost: memoryCost(request), payload: nil) { counts.promotions += 1 }
+        return true
+    }
+
+    public func set(_ request: Request, cost: Int, payload: Payload?) throws {
+        lastTime = max(lastTime, request.time)
+        if memoryTTL != nil { try sweepExpired(at: request.time) }
+        if try storeInMemory(request, cost: cost, payload: payload), writeBack { unflushed[request.keyText] = request }
+        if !writeBack { try storeOnDisk(request) }
+    }
+
+    /// Stores in memory unless over the entry limit or the capacity; whether it did.
+    private func storeInMemory(_ request: Request, cost: Int, payload: Payload?) throws -> Bool {
+        guard cost <= memoryEntryLimit, cost <= memoryCapacity else {
+            counts.memoryRefused += 1
+            return false
+        }
+        let payload = try payload ?? (materialize ? Payload(byteCount: cost) : nil)
+        try memory.set(request, cost: cost, payload: payload)
+        if memoryTTL != nil { touched[request.keyText] = (request, request.time) }
+        return true
+    }
+
+    private func storeOnDisk(_ request: Request) throws {
+        guard let disk else { return }
+        let bytes = diskCost(request)
+        guard bytes <= diskCapacity else { return }
+        try disk.set(request, cost: bytes, payload: nil)
+        counts.diskWrites += 1
+        counts.diskWriteBytes += ByteTotal(bytes)
+    }
+
+    public func remove(_ request: Request) throws {
+        try memory.remove(request)
+        try disk?.remove(request)
+        unflushed[request.keyText] = nil
+        touched[request.keyText] = nil
+    }
+
+    public func didReceiveMemoryWarning() throws -> Int {
+        switch onWarning {
+        case .none:
+            return 0
+        case .trim(let share):
+            return try memory.trim(toCost: Int((Double(memoryCapacity) * share).rounded(.down))) ?? 0
+        case .clear:
+            break
+        case .flushToDisk:
+            // Only what memory still holds, oldest first, written now: an entry memory
+            // evicted since is lost.
+            let pending = unflushed.values.sorted { ($0.time, $0.keyText) < ($1.time, $1.keyText) }
+            for var request in pending where try memory.get(request) {
+                request.time = max(request.time, lastTime)
+                try storeOnDisk(request)
+                counts.flushed += 1
+            }
+            unflushed.removeAll()
+        }
+        touched.removeAll()
+        return try memory.trim(toCost: 0) ?? 0
+    }
+
+    /// Kingfisher's cleanup timer: removes the memory entries unread for `memory-ttl`.
+    private func sweepExpired(at time: Double) throws {
+        guard time >= nextSweep, let memoryTTL else { return }
+        if nextSweep.isFinite {
+            // In a fixed order (a dictionary's is not), so runs repeat exactly.
+            let expired = touched.values.filter { time - $0.at > memoryTTL }
+                .sorted { ($0.at, $0.request.keyText) < ($1.at, $1.request.keyText) }
+            for entry in expired {
+                try memory.remove(entry.request)
+                touched[entry.request.keyText] = nil
+                counts.memoryExpired += 1
+            }
+        }
+        nextSweep = (nextSweep.isFinite ? nextSweep : time) + memorySweep
+        if nextSweep <= time { nextSweep = time + memorySweep }  // a gap in the trace
+    }
+
+    public func close() throws {
+        var failure: (any Error)?
+        do { try memory.close() } catch { failure = error }
+        do { try disk?.close() } catch { failure = failure ?? error }
+        if let failure { throw failure }
+    }
+}
+
+/// A tier's counts, in `BackendFacts.tiers`: where hits came from and what moved between
+/// the tiers. The replay reports the change over the counted requests.
+public struct TierCounts: Sendable, Equatable {
+    public var memoryHits = 0
+    public var diskHits = 0
+    /// Disk hits copied into memory.
+    public var promotions = 0
+    /// Bodies written to the disk tier (stores, and flushes with `write=back`).
+    public var diskWrites = 0
+    public var diskWriteBytes: ByteTotal = 0
+    /// Entries written to disk by `flush-to-disk`.
+    public var flushed = 0
+    /// Memory entries that outlived `memory-ttl` (on a read or a sweep).
+    public var memoryExpired = 0
+    /// Stores and promotions kept out of memory (over `memory-entry-limit` or the capacity).
+    public var memoryRefused = 0
+    public var diskEntries = 0
+    public var diskBytes = 0
+    public var diskEvictions = 0
+
+    public init() {}
+
+    /// The change from `start` to `self` (the gauges `diskEntries`, `diskBytes` stay).
+    func since(_ start: TierCounts) -> TierCounts {
+        var change = self
+        change.memoryHits -= start.memoryHits
+        change.diskHits -= start.diskHits
+        change.promotions -= start.promotions
+        change.diskWrites -= start.diskWrites
+        change.diskWriteBytes -= start.diskWriteBytes
+        change.flushed -= start.flushed
+        change.memoryExpired -= start.memoryExpired
+        change.memoryRefused -= start.memoryRefused
+        change.diskEvictions -= start.diskEvictions
+        return change
+    }
+}
