@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheWorkbench
+import Foundation
 
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,6 +20,13 @@ struct SweepCommand: ParsableCommand {
               bench sweep --trace zipf.oracleGeneral.bin --backend policies --capacity 1%..50% --points 12 --no-timing --csv sweep.csv --resume
               bench sweep --backend default --capacity 16MiB..1GiB --points 8 --csv memory.csv
               bench sweep --trace OLTP.lis --ignore-obj-size --backend arc,lru --capacity 1000..100000 --points 10
+              bench sweep --trace zipf.oracleGeneral.bin --backend policies --capacity 1%..50% --points 12 --no-timing --plan plan.json
+              bench sweep --plan plan.json --shard 3/8          # or --shard 8 in a Slurm array task
+              bench merge --plan plan.json plan.shard-*-of-8.csv --csv sweep.csv
+
+            With --plan FILE, a sweep is planned first (written to FILE, nothing run), then run \
+            as N independent shards anywhere the trace and this build are (a Slurm job array: \
+            scripts/slurm/submit), and merged with bench merge.
             """)
 
     @OptionGroup var replay: ReplayArguments
@@ -35,14 +43,55 @@ struct SweepCommand: ParsableCommand {
     @Flag(name: .long, help: "Continue an interrupted sweep from --csv FILE's FILE.partial: only the points it lacks are run.")
     var resume = false
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A new FILE: write the sweep's plan (every point, its trace and checksum) there and run nothing. An existing FILE: run that plan (all of it, or --shard's points).", valueName: "file"))
+    var plan: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("With --plan FILE: run shard I of N (from 0); `N` alone takes I from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX. Results go to FILE's folder as <plan>.shard-I-of-N.csv unless --csv; a finished shard is not run again.", valueName: "I/N"))
+    var shard: String?
+
+    /// The sweep's arguments from these options.
+    func sweepArguments() -> SweepRun.Arguments {
+        var arguments = SweepRun.Arguments()
+        arguments.run = replay.setupArguments()
+        arguments.points = points
+        arguments.spacing = spacing
+        arguments.jobs = jobs
+        arguments.resume = resume
+        return arguments
+    }
+
     func run() throws {
         try reportingErrors {
-            var arguments = SweepRun.Arguments()
-            arguments.run = replay.setupArguments()
-            arguments.points = points
-            arguments.spacing = spacing
-            arguments.jobs = jobs
-            arguments.resume = resume
+            var arguments = sweepArguments()
+            if let plan {
+                let given = Array(CommandLine.arguments.drop { $0 != "sweep" }.dropFirst())
+                guard FileManager.default.fileExists(atPath: plan) else {
+                    if shard != nil { throw WorkbenchError("--shard runs a plan, and \(plan) does not exist; write it first (bench sweep … --plan \(plan))") }
+                    let made = try PlannedSweep.writePlan(arguments, commandLine: given, to: plan)
+                    FileDescriptorOutput.write("bench: wrote \(plan): \(made.points.count) points; run it with bench sweep --plan \(plan) --shard I/N (or --csv FILE for all of it here)\n", to: 2)
+                    return
+                }
+                let fixed = SweepPlan.planOptions(in: given)
+                guard fixed.isEmpty else {
+                    throw WorkbenchError("\(plan) exists, so this runs it, and its options are fixed: drop \(fixed.joined(separator: ", ")) (only --shard, --csv and --jobs go with a plan), or name a new file to write a new plan")
+                }
+                let planned = try SweepPlan.read(path: plan)
+                let command: SweepCommand
+                do {
+                    command = try SweepCommand.parse(planned.command)
+                } catch {
+                    throw WorkbenchError("\(plan):1: its command does not parse: \(SweepCommand.message(for: error))")
+                }
+                let shardSpec = try shard.map { try ShardSpec.parse($0, environment: ProcessInfo.processInfo.environment) }
+                let run = try PlannedSweep(plan: planned, planPath: plan, sweep: command.sweepArguments(), shard: shardSpec, csv: replay.csv, jobs: jobs)
+                guard let ready = run.arguments else {
+                    FileDescriptorOutput.write("bench: note: \(run.resultsPath) already holds this shard's \(run.points.count) points; nothing to run\n", to: 2)
+                    return
+                }
+                arguments = ready
+            } else if shard != nil {
+                throw WorkbenchError("--shard runs a shard of a plan: add --plan FILE")
+            }
             let outcome = try SweepRun(arguments).execute(progress: ProgressLine())
             for note in outcome.notes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
             try StandardOutput.write(outcome.table)

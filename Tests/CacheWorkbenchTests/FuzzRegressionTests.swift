@@ -128,6 +128,31 @@ struct FuzzRegressionTests {
         }
     }
 
+    @Test("plan inputs: plans, --shard and results CSVs parse or fail cleanly")
+    func plan() throws {
+        let inputs = Self.inputs("plan")
+        #expect(inputs.count >= 4)
+        for path in inputs {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            guard let kind = bytes.first else { continue }
+            let rest = Array(bytes.dropFirst())
+            let text = String(decoding: rest, as: UTF8.self)
+            switch kind % 3 {
+            case 0:
+                if let plan = try? SweepPlan.read(rest, path: path) {
+                    #expect(plan.points.enumerated().allSatisfy { $0.offset == $0.element.index })
+                    #expect(SweepPlan.command(from: plan.command, trace: "/t").suffix(2) == ["--trace", "/t"])
+                }
+            case 1:
+                let parts = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+                let environment = parts.count > 1 ? ["SLURM_ARRAY_TASK_ID": parts[1]] : [:]
+                if let shard = try? ShardSpec.parse(parts[0], environment: environment) { #expect((0..<shard.count).contains(shard.index)) }
+            default:
+                if let table = try? ResultsTable.parse(text, path: path, columns: ["a", "b", "c"]) { #expect(table.rows.allSatisfy { $0.count == 3 }) }
+            }
+        }
+    }
+
     @Test("HTTP inputs: headers parse into finite ages, HAR sessions are answered under every profile")
     func http() throws {
         let inputs = Self.inputs("http")

@@ -18,6 +18,8 @@ public struct SweepRun {
         /// Replays at once; nil = one per core.
         public var jobs: Int?
         public var resume = false
+        /// Run only these points (a shard of a plan); nil = all.
+        public var onlyPoints: Set<Int>?
 
         public init() {}
     }
@@ -43,6 +45,7 @@ public struct SweepRun {
     private let journal: SweepJournal?
     private let jobs: Int
     private let points: [Point]
+    private let onlyPoints: Set<Int>?
     private let fingerprint: String
 
     public init(_ arguments: Arguments) throws {
@@ -69,7 +72,8 @@ public struct SweepRun {
         points = plan.backends.flatMap { backend in capacities.map { (backend, $0) } }.enumerated().map {
             Point(index: $0.offset, backend: $0.element.0, capacity: $0.element.1)
         }
-        fingerprint = Self.fingerprint(plan, arguments: arguments.run)
+        onlyPoints = arguments.onlyPoints
+        fingerprint = Self.fingerprint(plan, arguments: arguments.run) + (arguments.onlyPoints.map { " points=\($0.sorted().map(String.init).joined(separator: ";"))" } ?? "")
         if let csv = csvPath, !OutputFile.standardOutputNames.contains(csv), try OutputFile.kind(of: csv) != .special {
             journal = try SweepJournal(path: csv + ".partial", fingerprint: fingerprint, resume: arguments.resume, points: points.count)
         } else {
@@ -112,6 +116,7 @@ public struct SweepRun {
         try stream?.write(RunResult.columnNames.joined(separator: ","))
         // A failed point is run again on --resume (its new row replaces the failed one).
         let finished = (journal?.finishedRows ?? [:]).filter { !Self.isFailedRow($0.value) }
+        let points = self.points.filter { onlyPoints?.contains($0.index) ?? true }
         var pending = points.filter { finished[$0.index] == nil }
         let state = SweepState(total: points.count, alreadyDone: finished.count)
         let started = MonotonicClock.now()
@@ -119,7 +124,8 @@ public struct SweepRun {
         var curvePoints = 0
         if let fromCurve = try lruPointsFromCurve(plan, pending: pending, environment: environment) {
             for point in pending where fromCurve[point.index] != nil {
-                let result = fromCurve[point.index]!
+                var result = fromCurve[point.index]!
+                result.sweepPoint = point.index
                 let row = result.cells.map(CSVReport.field).joined(separator: ",")
                 try state.finish(point, result: result, row: row) { _ in
                     try journal?.append(index: point.index, row: row)
@@ -143,7 +149,8 @@ public struct SweepRun {
                 single.firstRunIndex = point.index
                 single.options.progress = nil
                 do {
-                    guard let result = try single.execute(environment: environment).first else { continue }
+                    guard var result = try single.execute(environment: environment).first else { continue }
+                    result.sweepPoint = point.index
                     let row = result.cells.map(CSVReport.field).joined(separator: ",")
                     try state.finish(point, result: result, row: row) { done in
                         try journal?.append(index: point.index, row: row)
@@ -168,7 +175,7 @@ public struct SweepRun {
         if let stream {
             try stream.file.commit()
         } else if let csvPath {
-            let text = ([RunResult.columnNames.joined(separator: ",")] + (0..<points.count).compactMap { rows[$0] }).joined(separator: "\n") + "\n"
+            let text = ([RunResult.columnNames.joined(separator: ",")] + points.compactMap { rows[$0.index] }).joined(separator: "\n") + "\n"
             try OutputFile.write(text, to: csvPath)
             try journal?.remove()
         }
@@ -185,6 +192,31 @@ public struct SweepRun {
         let anyFailed = results.contains(where: \.failed) || finished.values.contains { Self.isFailedRow($0) }
         let table = results.isEmpty ? "all \(points.count) points were already finished\n" : TableReport.render(results, environment: environment)
         return Outcome(results: results, resumedRows: finished.count, table: table, notes: notes, anyFailed: anyFailed)
+    }
+
+    /// The sweep as a plan (`SweepPlan`): every point, to be run elsewhere as shards.
+    /// With `estimates`, the trace is scanned once per cost model (requests, working set)
+    /// to price each point (`SweepPlan.estimate`); without, every estimate is 0.
+    public func makePlan(command: [String], revision: String, estimates: Bool = true) throws -> SweepPlan {
+        let trace = URL(fileURLWithPath: plan.trace.label).standardizedFileURL.path
+        let mode = plan.options.http == nil ? ReplayMode.demandFill.rawValue : ReplayMode.http.rawValue
+        let hasDimensions = estimates && plan.costModel == nil ? try RunPlan.hasDimensions(plan.trace) : false
+        var summaries: [CostModel: TraceSummary] = [:]
+        return SweepPlan(revision: revision, command: command, points: try points.map { point in
+            var estimate = 0.0
+            if estimates {
+                let model = plan.costModel(for: point.backend, hasDimensions: hasDimensions)
+                let summary = try summaries[model] ?? TraceSummary.scan(
+                    plan.trace, costModel: model, rules: plan.options.pixelRules, ignoreObjectSize: plan.options.ignoreObjectSize)
+                summaries[model] = summary
+                estimate = SweepPlan.estimate(
+                    point.backend, requests: summary.requests, capacityBytes: point.capacity.resolve(workingSetBytes: summary.workingSetBytes),
+                    materialized: plan.options.materialize && point.backend.holdsPayloads)
+            }
+            return SweepPlan.Point(
+                index: point.index, trace: trace, traceSHA256: plan.traceChecksum ?? "", backend: point.backend.label,
+                capacity: point.capacity.description, seed: String(plan.seed), mode: mode, estimate: estimate)
+        })
     }
 
     /// A resumed row whose status column says it failed.

@@ -1,0 +1,77 @@
+import Foundation
+
+/// One run of a plan (`bench sweep --plan FILE [--shard I/N]`): the plan's own sweep,
+/// checked against the plan (same workbench revision, same trace checksum, the same points
+/// in the same order), narrowed to the shard's points, writing its own results file. A
+/// shard whose results file is already complete is not run again; an interrupted one
+/// continues from its journal.
+public struct PlannedSweep {
+    /// What to run, ready for `SweepRun`; nil when the shard already finished.
+    public var arguments: SweepRun.Arguments?
+    /// Where the results go (the shard's file beside the plan by default).
+    public var resultsPath: String
+    /// The points this run covers.
+    public var points: [Int]
+
+    /// `sweep` is the plan's command parsed by the CLI; `csv` and `jobs` are this run's.
+    public init(plan: SweepPlan, planPath: String, sweep: SweepRun.Arguments, shard: ShardSpec?, csv: String?, jobs: Int?) throws {
+        let revision = RunEnvironment.current().gitRevision
+        guard revision == plan.revision else {
+            throw WorkbenchError("\(planPath): written by workbench \(plan.revision), and this is \(revision); build that revision to run it, or write the plan again")
+        }
+        var arguments = sweep
+        arguments.jobs = jobs
+        let points = shard.map { plan.shard($0.index, of: $0.count) } ?? plan.points.map(\.index)
+        arguments.onlyPoints = shard == nil ? nil : Set(points)
+        guard let results = csv ?? shard.map({ SweepPlan.shardResultsPath(plan: planPath, index: $0.index, count: $0.count) }) else {
+            throw WorkbenchError("bench sweep --plan \(planPath) without --shard runs every point here: name the results file with --csv")
+        }
+        arguments.run.csv = results
+        self.resultsPath = results
+        self.points = points
+        if let finished = try Self.finishedPoints(results), shard != nil {
+            guard finished == points else {
+                throw WorkbenchError("\(results) exists and does not hold shard \(shard!.index)/\(shard!.count)'s \(points.count) points; remove it to run the shard again")
+            }
+            self.arguments = nil
+            return
+        }
+        arguments.resume = FileManager.default.fileExists(atPath: results + ".partial")
+        // The sweep the command makes now must be the plan's: same points, same trace.
+        var check = arguments  // no results file: building it must not start a journal
+        check.run.csv = nil
+        check.resume = false
+        let made = try SweepRun(check).makePlan(command: plan.command, revision: revision, estimates: false)
+        guard made.points.count == plan.points.count else {
+            throw WorkbenchError("\(planPath): its command now makes \(made.points.count) points, not the plan's \(plan.points.count)")
+        }
+        for (now, var planned) in zip(made.points, plan.points) {
+            planned.estimate = now.estimate  // estimates are the plan's own
+            guard now != planned else { continue }
+            let what = now.traceSHA256 != planned.traceSHA256
+                ? "the trace \(planned.trace) changed (SHA-256 \(now.traceSHA256.prefix(12))…, the plan has \(planned.traceSHA256.prefix(12))…)"
+                : "point \(planned.index) is now \(now.backend) at \(now.capacity), the plan has \(planned.backend) at \(planned.capacity)"
+            throw WorkbenchError("\(planPath): \(what)")
+        }
+        self.arguments = arguments
+    }
+
+    /// `bench sweep … --plan FILE` for a new FILE: the sweep's plan written there (its
+    /// command from the command line's arguments, the trace made absolute), nothing run.
+    public static func writePlan(_ arguments: SweepRun.Arguments, commandLine: [String], to path: String) throws -> SweepPlan {
+        let trace = try arguments.run.trace ?? BundledTrace.path(http: arguments.run.http.mode.lowercased() == "http")
+        let plan = try SweepRun(arguments).makePlan(
+            command: SweepPlan.command(from: commandLine, trace: URL(fileURLWithPath: trace).standardizedFileURL.path),
+            revision: RunEnvironment.current().gitRevision)
+        try OutputFile.write(try plan.encoded(), to: path)
+        return plan
+    }
+
+    /// The sweep points of a complete results file, sorted; nil when there is none.
+    static func finishedPoints(_ path: String) throws -> [Int]? {
+        guard FileManager.default.fileExists(atPath: path), !OutputFile.standardOutputNames.contains(path),
+              try OutputFile.kind(of: path) == .regular else { return nil }
+        let table = try ResultsTable.read(path)
+        return table.rows.compactMap { Int($0[table.column("sweep_point")!]) }.sorted()
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import CacheWorkbench
+import Foundation
+
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge a plan's shard results into one results CSV, checking every planned point is there once.",
+        discussion: """
+            Every row must be a point of the plan, with the plan's trace checksum, workbench \
+            revision, backend and capacity; a missing or duplicated point is named, with the \
+            shard that should have run it (when the files are named <plan>.shard-I-of-N.csv). \
+            --against FILE compares the merged rows with another results file of the same plan \
+            (a local bench sweep --plan FILE --csv X), every column but the measured ones \
+            (times, throughput, heap and RSS, run ids, folders).
+
+            Examples:
+              bench merge --plan plan.json plan.shard-*-of-8.csv --csv sweep.csv
+              bench merge --plan plan.json plan.shard-*-of-8.csv --csv sweep.csv --against local.csv
+            """)
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The plan the shards ran.", valueName: "file"))
+    var plan: String
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write the merged CSV here (default: standard output).", valueName: "file"))
+    var csv: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Compare the merged rows with this results file of the same plan; exit 1 when they differ.", valueName: "file"))
+    var against: String?
+
+    @Argument(help: ArgumentHelp("The shards' results files.", valueName: "results"))
+    var results: [String] = []
+
+    func run() throws {
+        try reportingErrors {
+            let planned = try SweepPlan.read(path: plan)
+            try OutputFile.check(outputs: csv.map { [("--csv", $0)] } ?? [], inputs: [plan] + results + (against.map { [$0] } ?? []))
+            let merge = try ShardMerge(plan: planned, planPath: plan, inputs: results)
+            if let csv { try OutputFile.write(merge.merged, to: csv) } else { try StandardOutput.write(merge.merged) }
+            FileDescriptorOutput.write("bench: merged \(merge.rows) points from \(results.count) files\n", to: 2)
+            if let against {
+                let differences = try merge.differences(from: against)
+                guard differences.isEmpty else {
+                    for line in differences { FileDescriptorOutput.write("bench: differs: \(line)\n", to: 2) }
+                    throw ExitCode(1)
+                }
+                FileDescriptorOutput.write("bench: the merged rows equal \(against)'s, measured columns aside\n", to: 2)
+            }
+        }
+    }
+}
