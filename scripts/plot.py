@@ -200,7 +200,9 @@ def disk(results, out, written, skipped):
     axes[1].set_title("space amplification\n(bytes on disk / bytes cached)")
     for axis in axes:
         axis.axhline(1, color="gray", linewidth=0.8, linestyle="--")
-        axis.tick_params(axis="x", rotation=20)
+        # Long labels (tiers with options) slant from their bar's right edge, as the other bar charts'.
+        axis.set_xticks(range(len(rows)))
+        axis.set_xticklabels(rows["label"], rotation=30, ha="right", fontsize=8)
         axis.grid(True, axis="y", alpha=0.3)
         axis.set_ylabel("×")
     figure.suptitle(f"Disk backends at {size_label(capacity)}", y=1.06)

@@ -4,13 +4,16 @@ import Testing
 
 /// Runs the built `bench` executable (it sits next to the test binary).
 /// `standardOutput`, when given, receives its output instead of `out` (e.g. /dev/full).
-func bench(_ arguments: [String], in folder: String? = nil, standardOutput: FileHandle? = nil) throws -> (status: Int32, out: String, err: String) {
+func bench(
+    _ arguments: [String], in folder: String? = nil, standardOutput: FileHandle? = nil, environment: [String: String]? = nil
+) throws -> (status: Int32, out: String, err: String) {
     let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         .deletingLastPathComponent().appendingPathComponent("bench")
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    if let environment { process.environment = environment }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = standardOutput ?? out

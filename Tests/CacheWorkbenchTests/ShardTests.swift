@@ -85,13 +85,13 @@ struct ShardTests {
         }
         // End to end: the index from the environment of a Slurm array task.
         let (folder, _, plan) = try planned()
-        defer { _ = folder }
         var environment = ProcessInfo.processInfo.environment
         environment["SLURM_ARRAY_TASK_ID"] = "1"
-        let run = try benchWithEnvironment(["sweep", "--plan", plan, "--shard", "2"], environment: environment)
+        let run = try bench(["sweep", "--plan", plan, "--shard", "2"], environment: environment)
         #expect(run.status == 0, "\(run.err)")
         #expect(FileManager.default.fileExists(atPath: SweepPlan.shardResultsPath(plan: plan, index: 1, count: 2)))
         #expect(!FileManager.default.fileExists(atPath: SweepPlan.shardResultsPath(plan: plan, index: 0, count: 2)))
+        withExtendedLifetime(folder) {}
     }
 
     @Test("a plan is not overwritten, its options are fixed, and a changed trace is refused")
@@ -107,23 +107,4 @@ struct ShardTests {
         let changed = try bench(["sweep", "--plan", plan, "--shard", "0/2"])
         #expect(changed.status == 2 && changed.err.contains("changed"))
     }
-}
-
-/// `bench` with its own environment (Slurm's and Kubernetes' index variables).
-func benchWithEnvironment(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, out: String, err: String) {
-    let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        .deletingLastPathComponent().appendingPathComponent("bench")
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
 }

@@ -46,7 +46,10 @@ struct TierPreset: Sendable {
 
     /// The preset as a backend the registry lists.
     func kind(memory memoryKind: BackendKind, disk diskKind: BackendKind) -> BackendKind {
-        BackendKind(name: name, summary: summary, options: TieredCache.options(memory: memoryKind, disk: diskKind)) { [options] config in
+        BackendKind(
+            name: name, summary: summary, options: TieredCache.options(memory: memoryKind, disk: diskKind),
+            microsecondsPerRequest: memoryKind.microsecondsPerRequest + diskKind.microsecondsPerRequest
+        ) { [options] config in
             try TieredCache(config, memory: memoryKind, disk: diskKind, presetOptions: options)
         }
     }

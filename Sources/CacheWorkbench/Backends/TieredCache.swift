@@ -58,7 +58,7 @@ public final class TieredCache: CacheBackend {
     static func kind(memory: BackendKind, disk: BackendKind) -> BackendKind {
         BackendKind(
             name: "tier:\(memory.name)+\(disk.name)", summary: "\(memory.name) in memory over \(disk.name) on disk",
-            options: options(memory: memory, disk: disk)
+            options: options(memory: memory, disk: disk), microsecondsPerRequest: memory.microsecondsPerRequest + disk.microsecondsPerRequest
         ) { try TieredCache($0, memory: memory, disk: disk) }
     }
 

@@ -33,15 +33,9 @@ public struct ReplayOptions: Sendable {
 }
 
 extension ReplayOptions {
-    /// What a request costs under these options, and the pixel rule that priced it (nil:
-    /// the encoded size, or every object counting 1). The replay's one pricing rule.
-    @inline(__always)
-    func price(_ request: Request) -> (cost: Int, source: PixelCostRules.Source?) {
-        Self.price(request, ignoreObjectSize: ignoreObjectSize, pricesPixels: costModel == .pixels, rules: pixelRules)
-    }
-
-    /// The rule itself, on the few values it reads (the replay loop keeps just those).
-    @inline(__always)
+    /// What a request costs, and the pixel rule that priced it (nil: the encoded size, or
+    /// every object counting 1): the replay's one pricing rule, on the few values it reads
+    /// (the replay loop keeps just those; a tier's promotions use it through `RunPlan`).
     static func price(_ request: Request, ignoreObjectSize: Bool, pricesPixels: Bool, rules: PixelCostRules) -> (cost: Int, source: PixelCostRules.Source?) {
         if ignoreObjectSize { return (1, nil) }
         guard pricesPixels else { return (request.size, nil) }

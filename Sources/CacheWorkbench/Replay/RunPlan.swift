@@ -92,9 +92,9 @@ public struct RunPlan: Sendable {
                 let bytes = capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0)
                 willRun(backend, bytes)
                 var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
-                let pricing = runOptions
-                config.memoryCost = { pricing.price($0).cost }
-                config.diskCost = { pricing.ignoreObjectSize ? 1 : $0.size }
+                let (ignoreSize, pricesPixels, rules) = (runOptions.ignoreObjectSize, model == .pixels, runOptions.pixelRules)
+                config.memoryCost = { ReplayOptions.price($0, ignoreObjectSize: ignoreSize, pricesPixels: pricesPixels, rules: rules).cost }
+                config.diskCost = { ignoreSize ? 1 : $0.size }
                 config.materialize = runOptions.materialize
                 if backend.needsFuture { config.nextAccess = nextAccess }
                 // `--repeat K`: K independent replays of the point; the row keeps the median

@@ -29,21 +29,14 @@ extension SweepPlan {
         assignment(shards: count).enumerated().filter { $0.element == index }.map(\.offset)
     }
 
-    /// A point's estimated replay time in seconds on the 2-core development machine, from
-    /// release-build rates measured there on a generated image trace: microseconds per
-    /// request by kind (a policy simulator 0.2, a memory backend 15, `files` 110, `sqlite`
-    /// 350, a tier 150, `foundation-urlcache` 5,000), plus 0.55 ns per byte of capacity for a
-    /// backend whose payloads are real memory (fresh pages to fault in: a 5 GiB nscache took
-    /// 3.2 s where 174 MiB took 0.34 s). Only ratios matter: it balances shards.
+    /// A point's estimated replay time in seconds on the 2-core development machine: the
+    /// backend's `microsecondsPerRequest` (measured release-build rates: `files` 110,
+    /// `sqlite` 350, `foundation-urlcache` 5,000; by class otherwise) per request, plus 0.55
+    /// ns per byte of capacity for a backend whose payloads are real memory (fresh pages to
+    /// fault in: a 5 GiB nscache took 3.2 s where 174 MiB took 0.34 s). Only ratios
+    /// matter: it balances shards.
     public static func estimate(_ kind: BackendKind, requests: Int, capacityBytes: Int, materialized: Bool) -> Double {
-        let perRequest: Double
-        switch kind.name {
-        case "foundation-urlcache": perRequest = 5_000
-        case "sqlite": perRequest = 350
-        case "files": perRequest = 110
-        default: perRequest = kind.storesBytes ? 150 : kind.holdsPayloads || kind.needsKeyNames ? 15 : 0.2
-        }
-        let seconds = Double(requests) * perRequest * 1e-6 + (materialized ? Double(capacityBytes) * 0.55e-9 : 0)
-        return (seconds * 1e3).rounded(.up) / 1e3  // to the millisecond, never 0
+        let seconds = Double(requests) * kind.microsecondsPerRequest * 1e-6 + (materialized ? Double(capacityBytes) * 0.55e-9 : 0)
+        return (seconds * 1e3).rounded(.up) / 1e3  // to the millisecond
     }
 }

@@ -12,11 +12,13 @@ public struct ShardSpec: Equatable, Sendable {
     }
 
     public static let environmentNames = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+    /// The most shards a sweep is split into.
+    public static let largestCount = 1_000_000
 
     public static func parse(_ text: String, environment: [String: String]) throws -> ShardSpec {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let count = Int(parts[parts.count - 1]), (1...1_000_000).contains(count) else {
-            throw WorkbenchError("--shard takes I/N (shard I of N, from 0) or N (I from \(environmentNames.joined(separator: " or "))), N from 1 to 1000000, not \(ErrorText.quote(text))")
+        guard (1...2).contains(parts.count), let count = Int(parts[parts.count - 1]), (1...largestCount).contains(count) else {
+            throw WorkbenchError("--shard takes I/N (shard I of N, from 0) or N (I from \(environmentNames.joined(separator: " or "))), N from 1 to \(largestCount), not \(ErrorText.quote(text))")
         }
         let indexText: String
         if parts.count == 2 {

@@ -84,7 +84,7 @@ public struct ShardMerge {
             guard let range = name.range(of: "-of-", options: .backwards) else { return nil }
             return Int(name[range.upperBound...])
         })
-        guard counts.count == 1, let count = counts.first ?? nil, count > 0 else { return nil }
+        guard counts.count == 1, let count = counts.first ?? nil, (1...ShardSpec.largestCount).contains(count) else { return nil }
         return count
     }
 

@@ -117,7 +117,7 @@ public enum TableReport {
         }
         notes += fallbackNotes(results)
         notes += httpNotes(results)
-        notes += tierNotes(results)
+        notes += backendNotes(results)
         for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
             guard let sources = result.tally.costSources else { continue }
             notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
@@ -179,8 +179,9 @@ public enum TableReport {
         return notes
     }
 
-    /// Where a two-tier cache's hits came from, and what a backend's key got wrong, per run.
-    static func tierNotes(_ results: [RunResult]) -> [String] {
+    /// What a backend counted itself, per run: its remarks, hits its key got wrong, and where
+    /// a two-tier cache's hits came from.
+    static func backendNotes(_ results: [RunResult]) -> [String] {
         var notes: [String] = []
         for result in results {
             let at = "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))"
