@@ -158,6 +158,21 @@ struct TieredCacheTests {
     }
 }
 
+extension TieredCacheTests {
+    @Test("in --mode http a tier counts lookups that found a body (stale ones too, so at least the hits), and the size rules' assumption is said")
+    func httpMode() throws {
+        let folder = TemporaryFolder()
+        let csv = folder.path + "/h.csv"
+        let run = try bench(["run", "--mode", "http", "--backend", "sdwebimage", "--capacity", "2MB", "--no-timing", "--csv", csv])
+        #expect(run.status == 0, "\(run.err)")
+        let row = try csvRows(csv)[0]
+        let found = Int(row["memory_hits"]!)! + Int(row["disk_hits"]!)!
+        #expect(found >= Int(row["hits"]!)! && found > 0)
+        #expect(run.out.contains("lookups that found a body"))
+        #expect(run.out.contains("the memory tier's, not the disk tier's"))
+    }
+}
+
 @Suite("foundation-urlcache")
 struct FoundationURLCacheTests {
     @Test("storing a key again, then evicting past it, does not trap (the backend removes before storing)")

@@ -196,6 +196,10 @@ public enum TableReport {
             if t.memoryExpired > 0 { text += ", \(t.memoryExpired) memory entries expired" }
             if t.memoryRefused > 0 { text += ", \(t.memoryRefused) kept out of memory (over the entry limit)" }
             notes.append(text)
+            if result.tally.http != nil {
+                notes.append("\(at): in the HTTP mode the tier counts lookups that found a body, stale ones the model then revalidated or fetched again included, so memory + disk hits can exceed the hits")
+                notes.append("\(at): the HTTP mode's size rules (too_large, --entry-share-limit) compared responses with the run's capacity, the memory tier's, not the disk tier's (an assumption: the libraries' own rules differ)")
+            }
         }
         return notes
     }
