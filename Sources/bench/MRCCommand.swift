@@ -59,7 +59,7 @@ struct MRCCommand: ParsableCommand {
             arguments.csv = csv
             let outcome = try MissRatioCurveRun(arguments).execute(progress: ProgressLine())
             for note in outcome.notes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
-            try StandardOutput.write(outcome.table)
+            try StandardOutput.writeTable(outcome.table, besides: [csv])
         }
     }
 }

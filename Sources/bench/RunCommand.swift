@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
         try reportingErrors {
             let outcome = try RunSetup(replay.setupArguments()).execute(progress: ProgressLine())
             for note in outcome.fallbackNotes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
-            try StandardOutput.write(outcome.table)
+            try StandardOutput.writeTable(outcome.table, besides: [replay.csv, replay.json, replay.timeline])
             if outcome.anyFailed { throw ExitCode(1) }
         }
     }

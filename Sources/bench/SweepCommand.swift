@@ -94,7 +94,7 @@ struct SweepCommand: ParsableCommand {
             }
             let outcome = try SweepRun(arguments).execute(progress: ProgressLine())
             for note in outcome.notes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
-            try StandardOutput.write(outcome.table)
+            try StandardOutput.writeTable(outcome.table, besides: [replay.csv, replay.json, replay.timeline])
             if outcome.anyFailed { throw ExitCode(1) }
         }
     }

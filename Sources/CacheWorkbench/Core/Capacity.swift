@@ -1,8 +1,8 @@
 /// A cache capacity as the user wrote it: absolute bytes, or a share of the trace's
 /// working set (resolved once the working set is known).
 ///
-/// Accepted: `1048576`, `64KiB`/`64KB`/`64K`, `64MiB`/`64MB`/`64M`, `1.5GiB`, `1TiB`
-/// (every unit is binary: `MB` means 2²⁰, as DESIGN.md rule 6 says), `10%`, `0.1`.
+/// Accepted: `1048576`, `64KiB`/`64KB`/`64K`, `64MiB`/`64MB`/`64M`, `1.5GiB`, `1TiB`,
+/// `1PiB`, `1EiB` (the largest, 2^60 bytes; every unit is binary: `MB` means 2²⁰, as DESIGN.md rule 6 says), `10%`, `0.1`.
 public enum Capacity: Sendable, Equatable, CustomStringConvertible {
     case bytes(Int)
     /// A fraction in (0, 1] of the working-set bytes.
@@ -21,6 +21,8 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
             return
         }
         let units: [(suffixes: [String], multiplier: Double)] = [
+            (["EIB", "EB", "E"], 1_152_921_504_606_846_976),
+            (["PIB", "PB", "P"], 1_125_899_906_842_624),
             (["TIB", "TB", "T"], 1_099_511_627_776),
             (["GIB", "GB", "G"], 1_073_741_824),
             (["MIB", "MB", "M"], 1_048_576),
@@ -31,9 +33,10 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
         for unit in units {
             for suffix in unit.suffixes where upper.hasSuffix(suffix) {
                 let number = String(spec.dropLast(suffix.count)).trimmingSpaces
-                guard let value = Double(number), value > 0, value.isFinite else {
-                    throw bad("expected a positive number before '\(suffix)'")
+                guard let value = Double(number), value.isFinite else {
+                    throw bad("expected a number and a unit (B, KiB, MiB, GiB, TiB, PiB or EiB), a percentage (10%) or a fraction (0.1)")
                 }
+                guard value > 0 else { throw bad("must be above 0 bytes") }
                 let bytes = (value * unit.multiplier).rounded()
                 guard bytes >= 1 else { throw bad("must be at least 1 byte") }
                 guard bytes <= Double(SizeLimits.largestCapacity) else { throw bad("above the largest capacity accepted, 1EiB (2^60 bytes)") }
@@ -46,6 +49,10 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
             guard bytes <= SizeLimits.largestCapacity else { throw bad("above the largest capacity accepted, 1EiB (2^60 bytes)") }
             self = .bytes(bytes)
             return
+        }
+        if !spec.isEmpty, spec.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
+            // Digits only, yet not an Int: more than 2^63 - 1.
+            throw bad("above the largest capacity accepted, 1EiB (2^60 bytes)")
         }
         if let fraction = Double(spec) {
             guard fraction > 0, fraction <= 1 else {
@@ -109,7 +116,7 @@ public enum ByteCount {
     }
 
     public static func format(_ bytes: Int) -> String {
-        let units: [(String, Int)] = [("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+        let units: [(String, Int)] = [("EiB", 1 << 60), ("PiB", 1 << 50), ("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
         for (name, size) in units where bytes >= size {
             return "\(trim(Double(bytes) / Double(size)))\(name)"
         }

@@ -19,12 +19,14 @@ public enum ErrorText {
             let first = pending[0]
             let needed = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2
             guard pending.count == needed else { continue }
+            // The limit counts what is shown: an escaped byte (`\x00`) counts 4.
             if let text = String(validating: pending, as: UTF8.self), let scalar = text.unicodeScalars.first {
-                shown += escaped(scalar)
-                characters += 1
+                let shownScalar = escaped(scalar)
+                shown += shownScalar
+                characters += shownScalar.count
             } else {
                 for byte in pending { shown += "\\x" + hex(byte) }
-                characters += pending.count
+                characters += 4 * pending.count
             }
             pending.removeAll()
         }

@@ -243,4 +243,20 @@ public enum StandardOutput {
         var text = text
         try text.withUTF8 { try OutputFile.writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0), path: "-") }
     }
+
+    /// Whether an output option's value names standard output (`-`, `/dev/stdout`, …).
+    public static func isNamed(by path: String?) -> Bool {
+        path.map { OutputFile.standardOutputNames.contains($0) } ?? false
+    }
+
+    /// The human-readable table: on standard output, unless a machine-readable output
+    /// (`--csv -`, `--json -`, `--timeline -`) goes there, in which case on standard error,
+    /// so that a program reading standard output gets pure CSV or JSON.
+    public static func writeTable(_ table: String, besides machineOutputs: [String?]) throws {
+        if machineOutputs.contains(where: isNamed(by:)) {
+            FileDescriptorOutput.write(table, to: STDERR_FILENO)
+        } else {
+            try write(table)
+        }
+    }
 }

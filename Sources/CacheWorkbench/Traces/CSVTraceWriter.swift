@@ -26,7 +26,7 @@ public final class CSVTraceWriter {
     public var isStandardOutput: Bool { output.isStandardOutput }
 
     public func write(_ request: Request) throws {
-        var row = Self.time(request.time) + "," + CSVReport.escape(request.keyText) + "," + String(request.size)
+        var row = Self.time(request.time) + "," + CSVReport.quote(request.keyText) + "," + String(request.size)
         switch shape {
         case .native(let withOp):
             row += request.hasDimensions ? ",\(request.width),\(request.height)" : ",,"

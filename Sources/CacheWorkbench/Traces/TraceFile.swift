@@ -119,11 +119,18 @@ public struct TraceFormat: Sendable {
     /// header or extension of their own: name them with `--format`.
     public static func detect(path: String) throws -> TraceFormat {
         let lower = Compression.innerPath(path).lowercased()
-        if lower.contains("oraclegeneral") { return try named("oracle-general") }
+        // `.bin` too: `bench convert t.csv t.bin` writes oracleGeneral, so it reads back.
+        if lower.contains("oraclegeneral") || lower.hasSuffix(".bin") { return try named("oracle-general") }
         if let format = all.dropFirst().first(where: { format in format.extensions.contains { lower.hasSuffix("." + $0) } }) {
             return format
         }
-        let header = try firstLine(path).lowercased()
+        let head = try firstBytes(path)
+        // A text trace's first field is a time or a column name; keys may hold NUL bytes,
+        // but a NUL there means a binary file, whose message would otherwise be CSV's.
+        if let zero = head.prefix(while: { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "\t") && $0 != 0x0A }).firstIndex(of: 0) {
+            throw TraceError(path: path, line: 1, reason: "binary data (a NUL byte at offset \(zero)), not a text trace; name its format with --format (oracle-general is libCacheSim's binary; `bench list` shows all)")
+        }
+        let header = String(decoding: head.prefix { $0 != 0x0A }, as: UTF8.self).lowercased()
         if header.trimmingSpaces.hasPrefix("{") { return try named("har") }  // JSON: an HTTP archive
         if header.contains("relative_unix") && header.contains("hashed_path_query") { return try named("wikimedia") }
         let names = Set(header.split(separator: ",").map { String($0).trimmingSpaces })
@@ -134,11 +141,10 @@ public struct TraceFormat: Sendable {
         return all[0]
     }
 
-    /// The first line (at most 4 KiB), decompressed if need be.
-    static func firstLine(_ path: String) throws -> String {
+    /// The first bytes (at most 4 KiB), decompressed if need be.
+    static func firstBytes(_ path: String) throws -> [UInt8] {
         let file = try ChunkedFileReader(path: path, initialCapacity: 4096)
         _ = try file.refill()
-        let bytes = UnsafeRawBufferPointer(start: file.buffer + file.start, count: file.end - file.start)
-        return String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+        return Array(UnsafeRawBufferPointer(start: file.buffer + file.start, count: min(4096, file.end - file.start)))
     }
 }

@@ -1,0 +1,37 @@
+# Issue 20 §4.2–4.4 (the lead's part): CSV formula neutralization, pure CSV/JSON on
+# standard output, messages that point the right way. Cases print `ok` or `FAIL`.
+B() { timeout 120 "$BENCH" "$@"; }
+check() { if eval "$2"; then echo "ok $1"; else echo "FAIL $1: ${3:-condition false: $2}"; fi; }
+printf 'time,key,size\n0,A,4\n1,B,4\n2,A,4\n3,C,4\n' > hand.csv
+cp hand.csv "=cmd|' -C calc'!A0.csv"
+
+# 4.2: a trace named like a formula is neutralized in every results CSV.
+B run --trace "=cmd|' -C calc'!A0.csv" --backend lru --capacity 1KiB --csv run.csv >/dev/null 2>&1
+check "4.2 run-csv-formula" "grep -q \",'=cmd\" run.csv || grep -q \"^'=cmd\" run.csv" "$(sed -n 2p run.csv | cut -c1-120)"
+check "4.2 no-raw-formula-cell" "[ -s run.csv ] && ! grep -qE '(^|,)=cmd' run.csv"
+B sweep --trace "=cmd|' -C calc'!A0.csv" --backend lru --capacity 4,8 --csv sweep.csv >/dev/null 2>&1
+check "4.2 sweep-csv-formula" "grep -q \"'=cmd\" sweep.csv && ! grep -qE '(^|,)=cmd' sweep.csv"
+B mrc --trace "=cmd|' -C calc'!A0.csv" --points 2 --csv mrc.csv >/dev/null 2>&1
+check "4.2 mrc-csv-formula" "grep -q \"^'=cmd\" mrc.csv && ! grep -qE '(^|,)=cmd' mrc.csv"
+
+# 4.3: --csv - and --json - leave standard output pure.
+B run --trace hand.csv --backend lru,fifo --capacity 8 --csv - > out.csv 2> err.txt
+check "4.3 run-csv-stdout-pure" "[ \$(wc -l < out.csv) -eq 3 ] && ! grep -q 'hit ratio' out.csv && grep -q 'hit ratio' err.txt"
+B sweep --trace hand.csv --backend lru --capacity 4,8 --csv - > sweep-out.csv 2>/dev/null
+check "4.3 sweep-csv-stdout-pure" "[ \$(wc -l < sweep-out.csv) -eq 3 ] && ! grep -q 'hit ratio' sweep-out.csv"
+B run --trace hand.csv --backend lru --capacity 8 --json - > out.json 2>/dev/null
+check "4.3 run-json-stdout-pure" "python3 -c 'import json,sys; json.load(open(\"out.json\"))'"
+
+# 4.4: capacities, binary input.
+B run --trace hand.csv --backend lru --capacity 1024PiB >/dev/null 2>err.txt; status=$?
+check "4.4 capacity-1024PiB-accepted" "[ $status -eq 0 ] && ! grep -q error err.txt" "$(cat err.txt)"
+B run --trace hand.csv --backend lru --capacity 2048PiB >/dev/null 2>err.txt; status=$?
+check "4.4 capacity-2048PiB-names-limit" "[ $status -eq 2 ] && grep -q 'above the largest capacity accepted, 1EiB' err.txt" "$(cat err.txt)"
+B run --trace hand.csv --backend lru --capacity 99999999999999999999999 >/dev/null 2>err.txt; status=$?
+check "4.4 capacity-huge-integer-names-limit" "[ $status -eq 2 ] && grep -q 'above the largest capacity' err.txt && ! grep -q fraction err.txt" "$(cat err.txt)"
+B convert hand.csv t.bin >/dev/null 2>&1
+B sweep --trace t.bin --backend lru --capacity 4,8 --csv bin.csv >/dev/null 2>err.txt; status=$?
+check "4.4 convert-bin-reads-back" "[ $status -eq 0 ] && [ \$(wc -l < bin.csv) -eq 3 ]" "$(cat err.txt)"
+cp t.bin t.data
+B run --trace t.data --backend lru --capacity 8 >/dev/null 2>err.txt; status=$?
+check "4.4 binary-as-text-one-short-line" "[ $status -eq 2 ] && [ \$(wc -l < err.txt) -eq 1 ] && [ \$(wc -c < err.txt) -lt 300 ] && grep -q 'binary data' err.txt" "$(head -c 300 err.txt)"
