@@ -64,6 +64,9 @@ public final class FoundationURLCache: CacheBackend {
         directory = disk.directory
         verify = disk.verify
         folder = try CacheFolder.claim(directory, backend: Self.name)
+        // Foundation opens any file of its name shape it finds in the folder: before it
+        // starts, every entry must be a regular file of that shape (no link, FIFO, device).
+        try folder.requireOnlyOwnFiles(CacheFileName.isURLCacheEntry)
         cache = URLCache(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, diskPath: directory)
     }
 
@@ -82,9 +85,7 @@ public final class FoundationURLCache: CacheBackend {
     public var details: BackendDetails {
         var details = BackendDetails()
         details.wrongBodyHits = wrongBodies
-        if diskless > 0 {
-            details.remarks = [.init(count: diskless, text: "stores had a '/' in URLCache's base64 identifier: their disk write silently failed and they lived in memory only (corelibs bug 2)")]
-        }
+        details.remark(diskless, "stores had a '/' in URLCache's base64 identifier: their disk write silently failed and they lived in memory only (corelibs bug 2)")
         return details
     }
 
