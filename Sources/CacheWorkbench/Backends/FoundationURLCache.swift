@@ -25,6 +25,10 @@ import FoundationNetworking
 /// - Bug 2: a key whose base64 form has a `/` (non-ASCII paths) silently fails to reach
 ///   the disk; it stays a memory-only entry, as it would in an app.
 ///
+/// Its folder is claimed (`CacheFolder`) and, since Foundation opens whatever has its name
+/// shape, every entry is checked once before it starts (O(files)): a regular file of that
+/// shape with one link, or the run fails naming it.
+///
 /// Its eviction order follows the wall clock (the second each file was written), so unlike
 /// every model here its hits may differ between runs of the same trace.
 ///

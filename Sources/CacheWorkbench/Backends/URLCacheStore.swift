@@ -18,12 +18,16 @@ import Foundation
 /// Safety: the folder is claimed first (`CacheFolder`: new, empty or marked, and locked);
 /// body files get random UUID names (as Cache.db's) and are created exclusively, never
 /// through a link; every name read back from `Cache.db` must be a plain UUID name inside
-/// `fsCachedData/` before it is opened or removed, or the run fails. Keys are bound and read
-/// as their exact bytes (a NUL inside a key is part of it). A store makes room before it
-/// writes, and a reopened store over capacity evicts at once.
+/// `fsCachedData/` before it is opened or removed, or the run fails. `Cache.db` and its
+/// side files must be regular files (or absent) before SQLite opens them, so a FIFO there
+/// fails the run instead of hanging it. Keys are bound and read as their exact bytes (a
+/// NUL inside a key is part of it). A store makes room before it writes, and a reopened
+/// store over capacity evicts at once. A reopen removes the body files no row names
+/// (written before a crash, never committed) and counts them (`orphans_removed`).
 ///
 /// Complexity: get one indexed SELECT (+ one file read, + one UPDATE under lru); set three
-/// INSERTs (+ one file write), plus three DELETEs (+ one unlink) per eviction.
+/// INSERTs (+ one file write), plus three DELETEs (+ one unlink) per eviction; a reopen
+/// O(rows + files in fsCachedData/).
 public final class URLCacheStore: CacheBackend {
     public static let needsKeyNames = true
     public static let holdsPayloads = false
