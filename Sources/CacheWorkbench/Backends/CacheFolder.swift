@@ -47,6 +47,9 @@ final class CacheFolder {
     /// empty folder by writing the marker, reopens a marked one, and refuses anything else.
     static func claim(_ path: String, backend: String) throws -> CacheFolder {
         guard !path.isEmpty else { throw failure(path, backend, "an empty path is not a cache folder") }
+        // Before anything is created: a link anywhere in the path would put the folder (and
+        // everything written into it) wherever the link points.
+        if let link = LinkInPath.find(in: path) { throw failure(path, backend, link.reason(for: path)) }
         var info = stat()
         if lstat(path, &info) != 0 {
             guard errno == ENOENT || errno == ENOTDIR else { throw failure(path, backend, "cannot inspect the cache folder: \(errnoText())") }
@@ -63,7 +66,8 @@ final class CacheFolder {
             throw failure(path, backend, "exists and is not a folder")
         }
         let markerPath = path + "/" + markerName
-        let marker = open(markerPath, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO or device at the marker's name must not block the open.
+        let marker = open(markerPath, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if marker < 0 {
             guard errno == ENOENT else {
                 throw failure(markerPath, backend, "cannot open the workbench's marker: \(errnoText())")
@@ -124,19 +128,12 @@ final class CacheFolder {
     }
 
     private static func isEmpty(_ path: String, backend: String) throws -> Bool {
-        guard let directory = opendir(path) else { throw failure(path, backend, "cannot list the folder: \(errnoText())") }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { return false }
-        }
-        return true
+        try names(in: path, backend: backend).isEmpty
     }
 
-    /// The names in the folder (`.` and `..` left out), for a warm reopen to find files a
-    /// crash left behind. Callers act only on names of their own shape.
-    func names() throws -> [String] {
-        guard let directory = opendir(path) else { throw Self.failure(path, backend, "cannot list the folder: \(Self.errnoText())") }
+    /// The names in `folder` (`.` and `..` left out). Complexity: O(entries).
+    static func names(in folder: String, backend: String) throws -> [String] {
+        guard let directory = opendir(folder) else { throw failure(folder, backend, "cannot list the folder: \(errnoText())") }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
@@ -144,6 +141,96 @@ final class CacheFolder {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// The names in the folder (`.` and `..` left out), for a warm reopen to find files a
+    /// crash left behind. Callers act only on names of their own shape.
+    func names() throws -> [String] { try Self.names(in: path, backend: backend) }
+
+    /// Checks every entry of the folder (the marker aside) before code the workbench does
+    /// not control opens them (`foundation-urlcache`: Foundation reads any file of its
+    /// name shape it finds): each must have one of the backend's own name shapes and be a
+    /// regular file with one name — no symbolic link, hard link, FIFO, device or folder.
+    /// The first other entry is refused with its path. Complexity: O(entries), one lstat each.
+    func requireOnlyOwnFiles(_ isOwnName: (String) -> Bool) throws {
+        for name in try names() where name != Self.markerName {
+            let entry = path + "/" + name
+            guard isOwnName(name) else {
+                throw Self.failure(entry, backend, "is not a file of this backend's name shape; the workbench does not let \(backend) open what it did not make (remove it or name another folder)")
+            }
+            var info = stat()
+            guard lstat(entry, &info) == 0 else { throw Self.failure(entry, backend, "cannot inspect: \(Self.errnoText())") }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw Self.failure(entry, backend, "is \(FileKind.name(of: info.st_mode)), not a regular file; the workbench does not let \(backend) open it")
+            }
+            guard info.st_nlink == 1 else {
+                throw Self.failure(entry, backend, "has \(info.st_nlink) hard links (a file shared with another place); the workbench does not let \(backend) open it")
+            }
+        }
+    }
+}
+
+/// A symbolic link in a cache folder's path. The workbench never follows one for a cache
+/// folder (its files would land, and be removed, wherever the link points): every
+/// component of the path as given (from `/`, or from the current folder for a relative
+/// path) must be a real folder; the user passes the resolved path instead.
+struct LinkInPath: Equatable {
+    /// The path up to and including the link.
+    var component: String
+    /// What the link says (`readlink`).
+    var target: String
+    /// The whole path with its links resolved, when that exists so far (the suggestion).
+    var realFolder: String?
+
+    /// The first link among the path's components that exist (the rest will be created by
+    /// mkdir, which never follows one). Complexity: O(components), one lstat each.
+    static func find(in path: String) -> LinkInPath? {
+        let parts = path.split(separator: "/")
+        var built = path.hasPrefix("/") ? "" : nil as String?
+        for (offset, part) in parts.enumerated() {
+            let prefix = built.map { $0 + "/" + part } ?? String(part)
+            built = prefix
+            var info = stat()
+            guard lstat(prefix, &info) == 0 else { return nil }
+            guard info.st_mode & S_IFMT == S_IFLNK else { continue }
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(prefix, &target, target.count - 1)
+            let rest = parts.dropFirst(offset + 1).joined(separator: "/")
+            let real = realpath(prefix, nil).map { resolved -> String in
+                defer { free(resolved) }
+                let head = String(cString: resolved)
+                return rest.isEmpty ? head : (head == "/" ? "" : head) + "/" + rest
+            }
+            let text = count >= 0 ? String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+            return LinkInPath(component: prefix, target: text, realFolder: real)
+        }
+        return nil
+    }
+
+    /// Why a path holding this link is refused, said after the path.
+    func reason(for path: String) -> String {
+        let suggestion = realFolder.map { "; pass the real folder, \(ErrorText.quote($0, limit: 4096))" } ?? "; pass the real folder"
+        let trimmed = String(path.reversed().drop { $0 == "/" }.reversed())
+        if component == trimmed {
+            return "is a symbolic link (to \(ErrorText.quote(target))), which the workbench never follows for a cache folder\(suggestion)"
+        }
+        return "has a symbolic link in its path, \(ErrorText.quote(component)) (to \(ErrorText.quote(target))), which the workbench never follows for a cache folder\(suggestion)"
+    }
+}
+
+/// A file type's name for messages ("a FIFO"), from `st_mode`.
+enum FileKind {
+    static func name(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a special file"
+        }
     }
 }
 
@@ -167,6 +254,22 @@ enum CacheFileName {
             }
         }
         return true
+    }
+
+    /// `foundation-urlcache`'s entries as corelibs URLCache names them: a whole number of
+    /// seconds, a dot, the base64 identifier (its `/` never reaches a file name), and
+    /// `.storedcachedurlresponse`.
+    static func isURLCacheEntry(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2] == "storedcachedurlresponse" else { return false }
+        let seconds = parts[0].hasPrefix("-") ? parts[0].dropFirst() : parts[0]
+        let isDecimal = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let isBase64 = { (byte: UInt8) in
+            isDecimal(byte) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "=")
+        }
+        return (1...19).contains(seconds.utf8.count) && seconds.utf8.allSatisfy(isDecimal)
+            && !parts[1].isEmpty && parts[1].utf8.allSatisfy(isBase64)
     }
 
     private static func isHexDigit(_ byte: UInt8, upper: Bool) -> Bool {

@@ -85,9 +85,10 @@ struct CountingFiles {
 
     /// Reads the whole file into `buffer` (resized to fit); false when it does not exist.
     /// A link is not followed, and anything but a regular file of at most `limit` bytes is
-    /// an error.
+    /// an error. The open does not block (`O_NONBLOCK`), so a FIFO or device at the name is
+    /// refused at once instead of hanging the run.
     func read(_ path: String, into buffer: inout [UInt8], limit: Int = DiskLimits.largestBody) throws -> Bool {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return false }
             throw error(path, errno == ELOOP ? "is a symbolic link, which the workbench does not follow" : "cannot open")
@@ -95,7 +96,9 @@ struct CountingFiles {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw error(path, "cannot stat") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw DiskError(backend: backend, path: path, reason: "is not a regular file") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw notRegular(path, info.st_mode) }
+        // A regular file: back to ordinary blocking reads.
+        guard fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) == 0 else { throw error(path, "cannot clear O_NONBLOCK") }
         guard info.st_size <= limit else {
             throw DiskError(backend: backend, path: path, reason: "holds \(info.st_size) bytes, more than the \(limit) a body may have")
         }
@@ -119,6 +122,21 @@ struct CountingFiles {
     /// Removes the file; a missing file is not an error (it is what removal wants).
     func remove(_ path: String) throws {
         if unlink(path) != 0 && errno != ENOENT { throw error(path, "cannot remove") }
+    }
+
+    private func notRegular(_ path: String, _ mode: mode_t) -> DiskError {
+        DiskError(backend: backend, path: path, reason: "is \(FileKind.name(of: mode)), not a regular file; the workbench reads only regular files from a cache folder")
+    }
+
+    /// Checks, without opening it, that nothing or a regular file is at `path` (a file that
+    /// code the workbench does not control will open: `Cache.db` and its side files).
+    func requireRegularFileOrNothing(_ path: String) throws {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            guard errno == ENOENT else { throw error(path, "cannot inspect") }
+            return
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw notRegular(path, info.st_mode) }
     }
 
     /// The size of a regular file at `path` (a link is not followed); nil when there is no

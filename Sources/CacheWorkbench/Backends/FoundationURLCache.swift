@@ -25,6 +25,10 @@ import FoundationNetworking
 /// - Bug 2: a key whose base64 form has a `/` (non-ASCII paths) silently fails to reach
 ///   the disk; it stays a memory-only entry, as it would in an app.
 ///
+/// Its folder is claimed (`CacheFolder`) and, since Foundation opens whatever has its name
+/// shape, every entry is checked once before it starts (O(files)): a regular file of that
+/// shape with one link, or the run fails naming it.
+///
 /// Its eviction order follows the wall clock (the second each file was written), so unlike
 /// every model here its hits may differ between runs of the same trace.
 ///
@@ -64,6 +68,9 @@ public final class FoundationURLCache: CacheBackend {
         directory = disk.directory
         verify = disk.verify
         folder = try CacheFolder.claim(directory, backend: Self.name)
+        // Foundation opens any file of its name shape it finds in the folder: before it
+        // starts, every entry must be a regular file of that shape (no link, FIFO, device).
+        try folder.requireOnlyOwnFiles(CacheFileName.isURLCacheEntry)
         cache = URLCache(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, diskPath: directory)
     }
 
@@ -82,9 +89,7 @@ public final class FoundationURLCache: CacheBackend {
     public var details: BackendDetails {
         var details = BackendDetails()
         details.wrongBodyHits = wrongBodies
-        if diskless > 0 {
-            details.remarks = [.init(count: diskless, text: "stores had a '/' in URLCache's base64 identifier: their disk write silently failed and they lived in memory only (corelibs bug 2)")]
-        }
+        details.remark(diskless, "stores had a '/' in URLCache's base64 identifier: their disk write silently failed and they lived in memory only (corelibs bug 2)")
         return details
     }
 

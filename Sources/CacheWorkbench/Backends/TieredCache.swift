@@ -154,7 +154,8 @@ public final class TieredCache: CacheBackend {
             counts.diskBytes = diskFacts.accountedBytes
             counts.diskEvictions = diskFacts.evictions
         }
-        var details = BackendDetails()
+        // The disk tier's own counts (sqlite's orphaned bodies and remarks) are the tier's.
+        var details = disk?.details ?? BackendDetails()
         details.tiers = counts
         return details
     }

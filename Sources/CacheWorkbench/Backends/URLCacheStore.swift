@@ -18,12 +18,16 @@ import Foundation
 /// Safety: the folder is claimed first (`CacheFolder`: new, empty or marked, and locked);
 /// body files get random UUID names (as Cache.db's) and are created exclusively, never
 /// through a link; every name read back from `Cache.db` must be a plain UUID name inside
-/// `fsCachedData/` before it is opened or removed, or the run fails. Keys are bound and read
-/// as their exact bytes (a NUL inside a key is part of it). A store makes room before it
-/// writes, and a reopened store over capacity evicts at once.
+/// `fsCachedData/` before it is opened or removed, or the run fails. `Cache.db` and its
+/// side files must be regular files (or absent) before SQLite opens them, so a FIFO there
+/// fails the run instead of hanging it. Keys are bound and read as their exact bytes (a
+/// NUL inside a key is part of it). A store makes room before it writes, and a reopened
+/// store over capacity evicts at once. A reopen removes the body files no row names
+/// (written before a crash, never committed) and counts them (`orphans_removed`).
 ///
 /// Complexity: get one indexed SELECT (+ one file read, + one UPDATE under lru); set three
-/// INSERTs (+ one file write), plus three DELETEs (+ one unlink) per eviction.
+/// INSERTs (+ one file write), plus three DELETEs (+ one unlink) per eviction; a reopen
+/// O(rows + files in fsCachedData/).
 public final class URLCacheStore: CacheBackend {
     public static let needsKeyNames = true
     public static let holdsPayloads = false
@@ -51,6 +55,10 @@ public final class URLCacheStore: CacheBackend {
     private var pendingStores = 0
     private var evictions = 0
     private var closed = false
+    /// Body files a reopen found in `fsCachedData/` that no row named, and removed.
+    private var orphanedBodiesRemoved = 0
+    /// Entries of `fsCachedData/` not of the store's own shape, left alone.
+    private var foreignDataEntries = 0
 
     private let lookup: SQLiteDatabase.Statement
     private let insertResponse: SQLiteDatabase.Statement
@@ -98,7 +106,10 @@ public final class URLCacheStore: CacheBackend {
         files = CountingFiles(backend: Self.name, probe: disk.probe)
         folder = try CacheFolder.claim(directory, backend: Self.name)
         try files.makeSubfolder(dataDirectory)
-        let database = try SQLiteDatabase(path: directory + "/Cache.db", backend: Self.name, probe: disk.probe)
+        // SQLite opens these itself (and reads a FIFO there forever): only regular files.
+        let databasePath = directory + "/Cache.db"
+        for suffix in ["", "-wal", "-shm", "-journal"] { try files.requireRegularFileOrNothing(databasePath + suffix) }
+        let database = try SQLiteDatabase(path: databasePath, backend: Self.name, probe: disk.probe)
         self.database = database
         try database.execute("PRAGMA page_size=\(pageSize)")  // takes effect on a new database only
         try database.execute("PRAGMA mmap_size=\(mmapSize)")
@@ -120,6 +131,7 @@ public final class URLCacheStore: CacheBackend {
             try database.prepare("DELETE FROM \($0) WHERE entry_ID = ?1")
         }
         try reopen()
+        try removeOrphanedBodies()
     }
 
     public var settings: String {
@@ -127,6 +139,13 @@ public final class URLCacheStore: CacheBackend {
     }
 
     public var facts: BackendFacts { BackendFacts(entries: index.count, accountedBytes: index.totalBytes, evictions: evictions) }
+
+    public var details: BackendDetails {
+        var details = BackendDetails()
+        details.orphansRemoved = orphanedBodiesRemoved
+        details.remark(foreignDataEntries, "entries of fsCachedData/ were not body files of the store's shape (a regular file with a UUID name) and were left alone; they are in disk_footprint_bytes")
+        return details
+    }
 
     public func get(_ request: Request) throws -> Bool {
         let key = request.keyText
@@ -298,5 +317,23 @@ public final class URLCacheStore: CacheBackend {
             evictions += 1
         }
         try database.execute("COMMIT")
+    }
+
+    /// Removes the body files no row names: written before a crash (or a rolled-back
+    /// transaction) and never committed, they would stay forever and count in the
+    /// footprint. Only regular files with a UUID name are removed (never through a link);
+    /// anything else in `fsCachedData/` is left alone and counted.
+    /// Complexity: O(files in fsCachedData/ + entries), one lstat per file.
+    private func removeOrphanedBodies() throws {
+        let named = Set(index.fromOldest.compactMap(\.fileName))
+        for name in try CacheFolder.names(in: dataDirectory, backend: Self.name) where !named.contains(name) {
+            let filePath = dataDirectory + "/" + name
+            guard CacheFileName.isUUID(name), files.regularFileSize(filePath) != nil else {
+                foreignDataEntries += 1
+                continue
+            }
+            try files.remove(filePath)
+            orphanedBodiesRemoved += 1
+        }
     }
 }

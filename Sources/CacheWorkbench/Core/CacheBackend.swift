@@ -132,6 +132,9 @@ public struct BackendDetails: Sendable, Equatable {
     /// Things the modeled implementation did that the figures rest on, each with how many
     /// times (`foundation-urlcache`: stores that never reached its disk); said under the table.
     public var remarks: [Remark] = []
+    /// Body files a disk backend found in its reopened folder that no entry named (written
+    /// before a crash), and removed (`sqlite`); nil for a backend that does not look.
+    public var orphansRemoved: Int?
 
     public struct Remark: Sendable, Equatable {
         public var count: Int
@@ -139,4 +142,9 @@ public struct BackendDetails: Sendable, Equatable {
     }
 
     public init() {}
+
+    /// Adds a remark when `count` is above 0 (nothing done is nothing said).
+    mutating func remark(_ count: Int, _ text: String) {
+        if count > 0 { remarks.append(Remark(count: count, text: text)) }
+    }
 }

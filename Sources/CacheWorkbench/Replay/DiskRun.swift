@@ -21,10 +21,24 @@ public struct DiskRunOptions: Sendable {
         var temporary: Bool
     }
 
+    /// Refuses a `--cache-dir` with a symbolic link in its path before anything runs (the
+    /// rule `CacheFolder.claim` applies to every disk backend's folder, said as an option
+    /// error here so that nothing is written anywhere first).
+    public func checkCacheDirectory() throws {
+        guard let cacheDirectory, let link = LinkInPath.find(in: cacheDirectory) else { return }
+        throw WorkbenchError("--cache-dir \(ErrorText.quote(cacheDirectory, limit: 4096)) \(link.reason(for: cacheDirectory))")
+    }
+
     /// The folder for one replay of `backend`.
     func folder(for backend: String) throws -> Folder {
         if let cacheDirectory { return Folder(path: "\(cacheDirectory)/\(backend)", temporary: false) }
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let named = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        // A TMPDIR that is a link (or under one) is resolved once, here, so the folder's
+        // path holds no link and the claim's no-link rule holds for it too.
+        let base = realpath(named, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? named
         var template = Array("\(base)/cwb-\(backend)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw DiskError(backend: backend, path: base, reason: "cannot create a temporary folder: \(String(cString: strerror(errno)))")

@@ -98,6 +98,7 @@ public struct RunSetup {
             throw WorkbenchError("--cache-dir is empty; name a new folder, an empty one, or one an earlier run made")
         }
         plan.disk.cacheDirectory = arguments.cacheDirectory
+        try plan.disk.checkCacheDirectory()
         plan.disk.keep = arguments.keep
         plan.disk.verify = arguments.verify
         if arguments.cacheDirectory != nil, Set(plan.backends.map(\.name)).count < plan.backends.count {

@@ -186,6 +186,9 @@ public enum TableReport {
         for result in results {
             let at = "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))"
             for remark in result.tally.finalDetails.remarks { notes.append("\(at): \(remark.count) \(remark.text)") }
+            if let orphans = result.tally.finalDetails.orphansRemoved, orphans > 0 {
+                notes.append("\(at): \(orphans) body files that no entry named (written before a crash, never committed) were removed when the folder was reopened (orphans_removed); the footprint is without them")
+            }
             if result.tally.http == nil, let wrong = result.tally.wrongBodyHits, wrong > 0 {
                 notes.append("\(at): \(wrong) hits returned another URL's body (its key drops the query and the scheme); they are in the hit ratio, which they inflate")
             }

@@ -1,0 +1,156 @@
+# Issue 20 (trust, second round), the disk backends: 1.2 foundation-urlcache's reused folder,
+# 1.3 a symlinked --cache-dir or TMPDIR, 1.4 a FIFO named like a cache file, 1.5 sqlite's
+# orphaned bodies. Run by scripts/adversarial in an empty $WORK with $BENCH and $REPO.
+set -u
+cd "$WORK"
+
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; }
+
+# A trace of N URL keys of 5000 bytes (above sqlite's 4 KiB inline limit), each twice.
+make_trace() {
+    local file="$1" count="$2" pass item
+    echo "time,key,size" > "$file"
+    for pass in 0 1; do
+        for ((item = 0; item < count; item++)); do echo "$((pass * count + item)),https://img.test/$item.jpg,5000"; done
+    done >> "$file"
+}
+make_trace t.csv 4
+
+# One column of the first row of a results CSV.
+column() { python3 -c 'import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))[sys.argv[2]])' "$1" "$2"; }
+
+# run NAME ARGS...: bench bounded by timeout; output in NAME.out, status in $status (124: it hung).
+run() {
+    local name="$1"; shift
+    timeout 30 "$BENCH" "$@" > "$name.out" 2>&1
+    status=$?
+}
+
+# 1.2: an entry of a warm foundation-urlcache folder replaced by a symlink to a file outside.
+case_urlcache_symlink() {
+    local name="1.2 urlcache-symlinked-entry" d="$WORK/u1" entry
+    run warm run --trace t.csv --backend foundation-urlcache --cache-dir "$d" --capacity 1MiB
+    [ "$status" -eq 0 ] || { fail "$name" "warm run exited $status"; return; }
+    entry="$(ls "$d/foundation-urlcache" | grep 'storedcachedurlresponse$' | head -1)"
+    echo "secret" > "$WORK/secret.txt"
+    rm "$d/foundation-urlcache/$entry" && ln -s "$WORK/secret.txt" "$d/foundation-urlcache/$entry"
+    run rerun run --trace t.csv --backend foundation-urlcache --cache-dir "$d" --capacity 1MiB
+    if [ "$status" -ne 1 ]; then fail "$name" "exit $status, expected 1 (a failed row)"
+    elif ! grep -q "$entry.*a symbolic link, not a regular file" rerun.out; then fail "$name" "the message does not name the link: $(head -c 300 rerun.out)"
+    elif [ ! -L "$d/foundation-urlcache/$entry" ] || [ "$(cat "$WORK/secret.txt")" != "secret" ]; then fail "$name" "the link or its target changed"
+    else ok "$name"; fi
+}
+
+# 1.2: a file of another name in the folder, and a FIFO named like an entry.
+case_urlcache_foreign() {
+    local name="1.2 urlcache-foreign-and-fifo-entries" d="$WORK/u2" entry
+    run warm run --trace t.csv --backend foundation-urlcache --cache-dir "$d" --capacity 1MiB
+    echo mine > "$d/foundation-urlcache/notes.txt"
+    run rerun run --trace t.csv --backend foundation-urlcache --cache-dir "$d" --capacity 1MiB
+    if [ "$status" -ne 1 ] || ! grep -q "notes.txt.*name shape" rerun.out; then fail "$name" "foreign file: exit $status: $(head -c 300 rerun.out)"; return; fi
+    rm "$d/foundation-urlcache/notes.txt"
+    entry="$(ls "$d/foundation-urlcache" | grep 'storedcachedurlresponse$' | head -1)"
+    rm "$d/foundation-urlcache/$entry" && mkfifo "$d/foundation-urlcache/$entry"
+    run rerun run --trace t.csv --backend foundation-urlcache --cache-dir "$d" --capacity 1MiB
+    if [ "$status" -eq 124 ]; then fail "$name" "hung on the FIFO"
+    elif [ "$status" -ne 1 ] || ! grep -q "$entry.*a FIFO" rerun.out; then fail "$name" "FIFO entry: exit $status: $(head -c 300 rerun.out)"
+    else ok "$name"; fi
+}
+
+# 1.3: --cache-dir a symbolic link (and a folder under one), for every disk backend.
+case_symlinked_cache_dir() {
+    local name="1.3 symlinked-cache-dir" backend
+    mkdir -p "$WORK/target" && ln -s "$WORK/target" "$WORK/link"
+    for backend in files sqlite foundation-urlcache tier:lru+files; do
+        run linked run --trace t.csv --backend "$backend" --cache-dir "$WORK/link" --capacity 1MiB
+        if [ "$status" -ne 2 ] || ! grep -q "^bench: error: --cache-dir '$WORK/link' is a symbolic link" linked.out || [ "$(wc -l < linked.out)" -ne 1 ]; then
+            fail "$name" "$backend: exit $status: $(head -c 300 linked.out)"; return
+        fi
+        run under run --trace t.csv --backend "$backend" --cache-dir "$WORK/link/sub" --capacity 1MiB
+        if [ "$status" -ne 2 ] || ! grep -q "has a symbolic link in its path" under.out; then
+            fail "$name" "$backend under a link: exit $status: $(head -c 300 under.out)"; return
+        fi
+    done
+    if [ -n "$(ls -A "$WORK/target")" ]; then fail "$name" "files were written into the link's target: $(ls -A "$WORK/target")"
+    else ok "$name"; fi
+}
+
+# 1.3: TMPDIR a symbolic link: resolved once, the temporary folder's path has no link.
+case_symlinked_tmpdir() {
+    local name="1.3 symlinked-tmpdir" backend dir
+    mkdir -p "$WORK/realtmp" && ln -s "$WORK/realtmp" "$WORK/tmplink"
+    for backend in files sqlite; do
+        TMPDIR="$WORK/tmplink" run tmp run --trace t.csv --backend "$backend" --capacity 1MiB --keep --csv tmp.csv
+        dir="$(column tmp.csv cache_dir 2>/dev/null)"
+        if [ "$status" -ne 0 ]; then fail "$name" "$backend: exit $status: $(head -c 300 tmp.out)"; return; fi
+        case "$dir" in
+            "$WORK/realtmp/cwb-$backend-"*) ;;
+            *) fail "$name" "$backend: cache_dir '$dir' is not under the resolved TMPDIR"; return ;;
+        esac
+    done
+    ok "$name"
+}
+
+# 1.4: a FIFO at each name a disk backend reads back, in a warm folder: a failed row, no hang.
+case_fifos() {
+    local file backend d
+    for file in files/.manifest sqlite/Cache.db sqlite/Cache.db-wal sqlite/Cache.db-journal sqlite/Cache.db-shm files/.cacheworkbench; do
+        backend="${file%%/*}"
+        d="$WORK/fifo-${file//\//-}"
+        run warm run --trace t.csv --backend "$backend" --cache-dir "$d" --capacity 1MiB
+        rm -f "$d/$file" && mkfifo "$d/$file"
+        run fifo run --trace t.csv --backend "$backend" --cache-dir "$d" --capacity 1MiB
+        if [ "$status" -eq 124 ]; then fail "1.4 fifo $file" "the run hung"
+        elif [ "$status" -ne 1 ] || ! grep -q "$d/$file.*not a regular file" fifo.out; then fail "1.4 fifo $file" "exit $status: $(head -c 300 fifo.out)"
+        else ok "1.4 fifo $file"; fi
+    done
+}
+
+# 1.5: planted orphans (UUID names), a foreign name and a UUID-named link to a file outside.
+case_sqlite_orphans() {
+    local name="1.5 sqlite-planted-orphans" d="$WORK/s1" data i link
+    run warm run --trace t.csv --backend sqlite --cache-dir "$d" --capacity 1MiB
+    data="$d/sqlite/fsCachedData"
+    for i in 1 2 3 4 5; do head -c 5000 /dev/zero > "$data/$(python3 -c 'import uuid; print(str(uuid.uuid4()).upper())')"; done
+    echo mine > "$data/notes.txt"
+    echo precious > "$WORK/precious.txt"
+    link="$(python3 -c 'import uuid; print(str(uuid.uuid4()).upper())')"
+    ln -s "$WORK/precious.txt" "$data/$link"
+    run rerun run --trace t.csv --backend sqlite --cache-dir "$d" --capacity 1MiB --csv s1.csv
+    if [ "$status" -ne 0 ]; then fail "$name" "exit $status: $(head -c 300 rerun.out)"
+    elif [ "$(column s1.csv orphans_removed)" != 5 ]; then fail "$name" "orphans_removed is '$(column s1.csv orphans_removed)', expected 5"
+    elif ! grep -q "5 body files that no entry named" rerun.out; then fail "$name" "no note under the table"
+    elif [ ! -L "$data/$link" ] || [ "$(cat "$WORK/precious.txt")" != precious ] || [ ! -e "$data/notes.txt" ]; then fail "$name" "the link, its target or the foreign file changed"
+    elif [ "$(ls "$data" | wc -l)" -ne 6 ]; then fail "$name" "fsCachedData holds $(ls "$data" | wc -l) entries, expected 4 bodies + notes.txt + the link"
+    else ok "$name"; fi
+}
+
+# 1.5: kill -9 during a long run, then reopen: every file left in fsCachedData is a live body.
+case_sqlite_killed() {
+    local name="1.5 sqlite-kill-9-then-reopen" d="$WORK/s2" i pid entries files
+    echo "time,key,size" > big.csv
+    for ((i = 0; i < 20000; i++)); do echo "$i,k$((i % 5000)),6000"; done >> big.csv
+    for i in 1 2 3; do
+        # batch=50: a kill most likely lands inside a transaction whose bodies are written.
+        timeout 30 "$BENCH" run --trace big.csv --backend "sqlite[batch=50]" --cache-dir "$d" --capacity 8MiB --no-timing > /dev/null 2>&1 &
+        pid=$!
+        sleep 1.5
+        kill -9 "$(pgrep -P "$pid" -x bench || echo "$pid")" 2>/dev/null
+        wait "$pid" 2>/dev/null
+    done
+    run reopen run --trace t.csv --backend sqlite --cache-dir "$d" --capacity 8MiB --csv s2.csv
+    entries="$(column s2.csv final_entries 2>/dev/null)"
+    files="$(ls "$d/sqlite/fsCachedData" | wc -l)"
+    if [ "$status" -ne 0 ]; then fail "$name" "exit $status: $(head -c 300 reopen.out)"
+    elif [ "$files" != "$entries" ]; then fail "$name" "$files body files for $entries entries after the reopen (orphans_removed $(column s2.csv orphans_removed))"
+    else ok "$name ($(column s2.csv orphans_removed) removed)"; fi
+}
+
+case_urlcache_symlink
+case_urlcache_foreign
+case_symlinked_cache_dir
+case_symlinked_tmpdir
+case_fifos
+case_sqlite_orphans
+case_sqlite_killed
