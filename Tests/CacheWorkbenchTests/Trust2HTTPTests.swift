@@ -176,6 +176,24 @@ struct Trust2HTTPTests {
         #expect(pair.hits == 0 && pair.byteHitRatio == 0)
     }
 
+    @Test("20 §3.3: a HEAD revalidation refreshes the stored GET (RFC 9111 §4.3.5); a changed HEAD invalidates it")
+    func headRevalidation() throws {
+        let a: [(String, String)] = [("Cache-Control", "max-age=10"), ("ETag", "\"a\""), ("Content-Length", "50000")]
+        let b: [(String, String)] = [("Cache-Control", "max-age=10"), ("ETag", "\"b\""), ("Content-Length", "50000")]
+        let entries = [Entry(at: 0, size: 50000, headers: a), Entry(at: 20, method: "HEAD", headers: a), Entry(at: 25, size: 50000, headers: a),
+                       Entry(at: 40, method: "HEAD", headers: b), Entry(at: 41, size: 50000, headers: b)]
+        let tally = try replayHTTP(try parse(entries).requests)
+        // GET: fetched; HEAD at 20: stale, its ETag matches: 304-like, refreshed (fresh until 30);
+        // GET at 25: fresh; HEAD at 40: stale, another ETag: the stored GET goes; GET at 41: fetched.
+        #expect(tally.hits == 2 && tally.http?.notModified == 1 && tally.http?.freshHits == 1 && tally.http?.originFetches == 3)
+        #expect(tally.hitBytes == 50000 && tally.http?.notStoredText == "head=1")
+        // A HEAD without the stored validator cannot be compared by size (it has no body).
+        let bare: [(String, String)] = [("Cache-Control", "max-age=10"), ("Content-Length", "50000")]
+        let noValidator = try replayHTTP(try parse([Entry(at: 0, size: 50000, headers: a), Entry(at: 20, method: "HEAD", headers: bare),
+                                                    Entry(at: 21, size: 50000, headers: a)]).requests)
+        #expect(noValidator.hits == 0 && noValidator.http?.validatedBySize == 0 && noValidator.http?.originFetches == 3)
+    }
+
     // MARK: 3.4 partial content
 
     @Test("20 §3.4: a 206 never serves a later full GET (rfc9111, apple); corelibs stores it and counts the partial hits")

@@ -243,6 +243,9 @@ struct HTTPCacheModel {
         if http.status == 304 { return true }
         if let etag = entry.fields.etag, let new = http.etag { return Self.weakTag(etag) == Self.weakTag(new) }
         if entry.fields.etag == nil, let modified = entry.fields.lastModified, let new = http.lastModified { return modified == new }
+        // A HEAD has no body to compare sizes with: changed, as far as the replay can tell
+        // (RFC 9111 §4.3.5 lets it invalidate the stored response).
+        if http.isHEAD { return false }
         counts.validatedBySize += 1
         return size == entry.size
     }
