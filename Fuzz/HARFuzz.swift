@@ -11,6 +11,8 @@ public func fuzzHAR(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let (requests, _) = try HARTraceReader.parse(bytes, path: "fuzz.har", filter: try HARFilter(options), keepKeyNames: true, skipBad: skipBad)
             for (earlier, later) in zip(requests, requests.dropFirst()) { precondition(earlier.time <= later.time, "not in start order") }
             for request in requests { precondition(request.size >= 0, "negative size") }
+            // A HEAD's response has no content (RFC 9110 §9.3.2).
+            for request in requests where request.http?.isHEAD == true { precondition(request.size == 0, "a HEAD with a body") }
         } catch {}
     }
     return 0

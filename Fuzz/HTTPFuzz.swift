@@ -1,7 +1,8 @@
 // libFuzzer entry for the HTTP mode's parsers and decisions (scripts/fuzz http). An even
 // first byte: the rest is one header value, read as an HTTP date (both ways), as
 // Cache-Control, and as every caching header of a stored response whose age and lifetime
-// must stay finite and non-negative. An odd first byte: the rest is a HAR document; its
+// must stay finite and non-negative; its lines, as header field lines, must combine with
+// none lost. An odd first byte: the rest is a HAR document; its
 // requests are answered under each profile with the request policy the byte picks, and the
 // counts must add up. An error is a correct answer; a crash or a broken sum is a finding.
 import Foundation
@@ -29,6 +30,17 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(lifetime.isFinite && lifetime >= 0 && age.isFinite && age >= 0, "age or lifetime out of range")
         _ = entry.corelibsFresh(now: 1e9 + 100)
         _ = entry.varyMatches(http)
+        // The text's lines as header field lines: a list field keeps every line, in order.
+        let lines = text.split(separator: "\n").map { line in
+            let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            return (name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
+        }
+        if let fields = try? HeaderFieldLines(response: lines) {
+            for name in Set(lines.map { $0.name.lowercased() }) where !HeaderFieldLines.singletons.contains(name) {
+                let values = lines.filter { $0.name.lowercased() == name }.map(\.value)
+                precondition(fields.values[name] == values.joined(separator: ", "), "a list field lost a line")
+            }
+        }
         return 0
     }
     guard let (requests, _) = try? HARTraceReader.parse(rest, path: "fuzz.har", filter: try! HARFilter([:]), keepKeyNames: true, skipBad: true) else { return 0 }

@@ -6,8 +6,10 @@
 ///   `promote` is on, priced as the replay prices the request (`BackendConfig.memoryCost`)
 ///   and given a fresh payload when payloads are materialized: a promotion pays the
 ///   "decode" inside the timed get, as the libraries pay it on a disk hit.
-/// - set: memory (unless the cost is over `memory-entry-limit` of the memory capacity:
-///   Nuke's 10%), and the disk with `write=through`. With `write=back` the disk is written
+/// - set: memory (unless the cost is over `memory-entry-limit` of the memory capacity,
+///   Nuke's 10%, or over the memory capacity: counted in `memoryRefused`), and the disk with
+///   `write=through`. The too-large rule is per tier (`admits`): an object too large for
+///   memory is stored on disk only; only one too large for both tiers is too_large. With `write=back` the disk is written
 ///   only by a memory warning's `flush-to-disk`, so what memory evicts first is lost (a RAM
 ///   layer flushed on memory warnings). The disk body is the encoded size
 ///   (`BackendConfig.diskCost`), whatever the memory cost model.
@@ -184,6 +186,14 @@ public final class TieredCache: CacheBackend {
         return true
     }
 
+    /// Too large for memory goes to the disk alone (with `write=through`: `write=back` reaches
+    /// the disk only through memory); too large for both is refused. O(1).
+    public func admits(_ request: Request, cost: Int) -> Bool? {
+        if cost <= memoryCapacity { return true }
+        guard disk != nil, !writeBack else { return false }
+        return diskCost(request) <= diskCapacity
+    }
+
     public func set(_ request: Request, cost: Int, payload: Payload?) throws {
         lastTime = max(lastTime, request.time)
         if memoryTTL != nil { try sweepExpired(at: request.time) }
@@ -281,7 +291,8 @@ public struct TierCounts: Sendable, Equatable {
     public var flushed = 0
     /// Memory entries that outlived `memory-ttl` (on a read or a sweep).
     public var memoryExpired = 0
-    /// Stores and promotions kept out of memory (over `memory-entry-limit` or the capacity).
+    /// Stores and promotions kept out of memory (over `memory-entry-limit` or the memory
+    /// capacity): a store goes to the disk alone.
     public var memoryRefused = 0
     public var diskEntries = 0
     public var diskBytes = 0

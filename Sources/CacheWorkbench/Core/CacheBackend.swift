@@ -9,13 +9,19 @@ public protocol CacheBackend: AnyObject {
 
     /// Stores the request's object with the given cost (bytes or pixel bytes, decided by
     /// the replayer's cost model), evicting as the backend's policy says. The replayer
-    /// never offers an object whose cost exceeds the capacity. `payload` is the object's
+    /// never offers an object whose cost exceeds the capacity, unless `admits` says yes. `payload` is the object's
     /// memory when the run materializes payloads (nil otherwise); a backend that holds
     /// payloads keeps it until the entry goes.
     func set(_ request: Request, cost: Int, payload: Payload?) throws
 
     /// Removes the key if present.
     func remove(_ request: Request) throws
+
+    /// Whether the backend keeps an object of `cost` for `request` somewhere, by a size rule
+    /// of its own; nil (the default) when it has none, and the replayer compares the cost
+    /// with the run's capacity (too_large). A two-tier cache keeps an object too large for
+    /// memory on disk only (`TieredCache`). O(1).
+    func admits(_ request: Request, cost: Int) -> Bool?
 
     /// Responds to a simulated memory warning as the modeled cache does (most drop
     /// everything, as apps do on UIApplicationDidReceiveMemoryWarning); returns the
@@ -94,6 +100,7 @@ extension CacheBackend {
     public func close() throws {}
     public var details: BackendDetails { BackendDetails() }
     public func trim(toCost target: Int) throws -> Int? { nil }
+    @inline(__always) public func admits(_ request: Request, cost: Int) -> Bool? { nil }
     @inline(__always) public func prefetch(id: UInt64) {}
     @inline(__always) public func prefetchEntry(id: UInt64) {}
 

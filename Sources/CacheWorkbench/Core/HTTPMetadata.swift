@@ -2,7 +2,8 @@
 /// replays that honour HTTP caching semantics (RFC 9111): the status, the response's
 /// media type, its caching headers as sent, and the timings (milliseconds; nil when the
 /// recorder did not measure them, as HAR's -1 says). The request's own headers are kept
-/// (lower-cased names) for the rules that read them: Vary's secondary key, Authorization.
+/// (lower-cased names) for the rules that read them: Vary's secondary key, Authorization,
+/// Range. Repeated field lines arrive combined (`HeaderFieldLines`, RFC 9110 §5.3).
 public final class HTTPMetadata: Sendable, Equatable {
     public let method: String
     public let status: Int
@@ -18,6 +19,9 @@ public final class HTTPMetadata: Sendable, Equatable {
     public let asksForCredentials: Bool
     public let requestHeaders: [String: String]
     public let timings: Timings
+    /// Singleton fields the response repeated with differing values (lower-cased names):
+    /// their values come from `HeaderFieldLines`' rules (first value; Expires stale).
+    public let conflictingFields: [String]
 
     /// The request carried credentials (`Authorization` / `Proxy-Authorization`).
     public var sendsCredentials: Bool { requestHeaders["authorization"] != nil || requestHeaders["proxy-authorization"] != nil }
@@ -44,7 +48,7 @@ public final class HTTPMetadata: Sendable, Equatable {
 
     public init(
         method: String, status: Int, mimeType: String?, headers: [String: String], requestHeaders: [String: String] = [:],
-        timings: Timings = Timings()
+        timings: Timings = Timings(), conflictingFields: [String] = []
     ) {
         self.method = method
         self.status = status
@@ -59,11 +63,19 @@ public final class HTTPMetadata: Sendable, Equatable {
         asksForCredentials = headers["www-authenticate"] != nil || headers["proxy-authenticate"] != nil
         self.requestHeaders = requestHeaders
         self.timings = timings
+        self.conflictingFields = conflictingFields
     }
+
+    /// The request asked for part of the representation (`Range`, RFC 9110 §14.2).
+    public var asksForRange: Bool { requestHeaders["range"] != nil }
+
+    /// A HEAD: its response has no content (RFC 9110 §9.3.2).
+    public var isHEAD: Bool { method.uppercased() == "HEAD" }
 
     public static func == (a: HTTPMetadata, b: HTTPMetadata) -> Bool {
         (a.method, a.status, a.mimeType, a.cacheControl, a.expires, a.date) == (b.method, b.status, b.mimeType, b.cacheControl, b.expires, b.date)
             && (a.age, a.etag, a.lastModified, a.vary) == (b.age, b.etag, b.lastModified, b.vary) && a.timings == b.timings
             && a.asksForCredentials == b.asksForCredentials && a.requestHeaders == b.requestHeaders
+            && a.conflictingFields == b.conflictingFields
     }
 }

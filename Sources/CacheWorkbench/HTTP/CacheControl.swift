@@ -3,7 +3,7 @@
 /// stored response. Names are case-insensitive; values may be quoted. A directive given
 /// twice keeps its first value (§4.2.1 allows the first occurrence); a delta-seconds value
 /// that is not a number counts as 0 (stale), and one above 2^31 is 2^31 (§1.2.2).
-/// Unknown directives are ignored. O(length).
+/// Unknown directives are ignored; the whole value is read, whatever its length. O(length).
 public struct CacheControl: Sendable, Equatable {
     public var maxAge: Int?
     public var sharedMaxAge: Int?
@@ -57,7 +57,9 @@ public struct CacheControl: Sendable, Equatable {
                 items.append((item, nil))
             }
         }
-        for character in text.unicodeScalars.prefix(8_192) {
+        // The whole value, however long: a directive after 8 KB of extensions (a no-store) was
+        // once cut off here and the response stored.
+        for character in text.unicodeScalars {
             if character == "\"" { quoted.toggle() }
             if character == "," && !quoted { flush() } else { current.unicodeScalars.append(character) }
         }

@@ -17,6 +17,9 @@ struct HTTPCacheModel {
     let defersStores: Bool
     private var stored: [UInt64: StoredResponse] = [:]
     private(set) var counts = HTTPCounts()
+    /// The backend's own size rule for the request being answered (`CacheBackend.admits`: a
+    /// tier keeps what is too large for memory on disk); nil compares the cost with `capacity`.
+    private var backendAdmits: Bool?
 
     init(settings: HTTPReplaySettings, capacity: Int) {
         self.settings = settings
@@ -43,7 +46,8 @@ struct HTTPCacheModel {
         /// `commit` takes when the download finishes.
         var store = false
         var entry: StoredResponse?
-        /// Not stored because it costs more than the whole capacity (the `too_large` count).
+        /// Not stored because it costs more than the whole capacity, or than every tier of a
+        /// tiered backend (the `too_large` count).
         var tooLarge = false
     }
 
@@ -78,15 +82,17 @@ struct HTTPCacheModel {
 
     /// A request `cacheRequest` has no key for: fetched, never stored.
     mutating func answerWithoutKey(_ request: Request) -> Step {
-        fetch(request, http: request.http ?? Self.plainResponse, key: 0, replace: false, cost: 0, storable: .noKey)
+        countConflicts(request.http)
+        backendAdmits = nil
+        return fetch(request, http: request.http ?? Self.plainResponse, key: 0, replace: false, cost: 0, storable: .noKey)
     }
 
     /// Whether the backend is asked for the key before answering. corelibs always looks
     /// (URLSessionTask.swift L155-165, request policies never consulted); otherwise not for
-    /// the reload policies, nor for unsafe methods.
+    /// the reload policies, nor for unsafe methods, nor for a Range request (see `answer`).
     func looksUp(_ request: Request) -> Bool {
         if settings.profile == .corelibs { return true }
-        guard Self.isSafe(request.http) else { return false }
+        guard Self.isSafe(request.http), request.http?.asksForRange != true else { return false }
         switch settings.policy {
         case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: return false
         default: return true
@@ -94,8 +100,26 @@ struct HTTPCacheModel {
     }
 
     /// Answers `request`, whose backend lookup (made when `looksUp`) found its key or not.
-    mutating func answer(_ request: Request, key: UInt64, found: Bool, cost: Int) -> Step {
+    /// `admits` is the backend's own size rule for it (`CacheBackend.admits`), nil for none.
+    ///
+    /// Partial content and HEAD (rfc9111, apple):
+    /// - a 206 is never stored: RFC 9111 §3.4 lets a cache store an incomplete response but
+    ///   never serve it to a request for the whole; storing and combining parts is not modeled
+    ///   (counted as `partial` in not_stored). Apple documents nothing on ranges, so the same;
+    /// - a request with a Range header goes to the origin without a lookup: answering a range
+    ///   from a stored complete response (RFC 9110 §14.2) is not modeled; its 206 leaves the
+    ///   stored response alone, a complete 200 replaces it (counted in `rangeRequests`);
+    /// - a HEAD may be answered by the stored GET response (RFC 9110 §9.3.2: HEAD is GET without
+    ///   content; RFC 9111 §4 lets a stored response serve a method it allows), and a HEAD
+    ///   revalidation refreshes it (RFC 9111 §4.3.5); a HEAD response is never stored as a
+    ///   body (`head` in not_stored). Apple documents nothing here: the RFC's rules are assumed.
+    /// corelibs keeps its own behavior: HEAD fails its reuse test (GET only) and is never
+    /// stored; a 206 is a status it stores (L195-212) and Range is never read, so a later
+    /// request is answered with the partial body (counted in `partialBodyHits`).
+    mutating func answer(_ request: Request, key: UInt64, found: Bool, cost: Int, admits: Bool? = nil) -> Step {
         let http = request.http ?? Self.plainResponse
+        countConflicts(http)
+        backendAdmits = admits
         let lookedUp = looksUp(request)
         // The backend may have evicted the body: then the remembered headers go too.
         if lookedUp && !found { stored[key] = nil }
@@ -111,6 +135,12 @@ struct HTTPCacheModel {
             }
             return step
         }
+        if http.asksForRange {
+            counts.rangeRequests += 1
+            if settings.policy == .returnCacheDataDontLoad { return offline() }
+            // Only a complete response replaces the stored one.
+            return fetch(request, http: http, key: key, replace: inBackend && http.status != 206, cost: cost)
+        }
         guard lookedUp, found, let entry = stored[key] else {
             if lookedUp && settings.policy == .returnCacheDataDontLoad { return offline() }
             return fetch(request, http: http, key: key, replace: inBackend, cost: cost)
@@ -118,7 +148,8 @@ struct HTTPCacheModel {
         guard entry.varyMatches(http) else {  // no stored response for this variant
             counts.varyMismatches += 1
             if settings.policy == .returnCacheDataDontLoad { return offline() }
-            return fetch(request, http: http, key: key, replace: true, cost: cost)
+            // A HEAD stores nothing, so it leaves the stored variant in place.
+            return fetch(request, http: http, key: key, replace: !http.isHEAD, cost: cost)
         }
         let now = request.time
         let (lifetime, _) = entry.freshnessLifetime(heuristicFraction: settings.heuristicFraction)
@@ -191,7 +222,7 @@ struct HTTPCacheModel {
                 return served(.stale)
             }
             counts.originFetches += 1  // the error's body; the stored response is kept
-            counts.originBytes += ByteTotal(request.size)
+            counts.originBytes += ByteTotal(Self.bodySize(request))
             return Step(outcome: .fetched)
         }
         if isNotModified(entry, http: http, size: request.size) {
@@ -212,6 +243,9 @@ struct HTTPCacheModel {
         if http.status == 304 { return true }
         if let etag = entry.fields.etag, let new = http.etag { return Self.weakTag(etag) == Self.weakTag(new) }
         if entry.fields.etag == nil, let modified = entry.fields.lastModified, let new = http.lastModified { return modified == new }
+        // A HEAD has no body to compare sizes with: changed, as far as the replay can tell
+        // (RFC 9111 §4.3.5 lets it invalidate the stored response).
+        if http.isHEAD { return false }
         counts.validatedBySize += 1
         return size == entry.size
     }
@@ -231,8 +265,8 @@ struct HTTPCacheModel {
     ) -> Step {
         counts.originFetches += 1
         if roundTrip { counts.originRequests += 1 }
-        if http.status == 304 { counts.sizesFromEarlierResponse += 1 }
-        counts.originBytes += ByteTotal(request.size)
+        if http.status == 304 && !http.isHEAD { counts.sizesFromEarlierResponse += 1 }
+        counts.originBytes += ByteTotal(Self.bodySize(request))
         var step = Step(outcome: .fetched, remove: replace)
         var entry = StoredResponse(http, size: request.size, requestTime: request.time, responseTime: responseTime(request))
         entry.sourceID = request.id
@@ -255,6 +289,8 @@ struct HTTPCacheModel {
         let control = entry.control
         switch settings.profile {
         case .rfc9111, .apple:
+            if http.isHEAD { return .head }  // no content to store (RFC 9110 §9.3.2)
+            if entry.status == 206 { return .partial }  // RFC 9111 §3.4: never served for the whole
             if control.noStore { return .noStore }
             if !settings.profile.storesStatus(entry.status) { return .status }
             if settings.profile == .rfc9111, !(control.isPublic || control.isPrivate || control.maxAge != nil || entry.fields.expires != nil
@@ -267,10 +303,12 @@ struct HTTPCacheModel {
             if !settings.profile.storesStatus(entry.status) { return .status }
             if entry.fields.vary != nil { return .vary }
             if !entry.corelibsFresh(now: now) { return .expired }
-            if cost >= capacity { return .tooLarge }  // URLCache stores only when cost < capacity (L487-536)
+            // URLCache stores only when cost < capacity (L487-536); a tier says for itself.
+            if backendAdmits == nil && cost >= capacity { return .tooLarge }
         }
         if let share = settings.entryShareLimit, Double(cost) > share * Double(capacity) { return .sizeRule }
-        if cost > capacity { return .tooLarge }
+        // The backend's own rule when it has one: a tier keeps what memory cannot hold on disk.
+        if !(backendAdmits ?? (cost <= capacity)) { return .tooLarge }
         return nil
     }
 
@@ -281,12 +319,21 @@ struct HTTPCacheModel {
         if found, let entry = stored[key] {
             if !http.sendsCredentials, Self.isGET(http), entry.corelibsFresh(now: request.time) {
                 if entry.sourceID != request.id { counts.wrongBodyHits += 1 }
+                if entry.status == 206 && !http.asksForRange { counts.partialBodyHits += 1 }
                 return served(.fresh)
             }
             return fetch(request, http: http, key: key, replace: true, cost: cost)
         }
         return fetch(request, http: http, key: key, replace: found, cost: cost)
     }
+
+    /// Counts a response whose repeated singleton fields were settled by `HeaderFieldLines`' rules.
+    private mutating func countConflicts(_ http: HTTPMetadata?) {
+        if let http, !http.conflictingFields.isEmpty { counts.singletonConflicts += 1 }
+    }
+
+    /// The body a request brings from the origin: none for a HEAD (RFC 9110 §9.3.2).
+    private static func bodySize(_ request: Request) -> Int { request.http?.isHEAD == true ? 0 : request.size }
 
     private func responseTime(_ request: Request) -> Double {
         request.time + (request.http?.downloadSeconds ?? 0)

@@ -48,6 +48,16 @@ public struct HTTPCounts: Sendable, Equatable {
     /// (trace time, nanoseconds).
     public var downloads = 0
     public var queueWait: LatencySummary?
+    /// Requests with a Range header (rfc9111, apple): sent to the origin without a lookup,
+    /// since answering a range from a stored complete response is not modeled.
+    public var rangeRequests = 0
+    /// corelibs: hits answered with a stored 206's partial body as if it were the whole (its
+    /// reuse test accepts 206 and never reads Range): counted in the hits, which they inflate.
+    public var partialBodyHits = 0
+    /// Responses that repeated a singleton header field (Date, Age, ETag, Last-Modified,
+    /// Expires) with differing values: the first value was used, and for Expires the response
+    /// was stale (`HeaderFieldLines`, RFC 9111 §4.2.1).
+    public var singletonConflicts = 0
     /// Responses fetched but not stored, by reason.
     public var notStored: [NotStoredReason: Int] = [:]
 
@@ -80,8 +90,13 @@ public enum NotStoredReason: String, Sendable, CaseIterable {
     case expired
     /// apple: larger than the entry share of the capacity ("about 5%").
     case sizeRule = "size-rule"
-    /// Costs more than the whole capacity.
+    /// Costs more than the whole capacity (for a tier: than every tier).
     case tooLarge = "too-large"
+    /// rfc9111, apple: a HEAD response has no content to store (RFC 9110 §9.3.2).
+    case head
+    /// rfc9111, apple: a 206 (Partial Content); RFC 9111 §3.4 forbids serving it to a request
+    /// for the whole, and storing or combining parts is not modeled.
+    case partial
     /// corelibs: the URL has no host, so URLCache has no key for it.
     case noKey = "no-key"
 }

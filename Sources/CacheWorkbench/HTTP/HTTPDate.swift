@@ -12,7 +12,10 @@ public enum HTTPDate {
 
     /// Seconds since 1970, or nil when `text` is none of the accepted formats.
     public static func seconds(_ text: String, imfOnly: Bool = false) -> Int? {
-        let bytes = Array(text.utf8.prefix(64))
+        // No date in any format is this long: a longer value is not one (cutting it to its
+        // first 64 bytes would read a date followed by junk as that date).
+        guard text.utf8.count <= 64 else { return nil }
+        let bytes = Array(text.utf8)
         var tokens: [[UInt8]] = []
         var current: [UInt8] = []
         for byte in bytes {

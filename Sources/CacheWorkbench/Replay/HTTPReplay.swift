@@ -7,8 +7,10 @@ extension ReplayLoop {
     /// Answers one request; returns whether it was served with the cached body.
     @inline(never)
     mutating func answerHTTP(_ request: Request, cost: Int) throws -> Bool {
-        if downloads != nil {
-            try deliverDownloads(by: request.time)
+        if downloads != nil { try deliverDownloads(by: request.time) }
+        // A HEAD brings no body: it neither joins a download nor starts one.
+        let downloading = downloads != nil && request.http?.isHEAD != true
+        if downloading {
             // The libraries check in-flight downloads before any cache (AFImageDownloader L221-227).
             if downloads!.joins(url: request.id, at: request.time) {
                 http!.countCoalesced()
@@ -18,16 +20,16 @@ extension ReplayLoop {
         guard let keyed = http!.cacheRequest(request) else {
             // corelibs has no key for this URL: straight to the origin, never stored.
             let step = http!.answerWithoutKey(request)
-            if downloads != nil, step.outcome == .fetched { _ = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds) }
+            if downloading, step.outcome == .fetched { _ = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds) }
             return false
         }
         let wrongBefore = checksBodies ? backend.details.wrongBodyHits : nil
         let found = http!.looksUp(request) ? try timedGet(keyed) : false
-        let step = http!.answer(request, key: keyed.id, found: found, cost: cost)
+        let step = http!.answer(request, key: keyed.id, found: found, cost: cost, admits: backend.admits(keyed, cost: cost))
         // A backend whose own key collides (foundation-urlcache) answered with another body.
         if let wrongBefore, step.outcome.servedFromCache, backend.details.wrongBodyHits ?? 0 > wrongBefore { http!.countWrongBody() }
         if step.remove { try backend.remove(keyed) }
-        if downloads != nil, step.outcome == .fetched {
+        if downloading, step.outcome == .fetched {
             let finish = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds)
             if step.store, let entry = step.entry {
                 downloads!.deliver(at: finish, request: keyed, entry: entry, cost: cost)

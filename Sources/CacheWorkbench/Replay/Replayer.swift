@@ -1,8 +1,11 @@
 /// Replays a request stream against one backend in demand-fill mode (DESIGN.md):
 /// 1. every request is a read: a hit, or a miss followed by inserting the object;
 /// 2. a hit does not change the stored size;
-/// 3. an object whose cost exceeds the capacity is a miss and is not inserted;
-/// 4. size-0 requests are dropped and counted;
+/// 3. an object whose cost exceeds the capacity is a miss and is not inserted (too_large),
+///    unless the backend has a rule of its own (`CacheBackend.admits`: a tier keeps an
+///    object too large for memory on disk only, and it is too large only for both tiers);
+/// 4. size-0 requests are dropped and counted (in `--mode http` a HEAD, which has no body,
+///    is answered: it may hit or go to the origin);
 /// 5. the backend evicts until used + cost <= capacity;
 /// 6. (capacities are resolved before the replay: see `Capacity`).
 ///
@@ -165,7 +168,7 @@ struct ReplayLoop<Backend: CacheBackend> {
 
     @inline(__always)
     mutating func handle(_ request: Request) throws {
-        if request.size == 0 {  // rule 4
+        if request.size == 0, !(http != nil && warmupLeft == 0 && request.http?.isHEAD == true) {  // rule 4
             tally.droppedZeroSize += 1
             return
         }
@@ -175,7 +178,7 @@ struct ReplayLoop<Backend: CacheBackend> {
             tally.warmupRequests += 1
             if try !backend.get(request) {
                 let cost = price(request).cost
-                if cost <= capacity { try backend.set(request, cost: cost, payload: try payload(for: request, cost: cost)) }
+                if fits(request, cost: cost) { try backend.set(request, cost: cost, payload: try payload(for: request, cost: cost)) }
             }
             if warmupLeft == 0 { countsStart = backend.details }  // a backend's own counts start now
             return
@@ -211,7 +214,7 @@ struct ReplayLoop<Backend: CacheBackend> {
             tally.hitBytes += ByteTotal(size)
             return
         }
-        if cost > capacity {  // rule 3
+        if !fits(request, cost: cost) {  // rule 3
             tally.tooLarge += 1
             return
         }
@@ -245,6 +248,13 @@ struct ReplayLoop<Backend: CacheBackend> {
         }
         if Backend.storesBytes { tally.logicalWriteBytes += ByteTotal(cost) }
         accountedPeak = max(accountedPeak, backend.facts.accountedBytes)
+    }
+
+    /// Rule 3: the backend's own size rule when it has one (a tier's per-tier rule), else
+    /// the cost against the run's capacity.
+    @inline(__always)
+    func fits(_ request: Request, cost: Int) -> Bool {
+        backend.admits(request, cost: cost) ?? (cost <= capacity)
     }
 
     /// What the request costs, and the pixel rule that priced it (`ReplayOptions.price`).

@@ -166,6 +166,15 @@ public enum TableReport {
             if h.sizesFromEarlierResponse > 0 {
                 notes.append("\(at): \(h.sizesFromEarlierResponse) fetches were of a recorded 304, so their body size is the last size the trace gave that URL (an inferred size, in origin_bytes)")
             }
+            if h.rangeRequests > 0 {
+                notes.append("\(at): \(h.rangeRequests) requests asked for a range (Range): sent to the origin without a lookup (answering a range from a stored complete response is not modeled); a 206 is never stored (partial)")
+            }
+            if h.partialBodyHits > 0 {
+                notes.append("\(at): \(h.partialBodyHits) hits served a stored 206's partial body as the whole (corelibs stores 206 and never reads Range); they count as hits")
+            }
+            if h.singletonConflicts > 0 {
+                notes.append("\(at): \(h.singletonConflicts) responses repeated Date, Age, ETag, Last-Modified or Expires with different values: the first value was used, and a repeated Expires made the response stale (RFC 9111 §4.2.1)")
+            }
             if settings.profile == .apple && h.varyMismatches > 0 {
                 notes.append("\(at): \(h.varyMismatches) requests missed on Vary; Apple documents no Vary rule, so RFC 9111 §4.1's was assumed")
             }
@@ -197,11 +206,11 @@ public enum TableReport {
             var text = "\(at): memory hits \(share(t.memoryHits)), disk hits \(share(t.diskHits)) of requests; \(t.promotions) disk hits promoted to memory, \(t.diskWrites) bodies written to disk"
             if t.flushed > 0 { text += ", \(t.flushed) of them flushed on memory warnings" }
             if t.memoryExpired > 0 { text += ", \(t.memoryExpired) memory entries expired" }
-            if t.memoryRefused > 0 { text += ", \(t.memoryRefused) kept out of memory (over the entry limit)" }
+            if t.memoryRefused > 0 { text += ", \(t.memoryRefused) kept out of memory (over the entry limit or the memory capacity; stored on disk only)" }
             notes.append(text)
             if result.tally.http != nil {
                 notes.append("\(at): in the HTTP mode the tier counts lookups that found a body, stale ones the model then revalidated or fetched again included, so memory + disk hits can exceed the hits")
-                notes.append("\(at): the HTTP mode's size rules (too_large, --entry-share-limit) compared responses with the run's capacity, the memory tier's, not the disk tier's (an assumption: the libraries' own rules differ)")
+                notes.append("\(at): the HTTP mode's too_large is per tier (a response too large for memory is stored on disk only); --entry-share-limit, when set, compares with the run's capacity, the memory tier's, not the disk tier's (an assumption: the libraries' own rules differ)")
             }
         }
         return notes

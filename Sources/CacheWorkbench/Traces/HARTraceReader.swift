@@ -6,11 +6,14 @@ import Foundation
 ///   start order;
 /// - key: the request URL (`drop-query` cuts it at `?`);
 /// - size: the response's `content.size`, else `bodySize`, else `Content-Length`; a 304
-///   with an empty body takes the size last seen for its URL (it revalidated that body);
+///   with an empty body takes the size last seen for its URL (it revalidated that body); a
+///   HEAD's is 0 (its response has no content, RFC 9110 §9.3.2);
 /// - dimensions: read from a base64 image body's header (`ImageDimensions`), for pixel cost;
 /// - `http`: method, status, media type, Cache-Control, Expires, Date, Age, ETag,
 ///   Last-Modified, Vary, whether it asked for credentials, the request's headers and the
-///   timings (HAR's -1 = not measured = nil).
+///   timings (HAR's -1 = not measured = nil). Repeated header lines combine into one list
+///   (RFC 9110 §5.3; `HeaderFieldLines` has the rule for singleton fields: differing
+///   Content-Lengths fail the entry).
 /// Options: `images-only` (media type image/*), `status` (e.g. `200,304` or `2xx,304`).
 /// Unknown fields (the exporters' `_` extensions) are ignored and optional ones may be
 /// missing. A HAR is one JSON document, so it is read whole (compressed is fine).
@@ -205,12 +208,17 @@ extension HARDocument.Entry {
         var url = request.url
         guard !url.isEmpty else { throw FieldParsing.Failure("request.url is empty") }
         if filter.dropQuery, let mark = url.firstIndex(of: "?") { url = String(url[..<mark]) }
-        var headers: [String: String] = [:]
-        for header in response.headers ?? [] { headers[header.name.lowercased()] = header.value }
+        // Repeated lines combine (RFC 9110 §5.3); singleton fields follow HeaderFieldLines' rules.
+        let fields = try HeaderFieldLines(response: (response.headers ?? []).map { ($0.name, $0.value) })
+        let headers = fields.values
         let contentLength = try headers["content-length"].flatMap { HARNumber(value: Double($0)) }?.wholeNumber("Content-Length")
         let sizes = [try response.content?.size?.wholeNumber("response.content.size"), try response.bodySize?.wholeNumber("response.bodySize"), contentLength]
+        let method = request.method ?? "GET"
         var size = sizes.compactMap { $0 }.first { $0 > 0 } ?? 0
         if size == 0 && status == 304 { size = lastSize[url] ?? 0 }
+        // A HEAD response has no content (RFC 9110 §9.3.2): its Content-Length is the GET's
+        // body, which it never carried, so a HEAD is a request of size 0 and sizes nothing later.
+        if method.uppercased() == "HEAD" { size = 0 }
         if size > 0 { lastSize[url] = size }
         var width: UInt32 = 0, height: UInt32 = 0
         if let content = response.content, content.encoding?.lowercased() == "base64", let text = content.text {
@@ -223,12 +231,12 @@ extension HARDocument.Entry {
         }
         let key = KeyDigest.parse(url)
         let t = self.timings
-        var requestHeaders: [String: String] = [:]
-        for header in request.headers ?? [] { requestHeaders[header.name.lowercased()] = header.value }
+        let requestHeaders = HeaderFieldLines.request((request.headers ?? []).map { ($0.name, $0.value) })
         let http = HTTPMetadata(
-            method: request.method ?? "GET", status: status, mimeType: mimeType, headers: headers, requestHeaders: requestHeaders,
+            method: method, status: status, mimeType: mimeType, headers: headers, requestHeaders: requestHeaders,
             timings: .init(blocked: t?.blocked?.known, dns: t?.dns?.known, connect: t?.connect?.known, ssl: t?.ssl?.known,
-                           send: t?.send?.known, wait: t?.wait?.known, receive: t?.receive?.known, total: self.time?.known))
+                           send: t?.send?.known, wait: t?.wait?.known, receive: t?.receive?.known, total: self.time?.known),
+            conflictingFields: fields.conflicting)
         return Request(time: time, id: key.id, size: size, width: width, height: height, operation: .get,
                        name: keepKeyNames && !key.isInteger ? url : nil, http: http)
     }
