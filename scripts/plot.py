@@ -1,20 +1,32 @@
 #!/usr/bin/env python3
 """Charts from the workbench's CSVs (`bench plot` runs this in the bootstrap's .venv).
 
-usage: plot.py --out DIR [--timeline TIMELINE.csv] CSV...
+usage: CWB_STAGING=DIR plot.py --out=DIR [--timeline=TIMELINE.csv] -- CSV...
 
 Each CSV is recognized by its columns: `bench run`/`bench sweep` results, a `bench mrc`
 curve, `bench experiment similar-keys` or `blob-size`. Every chart that the inputs allow is
 written as a PNG into DIR; each one skipped is named with the reason. Prints one line per
-chart written. Exit 2 with one line `plot: error: FILE: reason` on bad input.
+chart written. Exit 2 with one line `plot: error: FILE:LINE: reason` on bad input, and
+never a traceback: every cell the charts use is checked before drawing, and anything
+still unexpected is one line too.
+
+DIR must be the staging folder `bench` made for this run and named in CWB_STAGING: the
+scripts write nowhere else (an input named like an option cannot move them elsewhere).
 """
 import argparse
+import csv
+import io
+import math
 import os
+import re
+import stat
 import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
+# Labels come from the CSVs: a "$…$" in a backend name stays text, never mathtext to parse.
+matplotlib.rcParams["text.parse_math"] = False
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator  # noqa: E402
@@ -35,6 +47,45 @@ def fail(path, reason):
     sys.exit(2)
 
 
+class BadInput(Exception):
+    """A CSV the charts cannot rest on, reported as one line `FILE:LINE: reason`."""
+
+    def __init__(self, path, line, reason):
+        super().__init__(f"{path}:{line}: {reason}")
+
+
+# Environment variable naming the folder `bench` made (mkdtemp) for this run's output.
+STAGING_VARIABLE = "CWB_STAGING"
+
+
+def staging_folder():
+    """The staging folder `bench` named in CWB_STAGING: an absolute path to a real folder
+    of ours (not a link). The scripts write only there; `bench` renames the result into place."""
+    folder = os.environ.get(STAGING_VARIABLE, "")
+    if not os.path.isabs(folder):
+        fail(STAGING_VARIABLE, "not set to an absolute folder (run this through bench plot or bench report)")
+    try:
+        info = os.lstat(folder)
+    except OSError as error:
+        fail(folder, f"the staging folder cannot be read ({error.strerror})")
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        fail(folder, "the staging folder is not a folder of ours (a link, a file, another user's)")
+    return os.path.normpath(folder)
+
+
+def refuse_outside(path, staging, *, is_folder):
+    """--out must be the staging folder itself (charts) or a plain name directly in it (a page)."""
+    path = os.path.normpath(path)
+    inside = path == staging if is_folder else (os.path.dirname(path) == staging and os.path.basename(path) not in ("", ".", ".."))
+    if not os.path.isabs(path) or not inside:
+        fail(path, f"refused: the output must be inside the staging folder {staging}")
+
+
+def create_without_links(path):
+    """Opens `path` for writing, replacing a regular file but never following a link (O_NOFOLLOW)."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644), "wb")
+
+
 def size_label(value, _position=None):
     """Binary units, as the workbench prints them (MB means 2^20)."""
     value = float(value)
@@ -53,25 +104,127 @@ def count_label(value, _position=None):
     return f"{value:.3g}"
 
 
-def read(path):
+class Number:
+    """A numeric column's rule: finite, within [low, high], and whether a cell may be empty
+    (the workbench's "not applicable")."""
+
+    def __init__(self, low, high, may_be_empty=True):
+        self.low, self.high, self.may_be_empty = low, high, may_be_empty
+
+
+TEXT = None  # a text column: any value (it is escaped wherever it is shown)
+LARGEST = 2**63 - 1  # the workbench writes no number above it (README, "Never a crash")
+CAPACITY = Number(0, 2**60, may_be_empty=False)  # a capacity is at most 1 EiB
+RATIO = Number(0, 1)
+COUNT = Number(0, LARGEST)
+
+# Each kind of CSV: the column that names it (checked in this order: a timeline has run_id
+# too), the columns it must have with their rules, and optional columns checked if present.
+KINDS = [
+    ("timeline", "request_index", {
+        "run_id": TEXT, "backend": TEXT, "capacity_bytes": CAPACITY, "request_index": Number(0, LARGEST, False),
+        "accounted_bytes": COUNT, "allocated_bytes": COUNT, "rss_bytes": COUNT, "window_hit_ratio": RATIO,
+        "memory_warning": Number(0, 1, may_be_empty=False)}, {}),
+    ("results", "run_id", {
+        "run_id": TEXT, "trace": TEXT, "backend": TEXT, "cost_model": TEXT, "timing": TEXT, "seed": TEXT, "status": TEXT,
+        "capacity_bytes": CAPACITY, "requests": Number(0, LARGEST, False), "object_hit_ratio": RATIO, "byte_hit_ratio": RATIO,
+        "working_set_bytes": COUNT, "memory_warnings": COUNT, "hit_ratio_before_warnings": RATIO, "hit_ratio_after_warnings": RATIO}, {
+        "repeats": COUNT, "evictions": COUNT, "throughput_rps": Number(0, LARGEST), "write_amplification": Number(0, LARGEST),
+        "space_amplification": Number(0, LARGEST), "get_hit_p50_ns": COUNT, "get_hit_p99_ns": COUNT, "get_miss_p50_ns": COUNT,
+        "get_miss_p99_ns": COUNT, "set_p50_ns": COUNT, "set_p99_ns": COUNT}),
+    ("mrc", "object_miss_ratio", {
+        "method": TEXT, "ignore_obj_size": TEXT, "capacity_bytes": CAPACITY, "object_miss_ratio": RATIO, "byte_miss_ratio": RATIO}, {}),
+    ("similar", "key_set", {
+        "n": Number(0, LARGEST, False), "key_set": TEXT, "backend": TEXT, "key_hash": TEXT, "distinct_cf_hashes": COUNT,
+        "get_p50_ns": COUNT}, {}),
+    ("blob", "blob_bytes", {
+        "backend": TEXT, "blob_bytes": CAPACITY, "write_us": Number(0, LARGEST), "read_us": Number(0, LARGEST)}, {}),
+]
+KIND_NAMES = {"results": "results", "timeline": "timeline", "mrc": "mrc", "similar": "similar-keys", "blob": "blob-size"}
+# A plain decimal number: Python's float() would also take "nan", "inf", "1_000" and spaces.
+DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+INTEGER = re.compile(r"[+-]?\d+")
+
+
+def number(text, rule, where):
+    """The cell's value under `rule`, or BadInput naming the line and column."""
+    path, line, column, kind = where
+    if text == "":
+        if rule.may_be_empty:
+            return None
+        raise BadInput(path, line, f"not a workbench {kind} CSV ({column} is empty)")
+    if not DECIMAL.fullmatch(text):
+        raise BadInput(path, line, f"not a workbench {kind} CSV ({column} {shown(text)} is not a number)")
+    # An integer is read exactly (a float would round above 2^53); the bounds are checked on it.
+    # 40 characters bound int()'s work (and Python's own digit limit); no workbench number is longer.
+    value = (int(text) if INTEGER.fullmatch(text) else float(text)) if len(text) <= 40 else math.inf
+    if isinstance(value, float) and not math.isfinite(value) or not rule.low <= value <= rule.high:
+        raise BadInput(path, line, f"not a workbench {kind} CSV ({column} {shown(text)} is outside {rule.low}…{rule.high})")
+    return value
+
+
+def shown(text):
+    """A cell quoted for an error line: short, and one line whatever it holds."""
+    text = text if len(text) <= 40 else text[:40] + "…"
+    return repr(text)
+
+
+def read(path, expected=None):
+    """(kind, frame) of one workbench CSV, every cell the charts use checked first: a bad
+    file is BadInput `FILE:LINE: not a workbench … CSV (reason)`, never a traceback later.
+    With `expected` (a kind), another kind is returned as (kind, None) unchecked."""
     try:
-        frame = pd.read_csv(path)
-    except FileNotFoundError:
-        fail(path, "no such file")
-    except Exception as error:  # pandas raises several kinds for malformed CSV
-        fail(path, f"not a readable CSV ({error})")
-    columns = set(frame.columns)
-    if {"run_id", "object_hit_ratio", "capacity_bytes"} <= columns:
-        return "results", frame
-    if {"method", "object_miss_ratio", "capacity_bytes"} <= columns:
-        return "mrc", frame
-    if {"key_set", "distinct_cf_hashes", "get_p50_ns"} <= columns:
-        return "similar", frame
-    if {"blob_bytes", "write_us", "read_us"} <= columns:
-        return "blob", frame
-    if {"request_index", "accounted_bytes", "memory_warning"} <= columns:
-        return "timeline", frame
-    fail(path, "columns match no workbench CSV (results, mrc, similar-keys, blob-size, timeline)")
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as error:
+        fail(path, f"cannot read it ({error.strerror})")
+    wanted = f"{KIND_NAMES[expected]} " if expected else ""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadInput(path, data.count(b"\n", 0, error.start) + 1, f"not a workbench {wanted}CSV (not UTF-8 text)")
+    if "\0" in text:
+        raise BadInput(path, text.count("\n", 0, text.index("\0")) + 1, f"not a workbench {wanted}CSV (a NUL byte: binary data)")
+    # newline="": rows end at \n, \r\n or \r only (a U+2028 inside a name is not a line break).
+    lines = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(lines, None)
+        if not header or header == [""]:
+            raise BadInput(path, 1, f"not a workbench {wanted}CSV (empty file)")
+        found = [(kind, required, optional) for kind, key, required, optional in KINDS if key in header]
+        if not found:
+            raise BadInput(path, 1, f"not a workbench {wanted}CSV (its columns match none of results, mrc, similar-keys, blob-size, timeline)")
+        kind, required, optional = found[0]
+        if expected and kind != expected:
+            return kind, None
+        name = KIND_NAMES[kind]
+        for column in header:
+            if header.count(column) > 1:
+                raise BadInput(path, 1, f"not a workbench {name} CSV (column {shown(column)} twice)")
+        missing = [column for column in required if column not in header]
+        if missing:
+            raise BadInput(path, 1, f"not a workbench {name} CSV (no {', '.join(missing)} column)")
+        rules = {**{c: r for c, r in optional.items() if c in header}, **required}
+        numeric = [(header.index(c), c, r) for c, r in rules.items() if r is not TEXT]
+        rows, values = [], {c: [] for _, c, _ in numeric}
+        for row in lines:
+            if row == [] or row == [""] and len(header) > 1:
+                continue  # a blank line, as pandas skips it
+            if len(row) != len(header):
+                raise BadInput(path, lines.line_num, f"not a workbench {name} CSV (a row of {len(row)} fields under a header of {len(header)})")
+            for index, column, rule in numeric:
+                values[column].append(number(row[index], rule, (path, lines.line_num, column, name)))
+            rows.append(row)
+    except csv.Error as error:
+        raise BadInput(path, lines.line_num, f"not a workbench CSV ({error})")
+    if not rows:
+        raise BadInput(path, 1, f"not a workbench {name} CSV (a header and no rows)")
+    frame = pd.DataFrame(rows, columns=header)
+    for column, column_values in values.items():
+        # Whole numbers with no empty cell stay integers (as pandas reads them); else floats, NaN for empty.
+        exact = all(isinstance(v, int) for v in column_values)
+        frame[column] = pd.Series(column_values, dtype="int64" if exact else "float64")
+    return kind, frame
 
 
 def labelled(results):
@@ -102,7 +255,8 @@ def capacity_axis(axis, objects):
 
 def save(figure, out, name, written):
     path = os.path.join(out, name)
-    figure.savefig(path, dpi=DPI, bbox_inches="tight")
+    with create_without_links(path) as file:
+        figure.savefig(file, format="png", dpi=DPI, bbox_inches="tight")
     plt.close(figure)
     written.append(path)
 
@@ -134,6 +288,9 @@ def miss_ratio_curves(curves, out, written, skipped):
 
 
 def hit_ratio_bars(results, out, written, skipped):
+    if results.empty:
+        skipped.append("hit_ratio.png: no row with status ok and a hit ratio")
+        return
     # Among the capacities with the most backends, the one where they differ most.
     counts = results.groupby("capacity_bytes")["label"].nunique()
     candidates = results[results["capacity_bytes"].isin(counts[counts == counts.max()].index)]
@@ -293,14 +450,43 @@ def blob_size(frame, out, written, skipped):
     save(figure, out, "blob_size.png", written)
 
 
-def main():
-    parser = argparse.ArgumentParser(description="Charts from workbench CSVs.")
+def charted_rows(results):
+    """The rows the charts and the reading use: status ok and both hit ratios measured."""
+    ok = results[results["status"] == "ok"] if "status" in results else results
+    return ok.dropna(subset=["object_hit_ratio", "byte_hit_ratio"])
+
+
+def reporting_errors(inputs, body):
+    """Runs body(); a bad CSV (BadInput) and anything unexpected end in one line
+    `plot: error: …` and exit 2, never a traceback (the inputs are all a user gave)."""
+    try:
+        body()
+    except BadInput as error:
+        print(f"plot: error: {error}", file=sys.stderr)
+        sys.exit(2)
+    except Exception as error:  # noqa: BLE001 — a crafted CSV that passed the checks must still be one line
+        detail = (str(error).splitlines() or [""])[0][:200]
+        print(f"plot: error: {', '.join(inputs)}: not workbench CSVs these charts can be drawn from "
+              f"({type(error).__name__}: {detail})", file=sys.stderr)
+        sys.exit(2)
+
+
+def arguments_parser(description):
+    """--out and --timeline as options; every input after `--` (bench passes them so)."""
+    parser = argparse.ArgumentParser(description=description, allow_abbrev=False)
     parser.add_argument("csv", nargs="+")
     parser.add_argument("--timeline")
     parser.add_argument("--out", required=True)
-    arguments = parser.parse_args()
-    if not os.path.isdir(arguments.out):
-        fail(arguments.out, "not a folder (make it first)")
+    return parser
+
+
+def main():
+    arguments = arguments_parser("Charts from workbench CSVs.").parse_args()
+    refuse_outside(arguments.out, staging_folder(), is_folder=True)
+    reporting_errors(arguments.csv + ([arguments.timeline] if arguments.timeline else []), lambda: draw(arguments))
+
+
+def draw(arguments):
     written, skipped, curves = [], [], []
     inputs = [read(path) for path in arguments.csv]
     if arguments.timeline:
@@ -312,8 +498,7 @@ def main():
     # All results files make one set of charts (a sweep and a run side by side).
     frames = [frame for kind, frame in inputs if kind == "results"]
     if frames:
-        results = pd.concat(frames, ignore_index=True)
-        results = labelled(results[results["status"] == "ok"] if "status" in results else results)
+        results = labelled(charted_rows(pd.concat(frames, ignore_index=True)))
         results = results.assign(object_miss=1 - results["object_hit_ratio"], byte_miss=1 - results["byte_hit_ratio"])
         for label, rows in results.groupby("label", sort=False):
             curves.append((label, rows.drop_duplicates("capacity_bytes"), in_objects(rows)))
