@@ -198,6 +198,7 @@ def read(path, expected=None):
         if expected and kind != expected:
             return kind, None
         name = KIND_NAMES[kind]
+        wanted = f"{name} "
         for column in header:
             if header.count(column) > 1:
                 raise BadInput(path, 1, f"not a workbench {name} CSV (column {shown(column)} twice)")
@@ -216,7 +217,7 @@ def read(path, expected=None):
                 values[column].append(number(row[index], rule, (path, lines.line_num, column, name)))
             rows.append(row)
     except csv.Error as error:
-        raise BadInput(path, lines.line_num, f"not a workbench CSV ({error})")
+        raise BadInput(path, lines.line_num, f"not a workbench {wanted}CSV ({error})")
     if not rows:
         raise BadInput(path, 1, f"not a workbench {name} CSV (a header and no rows)")
     frame = pd.DataFrame(rows, columns=header)
