@@ -328,7 +328,7 @@ def reporting_errors(inputs, body):
         sys.exit(2)
     except Exception as error:  # noqa: BLE001 — a crafted CSV that passed the checks must still be one line
         detail = (str(error).splitlines() or [""])[0][:200]
-        print(f"plot: error: {', '.join(inputs)}: not workbench CSVs these charts can be drawn from "
+        print(f"plot: error: {', '.join(inputs)}: not a workbench CSV the charts can be drawn from "
               f"({type(error).__name__}: {detail})", file=sys.stderr)
         sys.exit(2)
 
