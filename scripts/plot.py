@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
 """Charts from the workbench's CSVs (`bench plot` runs this in the bootstrap's .venv).
 
-usage: plot.py --out DIR [--timeline TIMELINE.csv] CSV...
+usage: CWB_STAGING=DIR plot.py --out=DIR [--timeline=TIMELINE.csv] -- CSV...
 
 Each CSV is recognized by its columns: `bench run`/`bench sweep` results, a `bench mrc`
 curve, `bench experiment similar-keys` or `blob-size`. Every chart that the inputs allow is
 written as a PNG into DIR; each one skipped is named with the reason. Prints one line per
-chart written. Exit 2 with one line `plot: error: FILE: reason` on bad input.
+chart written. Exit 2 with one line `plot: error: FILE:LINE: reason` on bad input, and
+never a traceback: every cell the charts use is checked before drawing, and anything
+still unexpected is one line too.
+
+DIR must be the staging folder `bench` made for this run and named in CWB_STAGING: the
+scripts write nowhere else (an input named like an option cannot move them elsewhere).
 """
 import argparse
 import os
+import stat
 import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
+# Labels come from the CSVs: a "$…$" in a backend name stays text, never mathtext to parse.
+matplotlib.rcParams["text.parse_math"] = False
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator  # noqa: E402
+from workbench_csv import BadInput, fail, read  # noqa: E402,F401 (report.py uses plot.fail and plot.read)
 
 DPI = 110
 # Up to 20 distinguishable lines: tab20's colours, each pair with its own marker.
@@ -30,9 +39,36 @@ def style(index):
             "linestyle": "-" if index < 10 else "--"}
 
 
-def fail(path, reason):
-    print(f"plot: error: {path}: {reason}", file=sys.stderr)
-    sys.exit(2)
+# Environment variable naming the folder `bench` made (mkdtemp) for this run's output.
+STAGING_VARIABLE = "CWB_STAGING"
+
+
+def staging_folder():
+    """The staging folder `bench` named in CWB_STAGING: an absolute path to a real folder
+    of ours (not a link). The scripts write only there; `bench` renames the result into place."""
+    folder = os.environ.get(STAGING_VARIABLE, "")
+    if not os.path.isabs(folder):
+        fail(STAGING_VARIABLE, "not set to an absolute folder (run this through bench plot or bench report)")
+    try:
+        info = os.lstat(folder)
+    except OSError as error:
+        fail(folder, f"the staging folder cannot be read ({error.strerror})")
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        fail(folder, "the staging folder is not a folder of ours (a link, a file, another user's)")
+    return os.path.normpath(folder)
+
+
+def refuse_outside(path, staging, *, is_folder):
+    """--out must be the staging folder itself (charts) or a plain name directly in it (a page)."""
+    path = os.path.normpath(path)
+    inside = path == staging if is_folder else (os.path.dirname(path) == staging and os.path.basename(path) not in ("", ".", ".."))
+    if not os.path.isabs(path) or not inside:
+        fail(path, f"refused: the output must be inside the staging folder {staging}")
+
+
+def create_without_links(path):
+    """Opens `path` for writing, replacing a regular file but never following a link (O_NOFOLLOW)."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644), "wb")
 
 
 def size_label(value, _position=None):
@@ -51,27 +87,6 @@ def count_label(value, _position=None):
         if value >= scale:
             return f"{value / scale:.3g}{unit}"
     return f"{value:.3g}"
-
-
-def read(path):
-    try:
-        frame = pd.read_csv(path)
-    except FileNotFoundError:
-        fail(path, "no such file")
-    except Exception as error:  # pandas raises several kinds for malformed CSV
-        fail(path, f"not a readable CSV ({error})")
-    columns = set(frame.columns)
-    if {"run_id", "object_hit_ratio", "capacity_bytes"} <= columns:
-        return "results", frame
-    if {"method", "object_miss_ratio", "capacity_bytes"} <= columns:
-        return "mrc", frame
-    if {"key_set", "distinct_cf_hashes", "get_p50_ns"} <= columns:
-        return "similar", frame
-    if {"blob_bytes", "write_us", "read_us"} <= columns:
-        return "blob", frame
-    if {"request_index", "accounted_bytes", "memory_warning"} <= columns:
-        return "timeline", frame
-    fail(path, "columns match no workbench CSV (results, mrc, similar-keys, blob-size, timeline)")
 
 
 def labelled(results):
@@ -102,7 +117,8 @@ def capacity_axis(axis, objects):
 
 def save(figure, out, name, written):
     path = os.path.join(out, name)
-    figure.savefig(path, dpi=DPI, bbox_inches="tight")
+    with create_without_links(path) as file:
+        figure.savefig(file, format="png", dpi=DPI, bbox_inches="tight")
     plt.close(figure)
     written.append(path)
 
@@ -134,6 +150,9 @@ def miss_ratio_curves(curves, out, written, skipped):
 
 
 def hit_ratio_bars(results, out, written, skipped):
+    if results.empty:
+        skipped.append("hit_ratio.png: no row with status ok and a hit ratio")
+        return
     # Among the capacities with the most backends, the one where they differ most.
     counts = results.groupby("capacity_bytes")["label"].nunique()
     candidates = results[results["capacity_bytes"].isin(counts[counts == counts.max()].index)]
@@ -293,14 +312,43 @@ def blob_size(frame, out, written, skipped):
     save(figure, out, "blob_size.png", written)
 
 
-def main():
-    parser = argparse.ArgumentParser(description="Charts from workbench CSVs.")
+def charted_rows(results):
+    """The rows the charts and the reading use: status ok and both hit ratios measured."""
+    ok = results[results["status"] == "ok"] if "status" in results else results
+    return ok.dropna(subset=["object_hit_ratio", "byte_hit_ratio"])
+
+
+def reporting_errors(inputs, body):
+    """Runs body(); a bad CSV (BadInput) and anything unexpected end in one line
+    `plot: error: …` and exit 2, never a traceback (the inputs are all a user gave)."""
+    try:
+        body()
+    except BadInput as error:
+        print(f"plot: error: {error}", file=sys.stderr)
+        sys.exit(2)
+    except Exception as error:  # noqa: BLE001 — a crafted CSV that passed the checks must still be one line
+        detail = (str(error).splitlines() or [""])[0][:200]
+        print(f"plot: error: {', '.join(inputs)}: not a workbench CSV the charts can be drawn from "
+              f"({type(error).__name__}: {detail})", file=sys.stderr)
+        sys.exit(2)
+
+
+def arguments_parser(description):
+    """--out and --timeline as options; every input after `--` (bench passes them so)."""
+    parser = argparse.ArgumentParser(description=description, allow_abbrev=False)
     parser.add_argument("csv", nargs="+")
     parser.add_argument("--timeline")
     parser.add_argument("--out", required=True)
-    arguments = parser.parse_args()
-    if not os.path.isdir(arguments.out):
-        fail(arguments.out, "not a folder (make it first)")
+    return parser
+
+
+def main():
+    arguments = arguments_parser("Charts from workbench CSVs.").parse_args()
+    refuse_outside(arguments.out, staging_folder(), is_folder=True)
+    reporting_errors(arguments.csv + ([arguments.timeline] if arguments.timeline else []), lambda: draw(arguments))
+
+
+def draw(arguments):
     written, skipped, curves = [], [], []
     inputs = [read(path) for path in arguments.csv]
     if arguments.timeline:
@@ -312,8 +360,7 @@ def main():
     # All results files make one set of charts (a sweep and a run side by side).
     frames = [frame for kind, frame in inputs if kind == "results"]
     if frames:
-        results = pd.concat(frames, ignore_index=True)
-        results = labelled(results[results["status"] == "ok"] if "status" in results else results)
+        results = labelled(charted_rows(pd.concat(frames, ignore_index=True)))
         results = results.assign(object_miss=1 - results["object_hit_ratio"], byte_miss=1 - results["byte_hit_ratio"])
         for label, rows in results.groupby("label", sort=False):
             curves.append((label, rows.drop_duplicates("capacity_bytes"), in_objects(rows)))

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """One self-contained HTML report of a run or sweep (`bench report` runs this in .venv).
 
-usage: report.py --out FILE.html [--timeline TIMELINE.csv] CSV...
+usage: CWB_STAGING=DIR report.py --out=DIR/FILE.html [--timeline=TIMELINE.csv] -- CSV...
 
 The page holds the configuration and trace facts, the results table, every chart
 `plot.py` can draw from the inputs (embedded as data: URLs), and a short reading computed
 from the numbers: the best backend at each capacity, the knee of each curve, the distance
 to the offline bound, disk write amplification, and what each memory warning cost.
+
+Every value from a CSV, a trace or a file name enters the page through `e` (escaped, quotes
+too): results from another machine are input like any other. The page is written only into
+the staging folder `bench` named in CWB_STAGING (plot.py's rules), and bad input is one line.
 """
 import argparse
 import base64
@@ -21,6 +25,11 @@ import pandas as pd  # noqa: E402
 
 OFFLINE = {"belady", "pfoo-l"}
 KNEE_POINTS = 0.01  # "within 1 point of the plateau"
+
+
+def e(value):
+    """The one way a value reaches the page: text, with <, >, & and both quotes escaped."""
+    return html.escape(str(value), quote=True)
 
 
 def percent(value):
@@ -50,7 +59,7 @@ def facts(results):
         ("Swift", first.get("swift_version", "")),
         ("allocator", first.get("allocator", "")),
     ]
-    return "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>" for k, v in items)
+    return "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in items)
 
 
 def table(results):
@@ -62,8 +71,8 @@ def table(results):
                  "–" if pd.isna(row.get("set_p50_ns")) else f"{int(row['set_p50_ns'])} ns",
                  "–" if pd.isna(row.get("throughput_rps")) else plot.count_label(row["throughput_rps"]),
                  "–" if pd.isna(row.get("evictions")) else f"{int(row['evictions']):,}", row.get("status", "ok")]
-        rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
-    return "<table class='results'><thead><tr>" + "".join(f"<th>{h}</th>" for h in headers) + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        rows.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
+    return "<table class='results'><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
 
 
 def reading(results, timeline):
@@ -77,11 +86,11 @@ def reading(results, timeline):
             best = rows.loc[rows["object_hit_ratio"].idxmax()]
             best_bytes = rows.loc[rows["byte_hit_ratio"].idxmax()]
             worst = rows.loc[rows["object_hit_ratio"].idxmin()]
-            text = (f"At {capacity_text(best)} ({model} cost), <b>{html.escape(best['label'])}</b> has the best hit ratio, "
-                    f"{percent(best['object_hit_ratio'])} ({100 * (best['object_hit_ratio'] - worst['object_hit_ratio']):.1f} points above "
-                    f"{html.escape(worst['label'])})")
-            text += (f"; by bytes, <b>{html.escape(best_bytes['label'])}</b> with {percent(best_bytes['byte_hit_ratio'])}."
-                     if best_bytes["label"] != best["label"] else f", and also the best byte hit ratio, {percent(best_bytes['byte_hit_ratio'])}.")
+            text = (f"At {e(capacity_text(best))} ({e(model)} cost), <b>{e(best['label'])}</b> has the best hit ratio, "
+                    f"{e(percent(best['object_hit_ratio']))} ({100 * (best['object_hit_ratio'] - worst['object_hit_ratio']):.1f} points above "
+                    f"{e(worst['label'])})")
+            text += (f"; by bytes, <b>{e(best_bytes['label'])}</b> with {e(percent(best_bytes['byte_hit_ratio']))}."
+                     if best_bytes["label"] != best["label"] else f", and also the best byte hit ratio, {e(percent(best_bytes['byte_hit_ratio']))}.")
             lines.append(text)
     # Knees: the smallest capacity within 1 point of the curve's plateau (its best hit ratio).
     knees = []
@@ -91,14 +100,15 @@ def reading(results, timeline):
         rows = rows.sort_values("capacity_bytes")
         plateau = rows["object_hit_ratio"].max()
         knee = rows[rows["object_hit_ratio"] >= plateau - KNEE_POINTS].iloc[0]
-        knees.append(f"{html.escape(label)}: {capacity_text(knee)} ({percent(knee['object_hit_ratio'])}, plateau {percent(plateau)})")
+        knees.append(f"{e(label)}: {e(capacity_text(knee))} ({e(percent(knee['object_hit_ratio']))}, plateau {e(percent(plateau))})")
     if knees:
         lines.append("Knee of each curve — the smallest capacity measured within 1 point of the curve's best hit ratio "
                      "(the plateau is the best measured, so a sweep that stops early puts the knee at its end): " + "; ".join(knees) + ".")
     # Distance from the offline bounds at equal capacity.
     for bound, measure, name in (("belady", "object_hit_ratio", "Belady (the furthest next use goes first: an upper bound on hits for unit sizes only)"),
                                  ("pfoo-l", "byte_hit_ratio", "PFOO-L (a bound for variable sizes)")):
-        reference = results[results["backend"] == bound].set_index("capacity_bytes")[measure]
+        # One bound per capacity, even when rows repeat (a file given twice, merged shards): the highest.
+        reference = results[results["backend"] == bound].groupby("capacity_bytes")[measure].max()
         if reference.empty:
             continue
         gaps = []
@@ -107,14 +117,14 @@ def reading(results, timeline):
             if common.empty:
                 continue
             gap = (reference.loc[common["capacity_bytes"]].values - common[measure].values) * 100
-            gaps.append((gap.mean(), f"{html.escape(label)} {gap.mean():.1f} points on average (at most {gap.max():.1f})"))
+            gaps.append((gap.mean(), f"{e(label)} {gap.mean():.1f} points on average (at most {gap.max():.1f})"))
         if gaps:
             gaps.sort()
             kind = "hit ratio" if measure == "object_hit_ratio" else "byte hit ratio"
             lines.append(f"Distance from {name} in {kind}, closest first: " + "; ".join(text for _, text in gaps) + ".")
     disk = results[results["write_amplification"].notna()] if "write_amplification" in results else results.iloc[0:0]
     for _, row in disk.drop_duplicates("label").iterrows():
-        lines.append(f"{html.escape(row['label'])} at {capacity_text(row)} writes {row['write_amplification']:.2f}× the payload bytes it stores "
+        lines.append(f"{e(row['label'])} at {e(capacity_text(row))} writes {row['write_amplification']:.2f}× the payload bytes it stores "
                      f"and keeps {row['space_amplification']:.2f}× the cached bytes on disk.")
     lines += warning_costs(results, timeline)
     return "".join(f"<li>{line}</li>" for line in lines) or "<li>Nothing to compare: one row.</li>"
@@ -126,8 +136,8 @@ def warning_costs(results, timeline):
     if timeline is None:
         for _, row in results[results["memory_warnings"].fillna(0) > 0].iterrows():
             before, after = row["hit_ratio_before_warnings"], row["hit_ratio_after_warnings"]
-            lines.append(f"{html.escape(row['label'])}: {int(row['memory_warnings'])} memory warnings; hit ratio {percent(before)} in the window before "
-                         f"each and {percent(after)} after (give --timeline to measure recovery).")
+            lines.append(f"{e(row['label'])}: {int(row['memory_warnings'])} memory warnings; hit ratio {e(percent(before))} in the window before "
+                         f"each and {e(percent(after))} after (give --timeline to measure recovery).")
         return lines
     for run, frame in timeline.groupby("run_id", sort=False):
         frame = frame.sort_values("request_index")
@@ -151,7 +161,7 @@ def warning_costs(results, timeline):
                 previous = sample["request_index"]
         if recoveries:
             first = frame.iloc[0]
-            lines.append(f"{html.escape(str(first['backend']))} at {plot.size_label(first['capacity_bytes'])}: {len(warnings)} memory warnings cost about "
+            lines.append(f"{e(first['backend'])} at {e(plot.size_label(first['capacity_bytes']))}: {len(warnings)} memory warnings cost about "
                          f"{lost / len(warnings):,.0f} hits each (the window hit ratio's shortfall after each, summed over the requests until it was back "
                          f"within 1 point); recovery took {min(recoveries):,.0f}–{max(recoveries):,.0f} requests (sampled every "
                          f"--sample-every requests, so to that resolution).")
@@ -182,24 +192,25 @@ li {{ margin: .35em 0; line-height: 1.4; }}
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("csv", nargs="+")
-    parser.add_argument("--timeline")
-    parser.add_argument("--out", required=True)
-    arguments = parser.parse_args()
+    arguments = plot.arguments_parser("One HTML report of a run or sweep.").parse_args()
+    plot.refuse_outside(arguments.out, plot.staging_folder(), is_folder=False)
+    plot.reporting_errors(arguments.csv + ([arguments.timeline] if arguments.timeline else []), lambda: write_page(arguments))
+
+
+def write_page(arguments):
     frames = []
     for path in arguments.csv:
-        kind, frame = plot.read(path)
+        kind, frame = plot.read(path, expected="results")
         if kind != "results":
             plot.fail(path, "bench report takes `bench run` or `bench sweep` results CSVs")
         frames.append(frame)
     timeline = None
     if arguments.timeline:
-        kind, timeline = plot.read(arguments.timeline)
+        kind, timeline = plot.read(arguments.timeline, expected="timeline")
         if kind != "timeline":
             plot.fail(arguments.timeline, "--timeline takes a `bench run --timeline` CSV")
     results = plot.labelled(pd.concat(frames, ignore_index=True))
-    ok = results[results["status"] == "ok"] if "status" in results else results
+    ok = plot.charted_rows(results)
     with tempfile.TemporaryDirectory() as folder:
         written, skipped, curves = [], [], []
         charted = ok.assign(object_miss=1 - ok["object_hit_ratio"], byte_miss=1 - ok["byte_hit_ratio"])
@@ -215,13 +226,18 @@ def main():
         for path in written:
             with open(path, "rb") as image:
                 data = base64.b64encode(image.read()).decode("ascii")
-            charts += f"<figure><img alt='{os.path.basename(path)}' src='data:image/png;base64,{data}'></figure>"
-    charts += "".join(f"<p class='note'>Not drawn: {html.escape(reason)}</p>" for reason in skipped)
+            charts += f"<figure><img alt='{e(os.path.basename(path))}' src='data:image/png;base64,{data}'></figure>"
+    charts += "".join(f"<p class='note'>Not drawn: {e(reason)}</p>" for reason in skipped)
     title = f"Cache workbench report: {os.path.basename(str(results.iloc[0]['trace']))}"
-    sources = ", ".join(html.escape(os.path.basename(p)) for p in arguments.csv + ([arguments.timeline] if arguments.timeline else []))
-    page = PAGE.format(title=html.escape(title), sources=sources, reading=reading(ok, timeline), facts=facts(results),
+    sources = ", ".join(e(os.path.basename(p)) for p in arguments.csv + ([arguments.timeline] if arguments.timeline else []))
+    page = PAGE.format(title=e(title), sources=sources, reading=reading(ok, timeline), facts=facts(results),
                        table=table(results), charts=charts)
-    with open(arguments.out, "w", encoding="utf-8") as out:
+    # A new file in the staging folder, never through a link; bench renames the page into place.
+    try:
+        created = os.open(arguments.out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError as error:
+        plot.fail(arguments.out, f"cannot create the page ({error.strerror}); it is made new, never through a link")
+    with os.fdopen(created, "w", encoding="utf-8") as out:
         out.write(page)
     print(arguments.out)
 

@@ -38,7 +38,7 @@ struct PlotTests {
         #expect(plot.status == 0 && plot.err.contains("skipped mrc.png: no backend has two or more capacities") && plot.err.contains("skipped latency.png"))
         let bad = folder.file("bad.csv", "a,b\n1,2\n")
         let notOurs = try bench(["plot", bad, "--out", folder.path + "/charts"])
-        #expect(notOurs.status == 2 && notOurs.err == "bench: error: \(bad): columns match no workbench CSV (results, mrc, similar-keys, blob-size, timeline)\n")
+        #expect(notOurs.status == 2 && notOurs.err == "bench: error: \(bad):1: not a workbench CSV (its columns match none of results, mrc, similar-keys, blob-size, timeline)\n")
         let intoFile = try bench(["plot", folder.path + "/one.csv", "--out", bad])
         #expect(intoFile.status == 2 && intoFile.err.contains("exists and is not a folder"))
         let none = try bench(["plot", folder.path + "/missing.csv", "--out", folder.path + "/charts"])

@@ -6,11 +6,11 @@ import Foundation
 public enum HTMLReport {
     public static func write(inputs: [String], timeline: String?, out: String) throws {
         guard !inputs.isEmpty else { throw WorkbenchError("bench report: give at least one results CSV (bench run or bench sweep --csv)") }
-        let arguments = try PythonScript.inputArguments(inputs, timeline: timeline)
+        try PythonScript.checkReadable(inputs, timeline: timeline)
         try OutputFile.check(outputs: [("--out", out)], inputs: inputs + (timeline.map { [$0] } ?? []))
         let text = try PythonScript.withStagingFolder(in: FileManager.default.temporaryDirectory.path) { staging -> Data in
             let page = staging + "/report.html"
-            _ = try PythonScript.run("report.py", ["--out", page] + arguments, errorPrefix: "plot")
+            _ = try PythonScript.run("report.py", out: page, staging: staging, inputs: inputs, timeline: timeline, errorPrefix: "plot")
             guard let text = FileManager.default.contents(atPath: page) else { throw WorkbenchError("scripts/report.py wrote no page") }
             return text
         }

@@ -20,19 +20,21 @@ public enum PlotCharts {
 
     public static func draw(inputs: [String], timeline: String?, out: String) throws -> Outcome {
         guard !inputs.isEmpty else { throw WorkbenchError("bench plot: give at least one CSV (results, mrc, similar-keys or blob-size)") }
-        let arguments = try PythonScript.inputArguments(inputs, timeline: timeline)
+        try PythonScript.checkReadable(inputs, timeline: timeline)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw WorkbenchError("--out \(out): exists and is not a folder") }
         } else {
             guard mkdir(out, 0o755) == 0 else { throw WorkbenchError("--out \(out): cannot make the folder: \(String(cString: strerror(errno)))") }
         }
-        return try PythonScript.withStagingFolder(in: out) { staging in try moveCharts(from: staging, to: out, arguments: arguments) }
+        return try PythonScript.withStagingFolder(in: out) { staging in
+            try moveCharts(from: staging, to: out, inputs: inputs, timeline: timeline)
+        }
     }
 
     /// Draws into `staging` and renames each chart into `out`.
-    private static func moveCharts(from staging: String, to out: String, arguments: [String]) throws -> Outcome {
-        let output = try PythonScript.run("plot.py", ["--out", staging] + arguments, errorPrefix: "plot")
+    private static func moveCharts(from staging: String, to out: String, inputs: [String], timeline: String?) throws -> Outcome {
+        let output = try PythonScript.run("plot.py", out: staging, staging: staging, inputs: inputs, timeline: timeline, errorPrefix: "plot")
         var written: [String] = []
         for line in output.printed {
             let name = (String(line) as NSString).lastPathComponent

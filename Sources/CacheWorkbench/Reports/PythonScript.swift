@@ -12,19 +12,29 @@ enum PythonScript {
         var complaints: [String]
     }
 
-    /// The script's input arguments (`--timeline T` first, then the CSVs), each checked readable.
-    static func inputArguments(_ inputs: [String], timeline: String?) throws -> [String] {
-        let arguments = (timeline.map { ["--timeline", $0] } ?? []) + inputs
+    /// Checks every input (the CSVs and the timeline) readable before Python starts.
+    static func checkReadable(_ inputs: [String], timeline: String?) throws {
         for input in inputs + (timeline.map { [$0] } ?? []) where !FileManager.default.isReadableFile(atPath: input) {
             throw WorkbenchError("\(input): cannot read it")
         }
-        return arguments
+    }
+
+    /// An input as the script gets it: absolute, so no name (`--out=x.html`) can be taken
+    /// for an option even before the `--` that precedes the inputs.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// The script's arguments: `--out=OUT`, `--timeline=T`, then `--` and the CSVs.
+    static func arguments(out: String, inputs: [String], timeline: String?) -> [String] {
+        ["--out=" + out] + (timeline.map { ["--timeline=" + absolute($0)] } ?? []) + ["--"] + inputs.map(absolute)
     }
 
     /// Runs `body` with a new folder made inside `parent` (the script draws there), removed
     /// afterwards: a folder this call made, never one it found.
     static func withStagingFolder<T>(in parent: String, _ body: (String) throws -> T) throws -> T {
-        var template = Array((parent + "/.cwb-staging-XXXXXX").utf8CString)
+        // Absolute: the scripts take only an absolute staging folder (CWB_STAGING).
+        var template = Array((absolute(parent) + "/.cwb-staging-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw WorkbenchError("\(parent): cannot make a temporary folder in it: \(String(cString: strerror(errno)))")
         }
@@ -33,9 +43,14 @@ enum PythonScript {
         return try body(staging)
     }
 
-    /// Runs `scripts/<name>` with `arguments`; a failure is its `<prefix>: error: …` line
-    /// as a `WorkbenchError`, or the exit status when it printed none.
-    static func run(_ name: String, _ arguments: [String], errorPrefix: String) throws -> Output {
+    /// The environment variable naming the staging folder: the scripts refuse an `--out`
+    /// outside it, so they write nowhere but into the folder this run made.
+    static let stagingVariable = "CWB_STAGING"
+
+    /// Runs `scripts/<name>` writing to `out` inside `staging`, reading `inputs` (and
+    /// `timeline`); a failure is its `<prefix>: error: …` line as a `WorkbenchError`, naming
+    /// the inputs as given, or the exit status when it printed none.
+    static func run(_ name: String, out: String, staging: String, inputs: [String], timeline: String?, errorPrefix: String) throws -> Output {
         let root = SourceCheckout.root.path
         let python = root + "/.venv/bin/python"
         let script = root + "/scripts/" + name
@@ -45,7 +60,8 @@ enum PythonScript {
         guard FileManager.default.isReadableFile(atPath: script) else { throw WorkbenchError("\(script): missing from the checkout") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script] + arguments
+        process.arguments = [script] + arguments(out: out, inputs: inputs, timeline: timeline)
+        process.environment = ProcessInfo.processInfo.environment.merging([stagingVariable: staging]) { _, staging in staging }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -66,8 +82,11 @@ enum PythonScript {
         let complaints = String(decoding: errorData.data, as: UTF8.self).split(separator: "\n").map(String.init)
         guard process.terminationStatus == 0 else {
             let marker = errorPrefix + ": error: "
-            let reason = complaints.first { $0.hasPrefix(marker) }.map { String($0.dropFirst(marker.count)) }
+            var reason = complaints.first { $0.hasPrefix(marker) }.map { String($0.dropFirst(marker.count)) }
                 ?? "scripts/\(name) failed (exit \(process.terminationStatus)): \(complaints.last ?? "no message")"
+            for given in inputs + (timeline.map { [$0] } ?? []) where absolute(given) != given {
+                reason = reason.replacingOccurrences(of: absolute(given), with: given)
+            }
             throw WorkbenchError(reason)
         }
         return Output(printed: printed.split(separator: "\n").map(String.init), complaints: complaints)
