@@ -353,4 +353,41 @@ struct Trust2JournalTests {
         #expect(!run.err.contains("the trace"))
         #expect(try String(contentsOfFile: a.shard, encoding: .utf8) == before)
     }
+
+    // MARK: fuzzing
+
+    @Test("20 fuzz: journal inputs (Fuzz/corpus/journal, Fuzz/crashes/journal) parse into their points' rows or fail cleanly; escapes stay one reversible line")
+    func journalFuzzInputs() throws {
+        let inputs = FuzzRegressionTests.inputs("journal")
+        #expect(inputs.count >= 4)
+        let columns = ["sweep_point", "backend", "variant", "capacity_spec", "status"]
+        let points = [
+            SweepJournalText.PlannedPoint(backend: "lru", capacity: "10%"), SweepJournalText.PlannedPoint(backend: "nscache[key-hash=cf]", capacity: "64MiB"),
+            SweepJournalText.PlannedPoint(backend: "arc", capacity: "1000"),
+        ]
+        var parsed = 0
+        for path in inputs {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            guard let kind = bytes.first else { continue }
+            let rest = Array(bytes.dropFirst())
+            if kind % 2 == 0 {
+                guard let journal = try? SweepJournalText.parse(rest, path: path, fingerprint: "# fp", columns: columns, points: points) else { continue }
+                parsed += 1
+                #expect(journal.completeBytes <= rest.count && (journal.completeBytes == 0 || rest[journal.completeBytes - 1] == 0x0A))
+                for (index, row) in journal.rows {
+                    #expect(SweepJournalText.mismatch(CSVRowText.fields(of: row), columns: columns, index: index, planned: points[index]) == nil, "\(path)")
+                }
+            } else {
+                let text = String(decoding: rest, as: UTF8.self)
+                let escaped = CSVRowText.escape(text)
+                #expect(!escaped.unicodeScalars.contains("\n") && Array(CSVRowText.unescape(escaped).unicodeScalars) == Array(text.unicodeScalars), "\(path)")
+            }
+        }
+        // The seed of an interrupted, resumed journal keeps its three points (the last of a
+        // point twice) and cuts the half-written line.
+        #expect(parsed >= 1)
+        let resumed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FuzzRegressionTests.root.path + "/Fuzz/corpus/journal/resumed")).dropFirst())
+        let journal = try SweepJournalText.parse(resumed, path: "resumed", fingerprint: "# fp", columns: columns, points: points)
+        #expect(journal.rows.keys.sorted() == [0, 1, 2] && journal.completeBytes == resumed.count - 6)
+    }
 }
