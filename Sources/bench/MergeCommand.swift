@@ -7,8 +7,8 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Merge a plan's shard results into one results CSV, checking every planned point is there once.",
         discussion: """
-            Every row must be a point of the plan, with the plan's trace checksum, workbench \
-            revision, backend and capacity; a missing or duplicated point is named, with the \
+            Every row must be a point of the plan, made by a run of this plan (its plan_id), \
+            with the plan's trace checksum, workbench revision, backend and capacity; a missing or duplicated point is named, with the \
             shard that should have run it (when the files are named <plan>.shard-I-of-N.csv). \
             --against FILE compares the merged rows with another results file of the same plan \
             (a local bench sweep --plan FILE --csv X), every column but the measured ones \
