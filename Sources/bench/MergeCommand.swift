@@ -7,8 +7,8 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Merge a plan's shard results into one results CSV, checking every planned point is there once.",
         discussion: """
-            Every row must be a point of the plan, with the plan's trace checksum, workbench \
-            revision, backend and capacity; a missing or duplicated point is named, with the \
+            Every row must be a point of the plan, made by a run of this plan (its plan_id), \
+            with the plan's trace checksum, workbench revision, backend and capacity; a missing or duplicated point is named, with the \
             shard that should have run it (when the files are named <plan>.shard-I-of-N.csv). \
             --against FILE compares the merged rows with another results file of the same plan \
             (a local bench sweep --plan FILE --csv X), every column but the measured ones \
@@ -34,7 +34,7 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let planned = try SweepPlan.read(path: plan)
-            try OutputFile.check(outputs: csv.map { [("--csv", $0)] } ?? [], inputs: [plan] + results + (against.map { [$0] } ?? []))
+            try OutputFile.check(outputs: csv.map { [("--csv", $0)] } ?? [], inputs: [plan] + results + (against.map { [$0] } ?? []), inputName: ShardMerge.inputName)
             let merge = try ShardMerge(plan: planned, planPath: plan, inputs: results)
             if let csv { try OutputFile.write(merge.merged, to: csv) } else { try StandardOutput.write(merge.merged) }
             FileDescriptorOutput.write("bench: merged \(merge.rows) points from \(results.count) files\n", to: 2)

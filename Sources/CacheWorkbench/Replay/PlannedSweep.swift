@@ -2,9 +2,9 @@ import Foundation
 
 /// One run of a plan (`bench sweep --plan FILE [--shard I/N]`): the plan's own sweep,
 /// checked against the plan (same workbench revision, same trace checksum, the same points
-/// in the same order), narrowed to the shard's points, writing its own results file. A
-/// shard whose results file is already complete is not run again; an interrupted one
-/// continues from its journal.
+/// in the same order), narrowed to the shard's points, writing its own results file, every
+/// row carrying the plan's identity (`plan_id`). A shard whose results file is already
+/// complete (and of this plan) is not run again; an interrupted one continues from its journal.
 public struct PlannedSweep {
     /// What to run, ready for `SweepRun`; nil when the shard already finished.
     public var arguments: SweepRun.Arguments?
@@ -21,6 +21,8 @@ public struct PlannedSweep {
         }
         var arguments = sweep
         arguments.jobs = jobs
+        let identity = try plan.identity()
+        arguments.planID = identity
         let points = shard.map { plan.shard($0.index, of: $0.count) } ?? plan.points.map(\.index)
         arguments.onlyPoints = shard == nil ? nil : Set(points)
         guard let results = csv ?? shard.map({ SweepPlan.shardResultsPath(plan: planPath, index: $0.index, count: $0.count) }) else {
@@ -29,7 +31,7 @@ public struct PlannedSweep {
         arguments.run.csv = results
         self.resultsPath = results
         self.points = points
-        if let finished = try Self.finishedPoints(results), shard != nil {
+        if shard != nil, let finished = try Self.finishedPoints(results, planID: identity, planPath: planPath) {
             guard finished == points else {
                 throw WorkbenchError("\(results) exists and does not hold shard \(shard!.index)/\(shard!.count)'s \(points.count) points; remove it to run the shard again")
             }
@@ -48,10 +50,7 @@ public struct PlannedSweep {
         for (now, var planned) in zip(made.points, plan.points) {
             planned.estimate = now.estimate  // estimates are the plan's own
             guard now != planned else { continue }
-            let what = now.traceSHA256 != planned.traceSHA256
-                ? "the trace \(planned.trace) changed (SHA-256 \(now.traceSHA256.prefix(12))…, the plan has \(planned.traceSHA256.prefix(12))…)"
-                : "point \(planned.index) is now \(now.backend) at \(now.capacity), the plan has \(planned.backend) at \(planned.capacity)"
-            throw WorkbenchError("\(planPath): \(what)")
+            throw WorkbenchError("\(planPath): \(Self.difference(now: now, planned: planned))")
         }
         self.arguments = arguments
     }
@@ -67,11 +66,31 @@ public struct PlannedSweep {
         return plan
     }
 
-    /// The sweep points of a complete results file, sorted; nil when there is none.
-    static func finishedPoints(_ path: String) throws -> [Int]? {
+    /// What differs between a point as the plan's command makes it now and as the plan
+    /// holds it: each differing field, now and in the plan.
+    static func difference(now: SweepPlan.Point, planned: SweepPlan.Point) -> String {
+        if now.traceSHA256 != planned.traceSHA256 && now.trace == planned.trace {
+            return "the trace \(planned.trace) changed (SHA-256 \(now.traceSHA256.prefix(12))…, the plan has \(planned.traceSHA256.prefix(12))…); restore it, or write the plan again"
+        }
+        let fields: [(String, String, String)] = [
+            ("trace path", now.trace, planned.trace), ("trace SHA-256", now.traceSHA256, planned.traceSHA256), ("backend", now.backend, planned.backend),
+            ("capacity", now.capacity, planned.capacity), ("seed", now.seed, planned.seed), ("mode", now.mode, planned.mode),
+        ]
+        let differing = fields.filter { $0.1 != $0.2 }.map { "its \($0.0) is \(ErrorText.quote($0.1)) from the plan's command, the plan's point has \(ErrorText.quote($0.2))" }
+        return "point \(planned.index) differs from what the plan's command makes: \(differing.joined(separator: "; ")); the plan was edited or damaged: write it again"
+    }
+
+    /// The sweep points of a complete results file, sorted; nil when there is none. A file
+    /// holding rows of another plan (or of no plan) is refused, not taken as finished.
+    static func finishedPoints(_ path: String, planID: String, planPath: String) throws -> [Int]? {
         guard FileManager.default.fileExists(atPath: path), !OutputFile.standardOutputNames.contains(path),
               try OutputFile.kind(of: path) == .regular else { return nil }
         let table = try ResultsTable.read(path)
+        let planColumn = table.column("plan_id")!
+        if let other = table.rows.indices.first(where: { table.rows[$0][planColumn] != planID }) {
+            let found = table.rows[other][planColumn]
+            throw WorkbenchError("\(path):\(table.lines[other]): a row of \(found.isEmpty ? "no plan (plan_id empty)" : "another plan (plan_id \(found.prefix(12))…)"), and \(planPath) is \(planID.prefix(12))…: this file is not this plan's results; remove it or name another with --csv")
+        }
         return table.rows.compactMap { Int($0[table.column("sweep_point")!]) }.sorted()
     }
 }

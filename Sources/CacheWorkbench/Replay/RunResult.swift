@@ -42,6 +42,9 @@ public struct RunResult: Sendable {
     public var method = "replay"
     /// A sweep's point index (`bench sweep`, its plan and shards); nil for `bench run`.
     public var sweepPoint: Int? = nil
+    /// The identity of the plan a shard or plan run belongs to (`SweepPlan.identity`);
+    /// nil outside a plan, so `bench merge` can refuse rows of another plan.
+    public var planID: String? = nil
 
     var replayed: Bool { method == "replay" }
 
@@ -89,7 +92,7 @@ extension RunResult {
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
-    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed"]
+    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"]
 
     /// The HTTP mode's columns (empty in demand-fill): how each request was answered.
     static let httpColumnNames = [
@@ -208,7 +211,7 @@ extension RunResult {
                 guard let range = spread?.ranges[column] else { return [.empty, .empty] }
                 return column.hasSuffix("_ns") ? [.int(Int(range.min)), .int(Int(range.max))] : [.double(range.min), .double(range.max)]
             }
-            + [.text(method)] + httpCells + tierCells + [remarksCell, .from(sweepPoint), .from(tally.finalDetails.orphansRemoved)]
+            + [.text(method)] + httpCells + tierCells + [remarksCell, .from(sweepPoint), .from(tally.finalDetails.orphansRemoved), .from(planID)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

@@ -5,10 +5,16 @@ extension SweepRun {
     /// object cost (the curve sums request sizes), at least two points. The counts are
     /// exact; if a request changed its key's size (where a replay keeps the stored size),
     /// the curve is not used and the points are replayed. Returns nil when it does not apply.
-    func lruPointsFromCurve(_ plan: RunPlan, pending: [Point], environment: RunEnvironment) throws -> [Int: RunResult]? {
-        let points = pending.filter { $0.backend.name == "lru" && $0.backend.variant.isEmpty }
+    ///
+    /// Whether it applies is decided from the whole `sweep` (at least two `lru` points), never
+    /// from the `pending` subset it computes: a point gets the same method, so the same row,
+    /// whether it runs in a shard, alone on `--resume`, or with the whole sweep (a shard
+    /// holding one `lru` point once replayed it where a local run used the curve).
+    func lruPointsFromCurve(_ plan: RunPlan, sweep: [Point], pending: [Point], environment: RunEnvironment) throws -> [Int: RunResult]? {
+        let isCurvePoint = { (point: Point) in point.backend.name == "lru" && point.backend.variant.isEmpty }
+        let points = pending.filter(isCurvePoint)
         let options = plan.options
-        guard points.count >= 2, options.http == nil, !options.timing, options.memoryWarnings == nil, !options.timeline, options.warmupRequests == 0,
+        guard sweep.filter(isCurvePoint).count >= 2, !points.isEmpty, options.http == nil, !options.timing, options.memoryWarnings == nil, !options.timeline, options.warmupRequests == 0,
               plan.warmupFraction == nil, let lru = points.first?.backend, (plan.costModel ?? .encoded) == .encoded else { return nil }
         let summary = plan.knownSummaries[.encoded]
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }

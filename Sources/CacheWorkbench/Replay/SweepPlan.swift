@@ -30,6 +30,34 @@ public struct SweepPlan: Codable, Sendable, Equatable {
         public var mode: String
         /// Relative cost of the point (`SweepPlan.estimate`), for balancing shards.
         public var estimate: Double
+
+        public init(
+            index: Int, trace: String, traceSHA256: String, backend: String, capacity: String, seed: String, mode: String, estimate: Double
+        ) {
+            (self.index, self.trace, self.traceSHA256, self.backend) = (index, trace, traceSHA256, backend)
+            (self.capacity, self.seed, self.mode, self.estimate) = (capacity, seed, mode, estimate)
+        }
+
+        /// As synthesized, except that an index that is a number but no `Int` (1e20, 2.5)
+        /// is named as out of range, not as a JSON error.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            do {
+                index = try container.decode(Int.self, forKey: .index)
+            } catch {
+                guard let number = try? container.decode(Double.self, forKey: .index) else { throw error }
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: container.codingPath + [CodingKeys.index],
+                    debugDescription: "\(number) is out of range: an index is a whole number from 0, the point's position in points"))
+            }
+            trace = try container.decode(String.self, forKey: .trace)
+            traceSHA256 = try container.decode(String.self, forKey: .traceSHA256)
+            backend = try container.decode(String.self, forKey: .backend)
+            capacity = try container.decode(String.self, forKey: .capacity)
+            seed = try container.decode(String.self, forKey: .seed)
+            mode = try container.decode(String.self, forKey: .mode)
+            estimate = try container.decode(Double.self, forKey: .estimate)
+        }
     }
 
     public init(revision: String, command: [String], points: [Point]) {
@@ -119,11 +147,18 @@ public struct SweepPlan: Codable, Sendable, Equatable {
         return plan
     }
 
+    /// A field's place as JSON paths write it: `points[3].index`.
+    private static func field(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+    }
+
     private static func reason(_ error: Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): "missing \(ErrorText.quote(key.stringValue))"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+            "\(field(context.codingPath)): \(context.debugDescription)"
+        case DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty:
+            "\(field(context.codingPath)): \(context.debugDescription)"
         case DecodingError.dataCorrupted(let context): context.debugDescription
         default: String(describing: error)
         }

@@ -20,6 +20,9 @@ public struct SweepRun {
         public var resume = false
         /// Run only these points (a shard of a plan); nil = all.
         public var onlyPoints: Set<Int>?
+        /// The plan this sweep runs (`SweepPlan.identity`), written in every row's
+        /// `plan_id`; nil outside a plan.
+        public var planID: String?
 
         public init() {}
     }
@@ -46,7 +49,7 @@ public struct SweepRun {
     private let jobs: Int
     private let points: [Point]
     private let onlyPoints: Set<Int>?
-    private let fingerprint: String
+    private let planID: String?
 
     public init(_ arguments: Arguments) throws {
         guard arguments.run.json == nil, arguments.run.timeline == nil else {
@@ -73,30 +76,16 @@ public struct SweepRun {
             Point(index: $0.offset, backend: $0.element.0, capacity: $0.element.1)
         }
         onlyPoints = arguments.onlyPoints
-        fingerprint = Self.fingerprint(plan, arguments: arguments.run) + (arguments.onlyPoints.map { " points=\($0.sorted().map(String.init).joined(separator: ";"))" } ?? "")
+        planID = arguments.planID
+        let fingerprint = Self.fingerprint(plan, arguments: arguments.run, planID: arguments.planID, points: arguments.onlyPoints)
         if let csv = csvPath, !OutputFile.standardOutputNames.contains(csv), try OutputFile.kind(of: csv) != .special {
-            journal = try SweepJournal(path: csv + ".partial", fingerprint: fingerprint, resume: arguments.resume, points: points.count)
+            journal = try SweepJournal(
+                path: csv + ".partial", fingerprint: fingerprint, resume: arguments.resume,
+                points: points.map { SweepJournalText.PlannedPoint(backend: $0.backend.label, capacity: $0.capacity.description) })
         } else {
             if arguments.resume { throw WorkbenchError("--resume needs --csv FILE (a regular file): its finished rows are kept in FILE.partial") }
             journal = nil
         }
-    }
-
-    /// What must match for `--resume` to continue a journal: the trace's checksum and every
-    /// option that changes a row (not --jobs, --csv or --resume).
-    static func fingerprint(_ plan: RunPlan, arguments: RunSetup.Arguments) -> String {
-        let options = arguments.backendOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
-        let fields = [
-            "trace=\(plan.trace.label)", "checksum=\(plan.traceChecksum ?? "")", "format=\(arguments.format ?? "")",
-            "backends=\(plan.backends.map(\.label).joined(separator: ","))",
-            "capacities=\(plan.capacities.map(String.init(describing:)).joined(separator: ";"))",
-            "cost=\(arguments.cost)", "infer=\(arguments.inferDimensions)", "ratio=\(arguments.decodedRatio ?? "")",
-            "ignore-obj-size=\(arguments.ignoreObjectSize)", "warmup=\(arguments.warmup ?? "")", "timing=\(arguments.timing)",
-            "materialize=\(arguments.materialize)", "seed=\(arguments.seed)", "sample-every=\(arguments.sampleEvery)", "repeat=\(arguments.repeats)",
-            "memory-warning=\(arguments.memoryWarning ?? "")", "window=\(arguments.warningWindow)", "skip-bad=\(arguments.skipBad)",
-            "options=\(options)", "http=\(arguments.http.description)",
-        ]
-        return "# bench sweep journal v1 " + fields.map { CSVReport.escape($0) }.joined(separator: " ")
     }
 
     public func execute(progress: ProgressLine) throws -> Outcome {
@@ -122,10 +111,11 @@ public struct SweepRun {
         let started = MonotonicClock.now()
         // LRU's points from one pass of its exact curve, where that gives the same rows.
         var curvePoints = 0
-        if let fromCurve = try lruPointsFromCurve(plan, pending: pending, environment: environment) {
+        if let fromCurve = try lruPointsFromCurve(plan, sweep: self.points, pending: pending, environment: environment) {
             for point in pending where fromCurve[point.index] != nil {
                 var result = fromCurve[point.index]!
                 result.sweepPoint = point.index
+                result.planID = planID
                 let row = result.cells.map(CSVReport.field).joined(separator: ",")
                 try state.finish(point, result: result, row: row) { _ in
                     try journal?.append(index: point.index, row: row)
@@ -140,6 +130,7 @@ public struct SweepRun {
         // failure is a failed row).
         let basePlan = plan
         let runningPending = pending
+        let planID = self.planID
         let fromCurve = curvePoints
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, runningPending.count))) { _ in
             while let point = state.next(runningPending) {
@@ -151,6 +142,7 @@ public struct SweepRun {
                 do {
                     guard var result = try single.execute(environment: environment).first else { continue }
                     result.sweepPoint = point.index
+                    result.planID = planID
                     let row = result.cells.map(CSVReport.field).joined(separator: ",")
                     try state.finish(point, result: result, row: row) { done in
                         try journal?.append(index: point.index, row: row)

@@ -168,10 +168,13 @@ public final class OutputFile {
 
     /// Fails before a long run when any output could not be written at its end: each must
     /// be a file name in an existing writable folder (or `-`, a device, a FIFO), and none
-    /// may be an input or another output. `outputs` are (option, path) pairs.
-    public static func check(outputs: [(option: String, path: String)], inputs: [String]) throws {
+    /// may be an input or another output. `outputs` are (option, path) pairs; `inputName`
+    /// says what an input is in an error (`bench merge`'s are not a trace).
+    public static func check(
+        outputs: [(option: String, path: String)], inputs: [String], inputName: (String) -> String = { _ in "the trace" }
+    ) throws {
         var seen: [(option: String, identity: String)] = []
-        for input in inputs { seen.append(("the trace", identity(of: input))) }
+        for input in inputs { seen.append((inputName(input), identity(of: input))) }
         for (option, path) in outputs where !standardOutputNames.contains(path) {
             let kind = try kind(of: path)
             if kind != .special {

@@ -12,6 +12,12 @@ struct ResultsTable {
 
     func column(_ name: String) -> Int? { header.firstIndex(of: name) }
 
+    /// A row's backend as a backend list names it (`nscache[key-hash=cf]`), from its
+    /// `backend` and `variant` cells (as `RunResult.backendLabel`).
+    static func backendLabel(backend: String, variant: String) -> String {
+        variant.isEmpty ? backend : "\(backend)[\(variant)]"
+    }
+
     /// Splits `text` into records at line breaks outside quotes, then into fields.
     static func parse(_ text: String, path: String, columns: [String]) throws -> ResultsTable {
         var records: [(line: Int, text: String)] = []

@@ -1,8 +1,8 @@
 import Foundation
 
 /// `bench merge --plan FILE RESULTS…`: the shards' results as one CSV in plan order, after
-/// checking that every planned point is there exactly once, with the plan's trace checksum,
-/// workbench revision, backend and capacity. What is missing or duplicated is named, with
+/// checking that every planned point is there exactly once, made by this plan (`plan_id`,
+/// `SweepPlan.identity`), with the plan's trace checksum, workbench revision, backend and capacity. What is missing or duplicated is named, with
 /// the shard that should have run it. `--against FILE` then compares the merged rows with
 /// another results file of the same plan (a local `bench sweep --plan`), every column but
 /// the measured ones.
@@ -10,10 +10,11 @@ import Foundation
 /// Complexity: O(total rows × columns) after reading the files.
 public struct ShardMerge {
     /// Columns that differ between two runs of the same point by nature: when and where it
-    /// ran, and what was timed or sampled from the process.
+    /// ran (and as part of which plan: a plain sweep of the same points has none), and what
+    /// was timed or sampled from the process.
     public static let measuredColumns: Set<String> = {
         var names: Set<String> = [
-            "run_id", "throughput_rps", "wall_s", "allocated_peak_bytes", "rss_peak_bytes", "memory_overhead_ratio",
+            "run_id", "plan_id", "throughput_rps", "wall_s", "allocated_peak_bytes", "rss_peak_bytes", "memory_overhead_ratio",
             "clock_overhead_ns", "trace_load_s", "cache_dir", "warning_released_bytes", "hit_ratio_before_warnings",
             "hit_ratio_after_warnings", "disk_footprint_bytes", "space_amplification",
         ]
@@ -28,6 +29,7 @@ public struct ShardMerge {
     public init(plan: SweepPlan, planPath: String, inputs: [String]) throws {
         guard !inputs.isEmpty else { throw WorkbenchError("bench merge: name the shards' results files") }
         let tables = try inputs.map(ResultsTable.read)
+        let planID = try plan.identity()
         var found: [Int: [(table: Int, row: Int)]] = [:]
         for (tableIndex, table) in tables.enumerated() {
             let column = { (name: String) in table.column(name)! }
@@ -36,9 +38,12 @@ public struct ShardMerge {
                 guard let index = Int(row[column("sweep_point")]), plan.points.indices.contains(index) else {
                     throw WorkbenchError("\(place): sweep_point \(ErrorText.quote(row[column("sweep_point")])) is not a point of \(planPath) (0 to \(plan.points.count - 1))")
                 }
+                let rowPlan = row[column("plan_id")]
+                guard rowPlan == planID else {
+                    throw WorkbenchError("\(place): \(rowPlan.isEmpty ? "a row of no plan (plan_id empty: a plain bench run or sweep)" : "a row of another plan (plan_id \(rowPlan.prefix(12))…)"), and \(planPath) is \(planID.prefix(12))…; merge only the results of this plan's shards")
+                }
                 let point = plan.points[index]
-                let variant = row[column("variant")]
-                let backend = variant.isEmpty ? row[column("backend")] : "\(row[column("backend")])[\(variant)]"
+                let backend = ResultsTable.backendLabel(backend: row[column("backend")], variant: row[column("variant")])
                 let checks: [(String, String, String)] = [
                     ("trace_sha256", row[column("trace_sha256")], point.traceSHA256), ("git_rev", row[column("git_rev")], plan.revision),
                     ("backend", backend, point.backend), ("capacity_spec", row[column("capacity_spec")], point.capacity),
@@ -76,6 +81,9 @@ public struct ShardMerge {
         merged = ([RunResult.columnNames.joined(separator: ",")] + lines).joined(separator: "\n") + "\n"
         rows = lines.count
     }
+
+    /// An input of the merge as an output's clash names it: `--csv` must not overwrite it.
+    public static func inputName(_ path: String) -> String { "\(path), one of the merge's inputs (the plan, a shard's results or --against)" }
 
     /// N when every input is named `….shard-I-of-N.csv` with one N.
     static func shardCount(_ inputs: [String]) -> Int? {

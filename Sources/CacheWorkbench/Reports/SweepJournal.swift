@@ -11,38 +11,46 @@ import Glibc
 /// The journal is created exclusively (an existing one is an interrupted sweep: `--resume`
 /// continues it, nothing overwrites it); `--resume` opens it without following a link,
 /// checks the identity line and the header, keeps every well-formed row (the last one of a
-/// point run twice) and cuts a last line the interruption left half-written. Removed once `FILE` is written whole.
+/// point run twice) whose sweep point, backend and capacity are its index's planned ones,
+/// and cuts a last line the interruption left half-written. Removed once `FILE` is written whole.
+///
+/// The sweep holds an exclusive `flock` on the journal for its whole life (taken before
+/// anything is read or written), so a second sweep on the same `--csv` (with or without
+/// `--resume`) is refused at once instead of interleaving its rows with the first's.
 final class SweepJournal: @unchecked Sendable {
     let path: String
     /// Rows already finished, by point index.
     private(set) var finishedRows: [Int: String] = [:]
     private let descriptor: Int32
 
-    init(path: String, fingerprint: String, resume: Bool, points: Int) throws {
+    init(path: String, fingerprint: String, resume: Bool, points: [SweepJournalText.PlannedPoint]) throws {
         self.path = path
-        let header = RunResult.columnNames.joined(separator: ",")
         guard resume else {
+            let header = RunResult.columnNames.joined(separator: ",")
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard descriptor >= 0 else {
                 if errno == EEXIST {
+                    try Self.refuseIfLocked(path)
                     throw WorkbenchError("\(path) exists: an interrupted sweep's finished rows; add --resume to complete it, or remove the file to start again")
                 }
                 throw WorkbenchError("\(path): cannot create the sweep journal: \(String(cString: strerror(errno)))")
             }
-            self.descriptor = descriptor
+            self.descriptor = descriptor  // closed by deinit from here on
+            try Self.lock(descriptor, path: path)
             try write(fingerprint + "\n" + header + "\n")
             return
         }
-        let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw WorkbenchError("\(path): --resume found no journal to continue (\(String(cString: strerror(errno)))); a sweep that finished leaves none")
         }
+        // From here on a throw closes the descriptor in deinit (the object is whole).
         self.descriptor = descriptor
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
             throw WorkbenchError("\(path): not a regular file, so not a sweep journal")
         }
+        try Self.lock(descriptor, path: path)
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var read = 0
         while read < bytes.count {
@@ -52,38 +60,57 @@ final class SweepJournal: @unchecked Sendable {
             read += count
         }
         bytes.removeLast(bytes.count - read)
-        // Whole lines only: a line without its newline was being written when the sweep stopped.
-        let complete = (bytes.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
-        let lines = String(decoding: bytes[..<complete], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        guard lines.count >= 2, lines[lines.startIndex] == fingerprint else {
-            close(descriptor)
-            throw WorkbenchError("\(path):1: made by a different sweep (trace, backends, capacities or options differ); repeat the same command with --resume, or remove the file")
-        }
-        guard lines[lines.startIndex + 1] == header else {
-            close(descriptor)
-            throw WorkbenchError("\(path):2: its columns differ from this version's; remove the file and run the sweep again")
-        }
-        for (offset, line) in lines.dropFirst(2).enumerated() {
-            // A point may appear again: a failed row that a --resume ran once more (the
-            // later row is the one kept).
-            guard let tab = line.firstIndex(of: "\t"), let index = Int(line[..<tab]), (0..<points).contains(index) else {
-                close(descriptor)
-                throw WorkbenchError("\(path):\(offset + 3): not a finished point of this sweep (expected `index<TAB>row`)")
-            }
-            let row = CSVRowText.unescape(String(line[line.index(after: tab)...]))
-            guard CSVRowText.fields(of: row).count == RunResult.columnNames.count else {
-                close(descriptor)
-                throw WorkbenchError("\(path):\(offset + 3): \(CSVRowText.fields(of: row).count) fields, expected \(RunResult.columnNames.count)")
-            }
-            finishedRows[index] = row
-        }
+        let parsed = try SweepJournalText.parse(bytes, path: path, fingerprint: fingerprint, columns: RunResult.columnNames, points: points)
+        finishedRows = parsed.rows
+        let complete = parsed.completeBytes
         guard ftruncate(descriptor, off_t(complete)) == 0, lseek(descriptor, 0, SEEK_END) >= 0 else {
-            close(descriptor)
             throw WorkbenchError("\(path): cannot cut its unfinished last line: \(String(cString: strerror(errno)))")
         }
     }
 
     deinit { close(descriptor) }
+
+    /// Takes the exclusive lock without waiting: another sweep holding it is refused.
+    private static func lock(_ descriptor: Int32, path: String) throws {
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            if errno == EWOULDBLOCK { throw busy(path, descriptor: descriptor) }
+            throw WorkbenchError("\(path): cannot lock the sweep journal: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Throws `busy` when a running sweep holds the lock on the existing `path`.
+    private static func refuseIfLocked(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK { throw busy(path, descriptor: descriptor) }
+    }
+
+    private static func busy(_ path: String, descriptor: Int32) -> WorkbenchError {
+        let holder = lockHolder(descriptor).map { " (pid \($0))" } ?? ""
+        return WorkbenchError("\(path): another sweep is writing this journal\(holder); wait for it to finish or stop it, then run again (with --resume to continue it)")
+    }
+
+    /// The process holding a `flock` on the file open at `descriptor`, from Linux's
+    /// /proc/locks (`1: FLOCK ADVISORY WRITE PID MAJOR:MINOR:INODE 0 EOF`, the device in
+    /// hex); nil where that is unavailable. O(locks on the system).
+    private static func lockHolder(_ descriptor: Int32) -> Int? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+        let device = UInt64(info.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
+        for line in table.split(separator: "\n") where !line.contains("->") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
+            let file = fields[5].split(separator: ":")
+            guard file.count == 3, UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor,
+                  UInt64(file[2]) == UInt64(info.st_ino) else { continue }
+            return Int(fields[4])
+        }
+        return nil
+    }
 
     /// Appends a finished point's row and syncs it.
     func append(index: Int, row: String) throws {

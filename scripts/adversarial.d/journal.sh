@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Sweep journals, plans, shards and merge (issue 20, items 2.1–2.6 and 4.4's messages).
+# Run by scripts/adversarial in an empty $WORK with $BENCH and $REPO.
+set -uo pipefail
+cd "$WORK"
+
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; }
+# One line `bench: error: …`, exit 2.
+refused() { [ "$1" -eq 2 ] && [ "$(wc -l < "$2")" -eq 1 ] && grep -q '^bench: error: ' "$2"; }
+
+# A trace long enough that a sweep over it runs for seconds (so it can be caught running).
+timeout 60 "$BENCH" gen --requests 100000 --images 10000 --seed 7 --keys id --plain --out long.csv 2>/dev/null
+timeout 60 "$BENCH" gen --requests 6000 --images 800 --seed 5 --out t.csv 2>/dev/null
+long_sweep=(sweep --trace long.csv --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing)
+
+# Starts `bench ARGS…` in the background (under timeout, which passes a TERM on to it) and
+# waits until FILE has at least N lines; prints timeout's pid (empty when it did not get
+# there within 60 s).
+start_until() {
+    local file=$1 lines=$2
+    shift 2
+    timeout 300 "$BENCH" "$@" > /dev/null 2> started.err &
+    local pid=$! tries=0
+    while [ "$tries" -lt 1200 ]; do
+        if [ -f "$file" ] && [ "$(wc -l < "$file")" -ge "$lines" ]; then echo "$pid"; return; fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+        tries=$((tries + 1))
+    done
+    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+}
+
+# Leaves an interrupted sweep's journal (at least N lines) for `bench ARGS… --csv CSV`.
+interrupted() {
+    local csv=$1 lines=$2
+    shift 2
+    local pid
+    pid=$(start_until "$csv.partial" "$lines" "$@" --csv "$csv")
+    [ -n "$pid" ] || return 1
+    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    return 0
+}
+
+# 2.1: a second sweep (with or without --resume) on a journal being written is refused at
+# once, naming the writer; after both are stopped, --resume completes with every point once.
+case_lock() {
+    local name="2.1 second-sweep-refused"
+    local pid
+    pid=$(start_until lock.csv.partial 3 "${long_sweep[@]}" --csv lock.csv)
+    [ -n "$pid" ] || { fail "$name" "the first sweep did not start journaling"; return; }
+    local first status status2
+    first=$(head -1 lock.csv.partial)
+    timeout 10 "$BENCH" "${long_sweep[@]}" --csv lock.csv --resume > /dev/null 2> second.err; status=$?
+    timeout 10 "$BENCH" "${long_sweep[@]}" --csv lock.csv > /dev/null 2> third.err; status2=$?
+    # The pid named is the running sweep's (timeout's child).
+    local named
+    named=$(sed -n 's/.*another sweep is writing this journal (pid \([0-9]*\)).*/\1/p' second.err)
+    local parent
+    parent=$(ps -o ppid= -p "${named:-0}" 2>/dev/null | tr -d ' ')
+    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    if ! refused "$status" second.err || ! grep -q "lock.csv.partial: another sweep is writing this journal (pid [0-9]*)" second.err || [ "$parent" != "$pid" ]; then
+        fail "$name" "a --resume during the sweep: exit $status, $(head -c 300 second.err)"
+    elif ! refused "$status2" third.err || ! grep -q "another sweep is writing this journal" third.err; then
+        fail "$name" "a new sweep during the sweep: exit $status2, $(head -c 300 third.err)"
+    elif [ "$(head -1 lock.csv.partial)" != "$first" ] || [ "$(awk -F'\t' 'NR > 2 { print $1 }' lock.csv.partial | sort | uniq -d)" != "" ]; then
+        fail "$name" "the journal's identity changed or a point is journaled twice"
+    else
+        ok "$name"
+    fi
+    local name2="2.1 resume-after-kill"
+    timeout 300 "$BENCH" "${long_sweep[@]}" --csv lock.csv --resume > /dev/null 2> resume.err; status=$?
+    local points
+    points=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "sweep_point") c = i } NR > 1 { print $c }' lock.csv 2>/dev/null | sort -n | uniq | wc -l)
+    if [ "$status" -ne 0 ] || [ "$(($(wc -l < lock.csv) - 1))" -ne "$points" ] || [ -e lock.csv.partial ]; then
+        fail "$name2" "exit $status, $points distinct points in $(($(wc -l < lock.csv 2>/dev/null || echo 1) - 1)) rows: $(head -c 300 resume.err)"
+    else
+        ok "$name2"
+    fi
+}
+
+# 2.2: a journal made without a trace-reading option is not continued with it.
+case_reading_options() {
+    timeout 60 "$BENCH" gen --format har --requests 20000 --seed 3 --out s.har 2>/dev/null
+    local har_sweep=(sweep --trace s.har --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing)
+    local option
+    for option in --images-only "--status 2xx" --drop-query --preload; do
+        local name="2.2 resume-with-$(echo "${option%% *}" | tr -d -)"
+        rm -f h.csv h.csv.partial
+        interrupted h.csv 2 "${har_sweep[@]}" || { fail "$name" "could not interrupt the sweep"; continue; }
+        # shellcheck disable=SC2086
+        timeout 60 "$BENCH" "${har_sweep[@]}" --csv h.csv --resume $option > /dev/null 2> opt.err; local status=$?
+        if refused "$status" opt.err && grep -q "h.csv.partial:1: made by a different sweep" opt.err; then ok "$name"; else fail "$name" "exit $status: $(head -c 300 opt.err)"; fi
+    done
+}
+
+# 2.3: a journaled row filed under another point's index is refused, naming its line.
+case_row_checked() {
+    local name="2.3 row-under-wrong-index"
+    rm -f w.csv w.csv.partial
+    interrupted w.csv 3 "${long_sweep[@]}" || { fail "$name" "could not interrupt the sweep"; return; }
+    # The first finished row, journaled again under the next index.
+    awk -F'\t' 'NR == 3 { print; n = $1 + 1; sub(/^[0-9]+/, n); print; next } NR < 3 { print }' w.csv.partial > w.edited
+    cp w.edited w.csv.partial
+    timeout 60 "$BENCH" "${long_sweep[@]}" --csv w.csv --resume > /dev/null 2> row.err; local status=$?
+    if refused "$status" row.err && grep -q "w.csv.partial:4: the row journaled as point" row.err; then ok "$name"; else fail "$name" "exit $status: $(head -c 300 row.err)"; fi
+}
+
+# 2.4: shards of a plan with --warmup 40% are not merged into one without it, and a
+# finished shard file of another plan is not "nothing to run".
+case_plans() {
+    local plan_sweep=(sweep --trace "$WORK/t.csv" --backend lru,arc --capacity 1%..20% --points 4 --no-timing)
+    timeout 60 "$BENCH" "${plan_sweep[@]}" --plan a.json 2>/dev/null
+    timeout 60 "$BENCH" "${plan_sweep[@]}" --warmup 40% --plan b.json 2>/dev/null
+    timeout 60 "$BENCH" sweep --plan a.json --shard 0/1 > /dev/null 2>&1
+    timeout 60 "$BENCH" sweep --plan b.json --shard 0/1 > /dev/null 2>&1
+    local name="2.4 merge-other-plan" status
+    timeout 60 "$BENCH" merge --plan a.json b.shard-0-of-1.csv > /dev/null 2> merge.err; status=$?
+    if refused "$status" merge.err && grep -q "b.shard-0-of-1.csv:2: a row of another plan" merge.err; then ok "$name"; else fail "$name" "exit $status: $(head -c 300 merge.err)"; fi
+    name="2.4 finished-shard-other-plan"
+    timeout 60 "$BENCH" sweep --plan a.json --shard 0/1 --csv b.shard-0-of-1.csv > /dev/null 2> shard.err; status=$?
+    if refused "$status" shard.err && grep -q "a row of another plan" shard.err && ! grep -q "nothing to run" shard.err; then ok "$name"; else fail "$name" "exit $status: $(head -c 300 shard.err)"; fi
+    name="2.4 merge-plain-sweep"
+    timeout 60 "$BENCH" sweep --trace t.csv --backend lru,arc --capacity 1%..20% --points 4 --no-timing --csv plain.csv > /dev/null 2>&1
+    timeout 60 "$BENCH" merge --plan a.json plain.csv > /dev/null 2> plain.err; status=$?
+    if refused "$status" plain.err && grep -q "plain.csv:2: a row of no plan" plain.err; then ok "$name"; else fail "$name" "exit $status: $(head -c 300 plain.err)"; fi
+}
+
+# 2.5: the README's workflow: a policies plan in 8 shards, merged --against the plan run here.
+case_readme_workflow() {
+    local name="2.5 readme-merge-against" status
+    timeout 60 "$BENCH" sweep --trace "$WORK/t.csv" --backend policies --capacity 1%..50% --points 12 --no-timing --plan plan.json 2>/dev/null
+    local shard
+    for shard in 0 1 2 3 4 5 6 7; do timeout 120 "$BENCH" sweep --plan plan.json --shard "$shard/8" > /dev/null 2>&1; done
+    timeout 300 "$BENCH" sweep --plan plan.json --csv local.csv > /dev/null 2>&1
+    timeout 60 "$BENCH" merge --plan plan.json plan.shard-*-of-8.csv --csv sweep.csv > /dev/null 2>&1
+    timeout 60 "$BENCH" merge --plan plan.json plan.shard-*-of-8.csv --against local.csv > /dev/null 2> against.err; status=$?
+    if [ "$status" -eq 0 ] && grep -q "equal" against.err; then ok "$name"; else fail "$name" "exit $status: $(head -c 400 against.err)"; fi
+}
+
+# 2.6: a trace path with a line break: its own journal resumes.
+case_newline_path() {
+    local name="2.6 newline-trace-path" status
+    local trace="$WORK/a
+b.csv"
+    cp long.csv "$trace"
+    local nl_sweep=(sweep --trace "$trace" --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing)
+    interrupted n.csv 2 "${nl_sweep[@]}" || { fail "$name" "could not interrupt the sweep"; return; }
+    timeout 300 "$BENCH" "${nl_sweep[@]}" --csv n.csv --resume > /dev/null 2> nl.err; status=$?
+    if [ "$status" -eq 0 ] && [ -f n.csv ] && [ ! -e n.csv.partial ]; then ok "$name"; else fail "$name" "exit $status: $(head -c 300 nl.err)"; fi
+}
+
+# 4.4: the four messages say what is wrong and how to fix it.
+case_messages() {
+    local status
+    local plan_sweep=(sweep --trace "$WORK/t.csv" --backend lru,arc --capacity 1%,5% --no-timing)
+    timeout 60 "$BENCH" "${plan_sweep[@]}" --plan m.json 2>/dev/null
+    sed "s|\"trace\" : \"$WORK/t.csv\"|\"trace\" : \"/elsewhere/t.csv\"|" m.json > moved.json
+    timeout 60 "$BENCH" sweep --plan moved.json --shard 0/1 > /dev/null 2> moved.err; status=$?
+    if refused "$status" moved.err && grep -q "trace path" moved.err && grep -q "/elsewhere/t.csv" moved.err; then ok "4.4 plan-trace-path"; else fail "4.4 plan-trace-path" "exit $status: $(head -c 300 moved.err)"; fi
+    sed 's/"index" : 1,/"index" : 1e20,/' m.json > big.json
+    timeout 60 "$BENCH" sweep --plan big.json --shard 0/1 > /dev/null 2> big.err; status=$?
+    if refused "$status" big.err && grep -q "points\[1\].index" big.err && grep -q "out of range" big.err; then ok "4.4 plan-index-1e20"; else fail "4.4 plan-index-1e20" "exit $status: $(head -c 300 big.err)"; fi
+    local cut
+    for cut in 1 2; do
+        rm -f c.csv c.csv.partial
+        if ! interrupted c.csv 2 "${long_sweep[@]}"; then fail "4.4 truncated-journal-line-$cut" "could not interrupt the sweep"; continue; fi
+        local keep
+        keep=$(( $(head -"$((cut - 1))" c.csv.partial | wc -c) + 10 ))
+        [ "$cut" -eq 1 ] && keep=10
+        head -c "$keep" c.csv.partial > c.cut && cp c.cut c.csv.partial
+        timeout 60 "$BENCH" "${long_sweep[@]}" --csv c.csv --resume > /dev/null 2> cut.err; status=$?
+        if refused "$status" cut.err && grep -q "c.csv.partial:$cut: truncated" cut.err && grep -q "remove it" cut.err; then
+            ok "4.4 truncated-journal-line-$cut"
+        else
+            fail "4.4 truncated-journal-line-$cut" "exit $status: $(head -c 300 cut.err)"
+        fi
+    done
+    timeout 60 "$BENCH" sweep --plan m.json --shard 0/1 > /dev/null 2>&1
+    local before
+    before=$(md5sum < m.shard-0-of-1.csv)
+    timeout 60 "$BENCH" merge --plan m.json --csv m.shard-0-of-1.csv m.shard-0-of-1.csv > /dev/null 2> same.err; status=$?
+    if refused "$status" same.err && grep -q "one of the merge's inputs" same.err && [ "$(md5sum < m.shard-0-of-1.csv)" = "$before" ]; then
+        ok "4.4 merge-csv-is-input"
+    else
+        fail "4.4 merge-csv-is-input" "exit $status: $(head -c 300 same.err)"
+    fi
+}
+
+case_lock
+case_reading_options
+case_row_checked
+case_plans
+case_readme_workflow
+case_newline_path
+case_messages
