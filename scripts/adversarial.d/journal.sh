@@ -14,6 +14,18 @@ timeout 60 "$BENCH" gen --requests 100000 --images 10000 --seed 7 --keys id --pl
 timeout 60 "$BENCH" gen --requests 6000 --images 800 --seed 5 --out t.csv 2>/dev/null
 long_sweep=(sweep --trace long.csv --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing)
 
+# Stops timeout's process PID (it passes the TERM on to bench and waits for it) and waits
+# until it has gone. `wait` cannot: PID was started in a command substitution, so it is not
+# this shell's child, and a sweep still exiting would hold its journal's lock.
+stop() {
+    kill -TERM "$1" 2>/dev/null
+    local tries=0
+    while [ "$tries" -lt 1200 ] && [ -e "/proc/$1" ] && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != "Z" ]; do
+        sleep 0.05
+        tries=$((tries + 1))
+    done
+}
+
 # Starts `bench ARGS…` in the background (under timeout, which passes a TERM on to it) and
 # waits until FILE has at least N lines; prints timeout's pid (empty when it did not get
 # there within 60 s).
@@ -28,7 +40,7 @@ start_until() {
         sleep 0.05
         tries=$((tries + 1))
     done
-    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    stop "$pid"
 }
 
 # Leaves an interrupted sweep's journal (at least N lines) for `bench ARGS… --csv CSV`.
@@ -38,7 +50,7 @@ interrupted() {
     local pid
     pid=$(start_until "$csv.partial" "$lines" "$@" --csv "$csv")
     [ -n "$pid" ] || return 1
-    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    stop "$pid"
     return 0
 }
 
@@ -58,7 +70,7 @@ case_lock() {
     named=$(sed -n 's/.*another sweep is writing this journal (pid \([0-9]*\)).*/\1/p' second.err)
     local parent
     parent=$(ps -o ppid= -p "${named:-0}" 2>/dev/null | tr -d ' ')
-    kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    stop "$pid"
     if ! refused "$status" second.err || ! grep -q "lock.csv.partial: another sweep is writing this journal (pid [0-9]*)" second.err || [ "$parent" != "$pid" ]; then
         fail "$name" "a --resume during the sweep: exit $status, $(head -c 300 second.err)"
     elif ! refused "$status2" third.err || ! grep -q "another sweep is writing this journal" third.err; then
