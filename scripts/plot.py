@@ -43,9 +43,23 @@ def style(index):
 STAGING_VARIABLE = "CWB_STAGING"
 
 
+def end_with_parent():
+    """Ends this script when `bench` ends (PR_SET_PDEATHSIG, Linux): a killed or interrupted
+    `bench` must not leave a script writing into a staging folder nobody will rename."""
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return  # not Linux: the parent's own cleanup is all there is
+    if os.getppid() == 1:  # bench ended before the request took effect
+        sys.exit(1)
+
+
 def staging_folder():
     """The staging folder `bench` named in CWB_STAGING: an absolute path to a real folder
     of ours (not a link). The scripts write only there; `bench` renames the result into place."""
+    end_with_parent()
     folder = os.environ.get(STAGING_VARIABLE, "")
     if not os.path.isabs(folder):
         fail(STAGING_VARIABLE, "not set to an absolute folder (run this through bench plot or bench report)")

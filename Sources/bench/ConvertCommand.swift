@@ -59,7 +59,7 @@ struct StatsCommand: ParsableCommand {
         try reportingErrors {
             let trace = try TraceFile(path: file, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
                                       formatOptions: reading.formatOptions)
-            try StandardOutput.write(try TraceStatistics.compute(trace).text(label: "\(file) (\(trace.format.name))"))
+            try StandardOutput.writeTable(try TraceStatistics.compute(trace).text(label: "\(file) (\(trace.format.name))"), besides: [])
         }
     }
 }

@@ -106,3 +106,33 @@ func zipfRequests(requests: Int, images: Int, seed: UInt64 = 1) -> [Request] {
     spec.keys = .id
     return ImageFeedGenerator(spec: spec).requests()
 }
+
+/// The built `bench` executable (it sits next to the test binary).
+var builtBench: String {
+    get throws {
+        URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .deletingLastPathComponent().appendingPathComponent("bench").path
+    }
+}
+
+/// Runs `program` under coreutils' `timeout` (exit 124, or 137 if it had to kill), so a
+/// hang is a failed test, not a stuck suite. Output goes through files read once it has
+/// exited: no pipe to drain while it runs, and a grandchild holding one cannot block.
+/// `environment` is added to this process's own.
+func runBounded(
+    _ seconds: Int, _ program: String, _ arguments: [String], in folder: String? = nil, environment: [String: String] = [:]
+) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    process.arguments = ["-k", "5", String(seconds), program] + arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    let capture = TemporaryFolder()
+    let files = [capture.file("out", ""), capture.file("err", "")]
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: files[0]))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: files[1]))
+    try process.run()
+    process.waitUntilExit()
+    let (out, err) = try (Data(contentsOf: URL(fileURLWithPath: files[0])), Data(contentsOf: URL(fileURLWithPath: files[1])))
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}

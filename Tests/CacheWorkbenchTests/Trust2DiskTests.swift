@@ -3,27 +3,12 @@ import Testing
 @testable import CacheWorkbench
 
 /// `bench` run with a deadline: a hang is a failure (`timedOut`), never a stuck suite.
-/// Output goes to files, so a child that never exits cannot block a pipe read.
 private func benchWithin(
-    _ seconds: Double, _ arguments: [String], in folder: TemporaryFolder, environment: [String: String]? = nil
+    _ seconds: Double, _ arguments: [String], environment: [String: String]? = nil
 ) throws -> (status: Int32, output: String, timedOut: Bool) {
-    let outPath = folder.file("bench-\(UUID().uuidString).out", "")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        .deletingLastPathComponent().appendingPathComponent("bench")
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    process.standardOutput = sink
-    process.standardError = sink
-    try process.run()
-    let deadline = Date().addingTimeInterval(seconds)
-    while process.isRunning && Date() < deadline { usleep(20_000) }
-    let timedOut = process.isRunning
-    if timedOut { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-    try sink.close()
-    return (timedOut ? -1 : process.terminationStatus, try String(contentsOfFile: outPath, encoding: .utf8), timedOut)
+    let result = try runBounded(Int(seconds.rounded(.up)), try builtBench, arguments, environment: environment ?? [:])
+    let timedOut = result.status == 124 || result.status == 137
+    return (timedOut ? -1 : result.status, result.out + result.err, timedOut)
 }
 
 private func isLink(_ path: String) -> Bool {
@@ -53,7 +38,7 @@ struct Trust2DiskTests {
 
     /// A warm foundation-urlcache folder (`cache/foundation-urlcache`) and its entry names.
     private func warmURLCache(_ folder: TemporaryFolder, trace: String) throws -> (path: String, entries: [String]) {
-        let warm = try benchWithin(20, ["run", "--trace", trace, "--backend", "foundation-urlcache", "--cache-dir", folder.path + "/cache", "--capacity", "1MiB"], in: folder)
+        let warm = try benchWithin(20, ["run", "--trace", trace, "--backend", "foundation-urlcache", "--cache-dir", folder.path + "/cache", "--capacity", "1MiB"])
         #expect(warm.status == 0, "\(warm.output)")
         let path = folder.path + "/cache/foundation-urlcache"
         let entries = names(path).filter { $0.hasSuffix(".storedcachedurlresponse") }.sorted()
@@ -70,7 +55,7 @@ struct Trust2DiskTests {
         let entry = path + "/" + entries[0]
         try FileManager.default.removeItem(atPath: entry)
         try FileManager.default.createSymbolicLink(atPath: entry, withDestinationPath: outside)
-        let rerun = try benchWithin(20, ["run", "--trace", trace, "--backend", "foundation-urlcache", "--cache-dir", folder.path + "/cache", "--capacity", "1MiB"], in: folder)
+        let rerun = try benchWithin(20, ["run", "--trace", trace, "--backend", "foundation-urlcache", "--cache-dir", folder.path + "/cache", "--capacity", "1MiB"])
         #expect(rerun.status == 1, "\(rerun.output)")
         #expect(rerun.output.contains(entries[0]) && rerun.output.contains("a symbolic link, not a regular file"), "\(rerun.output)")
         #expect(isLink(entry))
@@ -98,7 +83,7 @@ struct Trust2DiskTests {
             try FileManager.default.removeItem(atPath: planted)
             #expect(mkfifo(planted, 0o644) == 0)
         }
-        let rerun = try benchWithin(10, ["run", "--trace", trace, "--backend", "foundation-urlcache", "--cache-dir", folder.path + "/cache", "--capacity", "1MiB"], in: folder)
+        let rerun = try benchWithin(10, ["run", "--trace", trace, "--backend", "foundation-urlcache", "--cache-dir", folder.path + "/cache", "--capacity", "1MiB"])
         #expect(!rerun.timedOut)
         #expect(rerun.status == 1, "\(rerun.output)")
         let expected = ["foreign": "is not a file of this backend's name shape", "hardlink": "hard links", "fifo": "a FIFO, not a regular file"][kind]!
@@ -115,7 +100,7 @@ struct Trust2DiskTests {
         let trace = urlTrace(in: folder, count: 2)
         try FileManager.default.createDirectory(atPath: folder.path + "/target", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: folder.path + "/target")
-        let result = try benchWithin(20, ["run", "--trace", trace, "--backend", backend, "--cache-dir", folder.path + "/link", "--capacity", "1MiB"], in: folder)
+        let result = try benchWithin(20, ["run", "--trace", trace, "--backend", backend, "--cache-dir", folder.path + "/link", "--capacity", "1MiB"])
         #expect(result.status == 2, "\(result.output)")
         #expect(result.output.hasPrefix("bench: error: --cache-dir '\(folder.path)/link' is a symbolic link"), "\(result.output)")
         #expect(result.output.contains("pass the real folder, '\(folder.path)/target'"))
@@ -151,7 +136,7 @@ struct Trust2DiskTests {
         let csv = folder.path + "/r.csv"
         for backend in ["files", "sqlite"] {
             let result = try benchWithin(
-                20, ["run", "--trace", trace, "--backend", backend, "--capacity", "1MiB", "--keep", "--csv", csv], in: folder, environment: environment)
+                20, ["run", "--trace", trace, "--backend", backend, "--capacity", "1MiB", "--keep", "--csv", csv], environment: environment)
             #expect(result.status == 0, "\(result.output)")
             let cacheDir = try csvRows(csv).first?["cache_dir"] ?? ""
             #expect(cacheDir.hasPrefix(folder.path + "/realtmp/cwb-\(backend)-"), "\(cacheDir)")
@@ -168,12 +153,12 @@ struct Trust2DiskTests {
         let trace = urlTrace(in: folder, count: 2)
         let backend = String(name.split(separator: "/")[0])
         let arguments = ["run", "--trace", trace, "--backend", backend, "--cache-dir", folder.path + "/cache", "--capacity", "1MiB"]
-        let warm = try benchWithin(20, arguments, in: folder)
+        let warm = try benchWithin(20, arguments)
         #expect(warm.status == 0, "\(warm.output)")
         let fifo = folder.path + "/cache/" + name
         if exists(fifo) { try FileManager.default.removeItem(atPath: fifo) }
         #expect(mkfifo(fifo, 0o644) == 0)
-        let rerun = try benchWithin(10, arguments, in: folder)
+        let rerun = try benchWithin(10, arguments)
         #expect(!rerun.timedOut, "the run hung on the FIFO")
         #expect(rerun.status == 1, "\(rerun.output)")
         #expect(rerun.output.contains(fifo) && rerun.output.contains("a FIFO, not a regular file"), "\(rerun.output)")
@@ -188,7 +173,7 @@ struct Trust2DiskTests {
         let trace = urlTrace(in: folder, count: 3)
         let csv = folder.path + "/r.csv"
         let arguments = ["run", "--trace", trace, "--backend", backend, "--cache-dir", folder.path + "/cache", "--capacity", "1MiB", "--csv", csv]
-        let warm = try benchWithin(20, arguments, in: folder)
+        let warm = try benchWithin(20, arguments)
         #expect(warm.status == 0, "\(warm.output)")
         let data = folder.path + "/cache/\(backend)/fsCachedData"
         let bodies = names(data)
@@ -198,7 +183,7 @@ struct Trust2DiskTests {
         let outside = folder.file("outside.bin", "precious")
         let linked = data + "/" + UUID().uuidString
         try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: outside)
-        let rerun = try benchWithin(20, arguments, in: folder)
+        let rerun = try benchWithin(20, arguments)
         #expect(rerun.status == 0, "\(rerun.output)")
         #expect(try csvRows(csv).first?["orphans_removed"] == "4")
         #expect(rerun.output.contains("4 body files that no entry named"), "\(rerun.output)")
@@ -207,7 +192,7 @@ struct Trust2DiskTests {
         #expect(isLink(linked))
         #expect(try String(contentsOfFile: outside, encoding: .utf8) == "precious")
         // A clean reopen removes nothing and says so with a 0.
-        #expect(try benchWithin(20, arguments, in: folder).status == 0)
+        #expect(try benchWithin(20, arguments).status == 0)
         #expect(try csvRows(csv).first?["orphans_removed"] == "0")
     }
 }

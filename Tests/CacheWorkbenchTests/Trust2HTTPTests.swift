@@ -48,19 +48,7 @@ private func replayHTTP(_ requests: [Request], _ profile: HTTPCacheProfile = .rf
 
 /// `bench ARGS` with a deadline, so a hang fails the test instead of stalling the suite.
 private func boundedBench(_ arguments: [String], seconds: Int = 60) throws -> (status: Int32, out: String, err: String) {
-    let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        .deletingLastPathComponent().appendingPathComponent("bench").path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = ["-s", "KILL", String(seconds), executable] + arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    try runBounded(seconds, try builtBench, arguments)
 }
 
 /// `tier:lru+files` with 1,024 bytes of memory over 5,000 bytes of disk, in `folder`.

@@ -8,22 +8,9 @@ import Testing
 /// wherever it runs; the errors of plans, journals and merges say what is wrong.
 @Suite("Trust 2: journals, plans, shards and merge")
 struct Trust2JournalTests {
-    /// `bench` under coreutils' `timeout`, so a hang is a failure (exit 124), not a stuck
-    /// suite; its output and errors go through files in `folder`.
-    private func boundedBench(_ arguments: [String], in folder: TemporaryFolder, seconds: Int = 30) throws -> (status: Int32, out: String, err: String) {
-        let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            .deletingLastPathComponent().appendingPathComponent("bench").path
-        let outPath = folder.file("bench-\(UUID().uuidString).out", "")
-        let errPath = folder.file("bench-\(UUID().uuidString).err", "")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["-k", "5", String(seconds), executable] + arguments
-        process.standardOutput = FileHandle(forWritingAtPath: outPath)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        try process.run()
-        process.waitUntilExit()
-        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-        return (process.terminationStatus, read(outPath), read(errPath))
+    /// `bench` bounded to `seconds` (a hang is a failed test, exit 124).
+    private func boundedBench(_ arguments: [String], seconds: Int = 30) throws -> (status: Int32, out: String, err: String) {
+        try runBounded(seconds, try builtBench, arguments)
     }
 
     /// A plain `timestamp,key,size` trace of zipf requests.
@@ -59,9 +46,9 @@ struct Trust2JournalTests {
         let journal = csv + ".partial"
         let before = try Data(contentsOf: URL(fileURLWithPath: journal))
         let expected = "bench: error: \(journal): another sweep is writing this journal (pid \(getpid()))"
-        let resumed = try boundedBench(sweepCommand(trace: trace, csv: csv) + ["--resume"], in: folder)
+        let resumed = try boundedBench(sweepCommand(trace: trace, csv: csv) + ["--resume"])
         #expect(refused(resumed) && resumed.err.hasPrefix(expected), "\(resumed)")
-        let fresh = try boundedBench(sweepCommand(trace: trace, csv: csv), in: folder)
+        let fresh = try boundedBench(sweepCommand(trace: trace, csv: csv))
         #expect(refused(fresh) && fresh.err.hasPrefix(expected), "\(fresh)")
         #expect { _ = try SweepRun(arguments(trace: trace, csv: csv, resume: true)) } throws: { "\($0)".contains("another sweep is writing this journal") }
         #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)
@@ -77,7 +64,7 @@ struct Trust2JournalTests {
     @Test("20 §2.2: every bench sweep option is classified: in the fingerprint, through the capacities, or listed as changing no row")
     func everyOptionClassified() throws {
         let folder = TemporaryFolder()
-        let help = try boundedBench(["sweep", "--experimental-dump-help"], in: folder)
+        let help = try boundedBench(["sweep", "--experimental-dump-help"])
         #expect(help.status == 0, "\(help.err)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(help.out.utf8)) as? [String: Any])
         let command = try #require(document["command"] as? [String: Any])
@@ -106,7 +93,7 @@ struct Trust2JournalTests {
     func readingOptionsInFingerprint() throws {
         let folder = TemporaryFolder()
         let har = folder.path + "/s.har"
-        let gen = try boundedBench(["gen", "--format", "har", "--requests", "300", "--seed", "3", "--out", har], in: folder)
+        let gen = try boundedBench(["gen", "--format", "har", "--requests", "300", "--seed", "3", "--out", har])
         #expect(gen.status == 0, "\(gen.err)")
         let csv = folder.path + "/h.csv"
         var base = arguments(trace: har, csv: csv)
@@ -115,13 +102,13 @@ struct Trust2JournalTests {
         let command = ["sweep", "--trace", har, "--backend", "lru", "--capacity", "10%,50%", "--no-timing", "--jobs", "1", "--csv", csv, "--resume"]
         for extra in [["--images-only"], ["--status", "2xx"], ["--drop-query"], ["--preload"]] {
             _ = try SweepRun(base)  // an interrupted sweep's journal: identity and header, no rows
-            let run = try boundedBench(command + extra, in: folder)
+            let run = try boundedBench(command + extra)
             #expect(refused(run) && run.err.contains("\(csv).partial:1: made by a different sweep"), "\(extra): \(run)")
             try FileManager.default.removeItem(atPath: csv + ".partial")
         }
         // The same command continues it (the journal made here is the CLI's own sweep).
         _ = try SweepRun(base)
-        let same = try boundedBench(command, in: folder)
+        let same = try boundedBench(command)
         #expect(same.status == 0, "\(same.err)")
         #expect(try csvRows(csv).count == 2)
     }
@@ -139,12 +126,12 @@ struct Trust2JournalTests {
         let command = ["sweep", "--trace", trace, "--format", "libcachesim-csv", "--backend", "lru", "--capacity", "10%,50%", "--no-timing", "--jobs", "1", "--csv", csv, "--resume"]
         for extra in [["--columns", "key=2,size=3"], ["--columns", "time=1,key=2,size=3", "--header", "off"], ["--columns", "time=1,key=2,size=3", "--delimiter", ","]] {
             _ = try SweepRun(base)
-            let run = try boundedBench(command + extra, in: folder)
+            let run = try boundedBench(command + extra)
             #expect(refused(run) && run.err.contains("made by a different sweep"), "\(extra): \(run)")
             try FileManager.default.removeItem(atPath: csv + ".partial")
         }
         _ = try SweepRun(base)
-        #expect(try boundedBench(command + ["--columns", "time=1,key=2,size=3"], in: folder).status == 0)
+        #expect(try boundedBench(command + ["--columns", "time=1,key=2,size=3"]).status == 0)
     }
 
     /// The whole sweep run once to `whole.csv` (its lines), and what a `--resume` of it
@@ -196,9 +183,9 @@ struct Trust2JournalTests {
     /// A plan of `extra` options in `folder` (lru and arc at 2 capacities), its shard 0 of 1 run.
     private func plannedAndRun(_ folder: TemporaryFolder, trace: String, name: String, extra: [String] = []) throws -> (plan: String, shard: String) {
         let plan = folder.path + "/\(name).json"
-        let made = try boundedBench(["sweep", "--trace", trace, "--backend", "lru,arc", "--capacity", "1%,20%", "--no-timing", "--plan", plan] + extra, in: folder)
+        let made = try boundedBench(["sweep", "--trace", trace, "--backend", "lru,arc", "--capacity", "1%,20%", "--no-timing", "--plan", plan] + extra)
         #expect(made.status == 0, "\(made.err)")
-        let run = try boundedBench(["sweep", "--plan", plan, "--shard", "0/1"], in: folder)
+        let run = try boundedBench(["sweep", "--plan", plan, "--shard", "0/1"])
         #expect(run.status == 0, "\(run.err)")
         return (plan, SweepPlan.shardResultsPath(plan: plan, index: 0, count: 1))
     }
@@ -217,15 +204,15 @@ struct Trust2JournalTests {
         let idB = Set(try csvRows(b.shard).map { $0["plan_id"] ?? "" })
         #expect(idA.count == 1 && idA.first!.count == 64 && idB.count == 1 && idA != idB)
         #expect(idA.first == (try SweepPlan.read(path: a.plan).identity()))
-        let mixed = try boundedBench(["merge", "--plan", a.plan, b.shard], in: folder)
+        let mixed = try boundedBench(["merge", "--plan", a.plan, b.shard])
         #expect(refused(mixed) && mixed.err.contains("\(b.shard):2: a row of another plan"), "\(mixed)")
         // A plain sweep's rows have no plan.
         let plain = folder.path + "/plain.csv"
-        #expect(try boundedBench(["sweep", "--trace", trace, "--backend", "lru", "--capacity", "1%", "--no-timing", "--csv", plain], in: folder).status == 0)
-        let none = try boundedBench(["merge", "--plan", a.plan, plain], in: folder)
+        #expect(try boundedBench(["sweep", "--trace", trace, "--backend", "lru", "--capacity", "1%", "--no-timing", "--csv", plain]).status == 0)
+        let none = try boundedBench(["merge", "--plan", a.plan, plain])
         #expect(refused(none) && none.err.contains("\(plain):2: a row of no plan"), "\(none)")
         // Its own shard merges.
-        #expect(try boundedBench(["merge", "--plan", a.plan, a.shard], in: folder).status == 0)
+        #expect(try boundedBench(["merge", "--plan", a.plan, a.shard]).status == 0)
     }
 
     @Test("20 §2.4: a finished shard file of another plan is refused, not taken as 'nothing to run'")
@@ -233,11 +220,11 @@ struct Trust2JournalTests {
         let folder = TemporaryFolder()
         let (_, a, b) = try twoPlans(folder)
         let before = try String(contentsOfFile: b.shard, encoding: .utf8)
-        let run = try boundedBench(["sweep", "--plan", a.plan, "--shard", "0/1", "--csv", b.shard], in: folder)
+        let run = try boundedBench(["sweep", "--plan", a.plan, "--shard", "0/1", "--csv", b.shard])
         #expect(refused(run) && run.err.contains("\(b.shard):2: a row of another plan") && !run.err.contains("nothing to run"), "\(run)")
         #expect(try String(contentsOfFile: b.shard, encoding: .utf8) == before)
         // Its own finished shard is still skipped.
-        let again = try boundedBench(["sweep", "--plan", a.plan, "--shard", "0/1"], in: folder)
+        let again = try boundedBench(["sweep", "--plan", a.plan, "--shard", "0/1"])
         #expect(again.status == 0 && again.err.contains("nothing to run"))
     }
 
@@ -248,19 +235,19 @@ struct Trust2JournalTests {
         let folder = TemporaryFolder()
         let trace = try traceFile(folder, requests: 2_000)
         let plan = folder.path + "/plan.json"
-        let made = try boundedBench(["sweep", "--trace", trace, "--backend", "lru,arc", "--capacity", "1%..50%", "--points", "3", "--no-timing", "--plan", plan], in: folder)
+        let made = try boundedBench(["sweep", "--trace", trace, "--backend", "lru,arc", "--capacity", "1%..50%", "--points", "3", "--no-timing", "--plan", plan])
         #expect(made.status == 0, "\(made.err)")
         let shards = (0..<3).map { SweepPlan.shardResultsPath(plan: plan, index: $0, count: 3) }
         for shard in 0..<3 {
-            let run = try boundedBench(["sweep", "--plan", plan, "--shard", "\(shard)/3"], in: folder)
+            let run = try boundedBench(["sweep", "--plan", plan, "--shard", "\(shard)/3"])
             #expect(run.status == 0, "\(run.err)")
         }
         // Each shard holds a lone lru point: where the issue saw `replay` against `mattson`.
         #expect(try shards.allSatisfy { try csvRows($0).filter { $0["backend"] == "lru" }.count == 1 })
         let local = folder.path + "/local.csv"
-        #expect(try boundedBench(["sweep", "--plan", plan, "--csv", local], in: folder).status == 0)
+        #expect(try boundedBench(["sweep", "--plan", plan, "--csv", local]).status == 0)
         let merged = folder.path + "/sweep.csv"
-        let merge = try boundedBench(["merge", "--plan", plan] + shards + ["--csv", merged, "--against", local], in: folder)
+        let merge = try boundedBench(["merge", "--plan", plan] + shards + ["--csv", merged, "--against", local])
         #expect(merge.status == 0 && merge.err.contains("equal"), "\(merge.err)")
         #expect(try csvRows(merged).filter { $0["backend"] == "lru" }.map { $0["method"] } == ["mattson", "mattson", "mattson"])
     }
@@ -289,7 +276,7 @@ struct Trust2JournalTests {
         let journal = try String(contentsOfFile: csv + ".partial", encoding: .utf8)
         let journalLines = journal.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(journalLines.count == 3 && journalLines[0].hasPrefix("# bench sweep journal") && journalLines[1].hasPrefix("run_id,"))
-        let resumed = try boundedBench(sweepCommand(trace: trace, csv: csv) + ["--resume"], in: folder)
+        let resumed = try boundedBench(sweepCommand(trace: trace, csv: csv) + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.err)")
         let rows = try ResultsTable.read(csv)
         #expect(rows.rows.count == 15 && rows.rows.allSatisfy { $0[rows.column("trace")!] == trace })
@@ -301,7 +288,7 @@ struct Trust2JournalTests {
     private func writtenPlan(_ folder: TemporaryFolder) throws -> (plan: String, text: String, trace: String) {
         let trace = try traceFile(folder, requests: 2_000)
         let plan = folder.path + "/p.json"
-        #expect(try boundedBench(["sweep", "--trace", trace, "--backend", "lru,arc", "--capacity", "1%,5%", "--no-timing", "--plan", plan], in: folder).status == 0)
+        #expect(try boundedBench(["sweep", "--trace", trace, "--backend", "lru,arc", "--capacity", "1%,5%", "--no-timing", "--plan", plan]).status == 0)
         return (plan, try String(contentsOfFile: plan, encoding: .utf8), trace)
     }
 
@@ -310,7 +297,7 @@ struct Trust2JournalTests {
         let folder = TemporaryFolder()
         let (plan, text, trace) = try writtenPlan(folder)
         try text.replacingOccurrences(of: "\"trace\" : \"\(trace)\"", with: "\"trace\" : \"/elsewhere/t.csv\"").write(toFile: plan, atomically: true, encoding: .utf8)
-        let run = try boundedBench(["sweep", "--plan", plan, "--shard", "0/1"], in: folder)
+        let run = try boundedBench(["sweep", "--plan", plan, "--shard", "0/1"])
         #expect(refused(run) && run.err.contains("point 0") && run.err.contains("trace path") && run.err.contains(trace) && run.err.contains("/elsewhere/t.csv"), "\(run)")
         #expect(!run.err.contains("is now lru at 1%, the plan has lru at 1%"))
     }
@@ -321,7 +308,7 @@ struct Trust2JournalTests {
         let (plan, text, _) = try writtenPlan(folder)
         #expect(text.contains("\"index\" : 1,"))
         try text.replacingOccurrences(of: "\"index\" : 1,", with: "\"index\" : 1e20,").write(toFile: plan, atomically: true, encoding: .utf8)
-        let run = try boundedBench(["sweep", "--plan", plan, "--shard", "0/1"], in: folder)
+        let run = try boundedBench(["sweep", "--plan", plan, "--shard", "0/1"])
         #expect(refused(run) && run.err.contains("\(plan):1: ") && run.err.contains("points[1].index") && run.err.contains("out of range"), "\(run)")
         #expect(!run.err.contains("valid JSON"))
     }
@@ -336,7 +323,7 @@ struct Trust2JournalTests {
         let firstLine = whole.firstIndex(of: 0x0A)!
         for (cut, line) in [(20, 1), (firstLine + 10, 2)] {
             try whole.prefix(cut).write(to: URL(fileURLWithPath: csv + ".partial"))
-            let run = try boundedBench(sweepCommand(trace: trace, csv: csv) + ["--resume"], in: folder)
+            let run = try boundedBench(sweepCommand(trace: trace, csv: csv) + ["--resume"])
             #expect(refused(run) && run.err.contains("\(csv).partial:\(line): truncated") && run.err.contains("remove it"), "\(run)")
             #expect(!run.err.contains("different sweep"))
         }
@@ -348,7 +335,7 @@ struct Trust2JournalTests {
         let trace = try traceFile(folder, requests: 2_000)
         let a = try plannedAndRun(folder, trace: trace, name: "a")
         let before = try String(contentsOfFile: a.shard, encoding: .utf8)
-        let run = try boundedBench(["merge", "--plan", a.plan, "--csv", a.shard, a.shard], in: folder)
+        let run = try boundedBench(["merge", "--plan", a.plan, "--csv", a.shard, a.shard])
         #expect(refused(run) && run.err.contains("--csv \(a.shard) is the same file as \(a.shard), one of the merge's inputs"), "\(run)")
         #expect(!run.err.contains("the trace"))
         #expect(try String(contentsOfFile: a.shard, encoding: .utf8) == before)

@@ -10,30 +10,15 @@ struct Trust2ReportTests {
     static var python: String { SourceCheckout.root.path + "/.venv/bin/python" }
     static var scripts: String { SourceCheckout.root.path + "/scripts" }
 
-    /// Runs a program under `timeout`, so a hang is a failed test (exit 124), not a stuck suite.
+    /// Runs a program bounded to `seconds` (a hang is a failed test, exit 124).
     static func within(_ seconds: Int, _ program: String, _ arguments: [String], in folder: String? = nil,
                        environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["-k", "5", String(seconds), program] + arguments
-        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        // Output to files, read once it exited: no pipe to drain while it runs.
-        let capture = TemporaryFolder()
-        let files = [capture.file("out", ""), capture.file("err", "")]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: files[0]))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: files[1]))
-        try process.run()
-        process.waitUntilExit()
-        let (out, err) = try (Data(contentsOf: URL(fileURLWithPath: files[0])), Data(contentsOf: URL(fileURLWithPath: files[1])))
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        try runBounded(seconds, program, arguments, in: folder, environment: environment)
     }
 
     /// `bench` (next to the test binary) bounded to 60 seconds.
     static func bench(_ arguments: [String], in folder: String? = nil) throws -> (status: Int32, out: String, err: String) {
-        let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            .deletingLastPathComponent().appendingPathComponent("bench").path
-        return try within(60, executable, arguments, in: folder)
+        try runBounded(60, try builtBench, arguments, in: folder)
     }
 
     /// A small sweep's results CSV (lru, fifo and the offline bound at four capacities: a

@@ -35,3 +35,19 @@ check "4.4 convert-bin-reads-back" "[ $status -eq 0 ] && [ \$(wc -l < bin.csv) -
 cp t.bin t.data
 B run --trace t.data --backend lru --capacity 8 >/dev/null 2>err.txt; status=$?
 check "4.4 binary-as-text-one-short-line" "[ $status -eq 2 ] && [ \$(wc -l < err.txt) -eq 1 ] && [ \$(wc -c < err.txt) -lt 300 ] && grep -q 'binary data' err.txt" "$(head -c 300 err.txt)"
+
+# Review findings: FIFO inputs to plot/report, terminal escapes in names, Content-Length lists.
+mkfifo fifo.csv
+B report fifo.csv --out r.html >/dev/null 2>err.txt; status=$?
+check "review report-fifo-input" "[ $status -eq 2 ] && grep -q 'not a regular file' err.txt" "exit $status: $(head -c 200 err.txt)"
+B plot fifo.csv --out charts >/dev/null 2>err.txt; status=$?
+check "review plot-fifo-input" "[ $status -eq 2 ] && grep -q 'not a regular file' err.txt" "exit $status: $(head -c 200 err.txt)"
+escaped="$(printf 'x\033]0;PWNED\007.csv')"
+cp hand.csv "$escaped"
+B run --trace "$escaped" --backend lru --capacity 8 --no-timing > table.txt 2>/dev/null
+check "review table-escapes-name" "[ -s table.txt ] && ! grep -q \"\$(printf '\\033')\" table.txt && grep -q 'x\\\\x1b' table.txt"
+B stats "$escaped" > stats.txt 2>/dev/null
+check "review stats-escapes-name" "[ -s stats.txt ] && ! grep -q \"\$(printf '\\033')\" stats.txt"
+printf '{"log":{"entries":[{"startedDateTime":"2026-01-01T00:00:00Z","request":{"method":"GET","url":"https://x.test/a","headers":[]},"response":{"status":200,"headers":[{"name":"Content-Length","value":"100, 200"}],"content":{"mimeType":"image/jpeg"}}}]}}' > cl.har
+B run --trace cl.har --backend lru --capacity 1MiB >/dev/null 2>err.txt; status=$?
+check "review content-length-list" "[ $status -eq 2 ] && grep -q 'is not a length' err.txt" "exit $status: $(head -c 200 err.txt)"

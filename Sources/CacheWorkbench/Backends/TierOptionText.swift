@@ -12,11 +12,12 @@ enum TierOptionText {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// A size (`150MB`) or `unlimited` (the largest capacity the workbench takes).
+    /// A size (`150MB`) or `unlimited`: the largest capacity the workbench takes, 1EiB, so
+    /// `1EiB` and `unlimited` are the same setting (and shown as `unlimited`).
     static func diskCapacity(_ text: String) throws -> Int {
         if text.lowercased() == "unlimited" { return SizeLimits.largestCapacity }
         guard let bytes = Capacity.bytes(parsing: text), bytes > 0, bytes <= SizeLimits.largestCapacity else {
-            throw WorkbenchError("disk-capacity must be a size above 0 (150MB, 1GiB) or unlimited, not '\(text)'")
+            throw WorkbenchError("disk-capacity must be a size above 0 and at most 1EiB (2^60 bytes), e.g. 150MB or 1GiB, or unlimited (1EiB), not \(ErrorText.quote(text))")
         }
         return bytes
     }

@@ -50,6 +50,12 @@ public enum ErrorText {
         return out
     }
 
+    /// Multi-line text (a table) with the control characters of each line escaped, its
+    /// line breaks kept: a trace named with terminal escapes never reaches the terminal raw.
+    public static func escapingControls(lines text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escapingControls(String($0)) }.joined(separator: "\n")
+    }
+
     /// A name (a path) as it is when it is short and printable, else quoted and escaped.
     public static func name(_ text: String) -> String {
         let quoted = quote(text, limit: 200)

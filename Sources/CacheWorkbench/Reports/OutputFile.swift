@@ -255,7 +255,9 @@ public enum StandardOutput {
     /// The human-readable table: on standard output, unless a machine-readable output
     /// (`--csv -`, `--json -`, `--timeline -`) goes there, in which case on standard error,
     /// so that a program reading standard output gets pure CSV or JSON.
+    /// Its control characters are escaped line by line (input names may hold any byte).
     public static func writeTable(_ table: String, besides machineOutputs: [String?]) throws {
+        let table = ErrorText.escapingControls(lines: table)
         if machineOutputs.contains(where: isNamed(by:)) {
             FileDescriptorOutput.write(table, to: STDERR_FILENO)
         } else {

@@ -13,9 +13,16 @@ enum PythonScript {
     }
 
     /// Checks every input (the CSVs and the timeline) readable before Python starts.
+    /// Each must be a regular file (a link to one is fine): a FIFO or a device would block
+    /// the script's read forever, or never end.
     static func checkReadable(_ inputs: [String], timeline: String?) throws {
-        for input in inputs + (timeline.map { [$0] } ?? []) where !FileManager.default.isReadableFile(atPath: input) {
-            throw WorkbenchError("\(input): cannot read it")
+        for input in inputs + (timeline.map { [$0] } ?? []) {
+            var info = stat()
+            guard stat(input, &info) == 0 else { throw WorkbenchError("\(ErrorText.name(input)): cannot read it (\(String(cString: strerror(errno))))") }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw WorkbenchError("\(ErrorText.name(input)): not a regular file (a FIFO, a device or a folder); give a results CSV file")
+            }
+            guard FileManager.default.isReadableFile(atPath: input) else { throw WorkbenchError("\(ErrorText.name(input)): cannot read it") }
         }
     }
 

@@ -196,11 +196,28 @@ struct HARNumber: Decodable {
     func wholeNumber(_ field: String, limit: Double = 1e15) throws(FieldParsing.Failure) -> Int? {
         guard let known else { return nil }
         guard known <= limit else { throw FieldParsing.Failure("\(field) \(known) is out of range") }
+        // A count (a size, a status) is whole: 1.5 bytes is a bad value, not 1 byte.
+        guard known == known.rounded(.towardZero) else { throw FieldParsing.Failure("\(field) \(known) is not a whole number") }
         return Int(known)
     }
 }
 
 extension HARDocument.Entry {
+    /// A Content-Length field value: `1*DIGIT`, or a list of identical ones, which RFC 9110
+    /// §8.6 lets a recipient take as that one value. Anything else (a list of different
+    /// values, a sign, text) makes the message invalid, so the entry is a bad row, never a
+    /// length silently read as absent.
+    static func contentLength(_ value: String) throws(FieldParsing.Failure) -> Int {
+        let items = value.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        let lengths = items.map { item in
+            !item.isEmpty && item.utf8.count <= 15 && item.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? Int(item) : nil
+        }
+        guard let first = lengths.first ?? nil, lengths.allSatisfy({ $0 == first }) else {
+            throw FieldParsing.Failure("Content-Length \(ErrorText.quote(value)) is not a length (RFC 9110 §8.6: digits, or a list of one repeated value)")
+        }
+        return first
+    }
+
     func request(at time: Double, filter: HARFilter, keepKeyNames: Bool, lastSize: inout [String: Int]) throws(FieldParsing.Failure) -> Request? {
         let status = try response.status?.wholeNumber("response.status", limit: 999) ?? 0
         let mimeType = response.content?.mimeType.map { $0.split(separator: ";").first.map { String($0).trimmingSpaces } ?? $0 }
@@ -211,7 +228,7 @@ extension HARDocument.Entry {
         // Repeated lines combine (RFC 9110 §5.3); singleton fields follow HeaderFieldLines' rules.
         let fields = try HeaderFieldLines(response: (response.headers ?? []).map { ($0.name, $0.value) })
         let headers = fields.values
-        let contentLength = try headers["content-length"].flatMap { HARNumber(value: Double($0)) }?.wholeNumber("Content-Length")
+        let contentLength = try headers["content-length"].map(Self.contentLength)
         let sizes = [try response.content?.size?.wholeNumber("response.content.size"), try response.bodySize?.wholeNumber("response.bodySize"), contentLength]
         let method = request.method ?? "GET"
         var size = sizes.compactMap { $0 }.first { $0 > 0 } ?? 0
