@@ -74,7 +74,7 @@ struct HARSessionTests {
             "--har-pages sequential: 1 run or page started before the previous one ended and was replayed after it, moved later by up to 0.50 s (gaps within each kept); --har-pages as-recorded interleaves them by start time",
         ])
         let allNotes = try TraceFile(path: path, formatOptions: ["har-view": "all", "har-pages": "as-recorded"]).readingNotes()
-        #expect(allNotes == ["2 requests from 1 repeat view are replayed (--har-view all); the browser answered a repeat view's cache hits without the network, so they are absent from the HAR, so a hit ratio here leaves those hits out"])
+        #expect(allNotes == ["2 requests from 1 repeat view are replayed (--har-view all); the browser answered a repeat view's cache hits without the network, so they are absent from the HAR and a hit ratio here leaves them out"])
         // A HAR without pages: nothing to say.
         let plain = folder.file("plain.har", WebPageTestHAR(pages: [], entries: overlapping.entries).json)
         #expect(try TraceFile(path: plain).readingNotes().isEmpty)
@@ -113,7 +113,7 @@ struct HARSessionTests {
         #expect(result.out.contains("re-request ceiling  first views 50.00% (2 of 4)\n"))
         #expect(result.out.contains("repeat views 0.00% (0 of 2); the browser's cache hits are absent"))
         // Date is 120 s after each of the two entries that carry one: (120 + 120) / 2.
-        #expect(result.out.contains("clock skew          the servers' Date (+ Age) is 120.00 s ahead of the recorded start times (median of 2 responses)"))
+        #expect(result.out.contains("clock skew          the servers' Date (+ Age) is 120.00 s ahead of the recorded start times (median of 2 responses); apparent ages clamp to 0"))
         // Under a minute: no line.
         var near = overlapping
         near.entries[0].headers = [("Date", WebPageTestHAR.httpDate(59))]

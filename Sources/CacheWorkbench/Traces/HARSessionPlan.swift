@@ -138,7 +138,7 @@ struct HARReading {
                 notes.append("this HAR holds \(repeats) repeat view\(repeats == 1 ? "" : "s") (WebPageTest _cached: 1); \(absent); its \(plan.leftOutRepeatEntries) repeat-view requests are left out (--har-view first)")
             case .repeat, .all:
                 let replayed = isRepeatView.filter { $0 }.count
-                notes.append("\(replayed) requests from \(repeats) repeat view\(repeats == 1 ? "" : "s") are replayed (--har-view \(view.rawValue)); \(absent), so a hit ratio here leaves those hits out")
+                notes.append("\(replayed) requests from \(repeats) repeat view\(repeats == 1 ? "" : "s") are replayed (--har-view \(view.rawValue)); \(absent) and a hit ratio here leaves them out")
             }
         }
         if order == .sequential && plan.movedGroups > 0 {

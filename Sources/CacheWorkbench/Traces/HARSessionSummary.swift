@@ -60,7 +60,9 @@ struct HARSessionSummary: Equatable {
             lines.append("                    repeat views \(share(repeatViewReRequests, repeatViewRequests)); the browser's cache hits are absent from a repeat view, so its ceiling leaves them out")
         }
         if let clockSkew, abs(clockSkew) > Self.skewThreshold {
-            lines.append("clock skew          the servers' Date (+ Age) is \(String(format2: abs(clockSkew))) s \(clockSkew > 0 ? "ahead of" : "behind") the recorded start times (median of \(skewSamples) responses): HTTP ages computed from Date are off by as much")
+            lines.append("clock skew          the servers' Date (+ Age) is \(String(format2: abs(clockSkew))) s \(clockSkew > 0 ? "ahead of" : "behind") the recorded start times (median of \(skewSamples) responses); " + (clockSkew > 0
+                ? "apparent ages clamp to 0 (RFC 9111 §4.2.3: max(0, response_time − date)), so the HTTP replay's ages are not inflated"
+                : "each response looks that much older on arrival (RFC 9111 §4.2.3 apparent_age), so the HTTP replay finds it stale sooner"))
         }
         return lines
     }
