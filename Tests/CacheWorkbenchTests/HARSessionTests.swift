@@ -98,6 +98,11 @@ struct HARSessionTests {
             #expect(row["requests"] == String(requests), "\(options)")
             #expect(result.err.contains("repeat view"), "\(options): \(result.err)")
         }
+        for command in [["mrc", "--trace", path], ["sweep", "--trace", path, "--backend", "lru", "--capacity", "100B,200B"]] {
+            let result = try bench(command)
+            #expect(result.status == 0, "\(command): \(result.err)")
+            #expect(result.err.contains("bench: note: this HAR holds 1 repeat view"), "\(command): \(result.err)")
+        }
         let bad = try bench(["run", "--trace", path, "--backend", "lru", "--har-view", "sideways"])
         #expect(bad.status == 2)
         #expect(bad.err == "bench: error: --har-view must be one of first, repeat, all, not 'sideways'\n")
