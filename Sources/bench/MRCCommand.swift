@@ -58,6 +58,7 @@ struct MRCCommand: ParsableCommand {
             arguments.againstExact = againstExact
             arguments.csv = csv
             let outcome = try MissRatioCurveRun(arguments).execute(progress: ProgressLine())
+            try reading.writeReadingNotes(path: trace)
             for note in outcome.notes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
             try StandardOutput.writeTable(outcome.table, besides: [csv])
         }

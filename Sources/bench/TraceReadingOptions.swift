@@ -24,13 +24,29 @@ struct TraceReadingOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("har: only these response statuses, e.g. 200,304 or 2xx.", valueName: "list"))
     var status: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("har: `sequential` replays each run or page in its own start order, one after the other (default); `as-recorded` interleaves all entries by start time.", valueName: "order"))
+    var harPages: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("har: which WebPageTest views to replay, first | repeat | all (default first: a repeat view lacks the browser's cache hits).", valueName: "view"))
+    var harView: String?
+
     @Flag(name: .long, help: "Skip malformed trace rows and report how many, instead of stopping at the first.")
     var skipBad = false
 
     var formatOptions: [String: String] {
         [
-            "columns": columns, "header": header, "delimiter": delimiter, "status": status,
+            "columns": columns, "header": header, "delimiter": delimiter, "status": status, "har-pages": harPages, "har-view": harView,
             "drop-query": dropQuery ? "on" : nil, "images-only": imagesOnly ? "on" : nil,
         ].compactMapValues { $0 }
+    }
+}
+
+extension TraceReadingOptions {
+    /// Prints what the replay must say about how `path` was read (a HAR's repeat views and
+    /// moved runs) as `bench: note:` lines on stderr.
+    func writeReadingNotes(path: String?) throws {
+        guard let path else { return }
+        let trace = try TraceFile(path: path, format: format.map(TraceFormat.named), skipBadRows: skipBad, formatOptions: formatOptions)
+        for note in try trace.readingNotes() { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
     }
 }

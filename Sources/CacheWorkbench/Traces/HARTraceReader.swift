@@ -2,8 +2,9 @@ import Foundation
 
 /// HAR 1.2 (HTTP Archive) exports — Chrome and Firefox DevTools, Safari, Charles,
 /// Proxyman, Fiddler, WebPageTest. Each entry becomes a request:
-/// - time: `startedDateTime` (ISO 8601) as seconds since 1970; entries are replayed in
-///   start order;
+/// - time: `startedDateTime` (ISO 8601) as seconds since 1970; entries are replayed page by
+///   page or run by run, each in start order, and only the chosen views (`HARSessionPlan`:
+///   `--har-pages`, `--har-view`);
 /// - key: the request URL (`drop-query` cuts it at `?`);
 /// - size: the response's `content.size`, else `bodySize`, else `Content-Length`; a 304
 ///   with an empty body takes the size last seen for its URL (it revalidated that body); a
@@ -21,8 +22,8 @@ enum HARTraceReader {
     /// Parses the whole document and serves its requests from memory.
     static func open(path: String, options: ReadOptions) throws -> any RequestSource {
         let filter = try HARFilter(options.formatOptions)
-        let (requests, skipped) = try parse(readAll(path), path: path, filter: filter, keepKeyNames: options.keepKeyNames, skipBad: options.skipBadRows)
-        return InMemoryTrace.Cursor(requests: requests, skippedRows: skipped)
+        let reading = try read(readAll(path), path: path, filter: filter, keepKeyNames: options.keepKeyNames, skipBad: options.skipBadRows)
+        return InMemoryTrace.Cursor(requests: reading.requests, skippedRows: reading.skipped)
     }
 
     static func readAll(_ path: String) throws(TraceError) -> Data {
@@ -31,9 +32,15 @@ enum HARTraceReader {
         return Data(bytes: file.buffer + file.start, count: file.end - file.start)
     }
 
-    /// The requests of a HAR document, in start order; entries that fail (with `skipBad`)
-    /// are counted instead of ending the read.
+    /// The requests of a HAR document in replay order (`HARSessionPlan`); entries that fail
+    /// (with `skipBad`) are counted instead of ending the read.
     static func parse(_ data: Data, path: String, filter: HARFilter, keepKeyNames: Bool, skipBad: Bool) throws -> ([Request], Int) {
+        let reading = try read(data, path: path, filter: filter, keepKeyNames: keepKeyNames, skipBad: skipBad)
+        return (reading.requests, reading.skipped)
+    }
+
+    /// `parse` with what the pages say: each request's page and view, and the plan's counts.
+    static func read(_ data: Data, path: String, filter: HARFilter, keepKeyNames: Bool, skipBad: Bool) throws -> HARReading {
         let document: HARDocument
         do {
             document = try JSONDecoder().decode(HARDocument.self, from: data)
@@ -42,36 +49,35 @@ enum HARTraceReader {
         } catch {
             throw TraceError(path: path, line: nil, reason: "not a HAR file: \(error)")
         }
-        // Start order first, so a 304 follows the 200 whose size it revalidates.
-        var skipped = 0
-        var timed: [(time: Double, index: Int)] = []
+        var reading = HARReading(pages: document.log.pages ?? [])
+        var timed: [HARSessionPlan.Entry] = []
         for (index, entry) in document.log.entries.enumerated() {
             guard let time = ISO8601Time.seconds(entry.startedDateTime) else {
                 if skipBad {
-                    skipped += 1
+                    reading.skipped += 1
                     continue
                 }
                 throw TraceError(path: path, line: nil, reason: "entry \(index + 1): startedDateTime '\(entry.startedDateTime.prefix(40))' is not an ISO 8601 date and time")
             }
-            timed.append((time, index))
+            timed.append(.init(time: time, index: index, pageref: entry.pageref?.value))
         }
-        timed.sort { ($0.time, $0.index) < ($1.time, $1.index) }
-        var requests: [Request] = []
+        // Start order within each page or run, so a 304 follows the 200 whose size it revalidates.
+        reading.plan = HARSessionPlan(pages: reading.pages, entries: timed, order: filter.pageOrder, view: filter.view)
         var lastSize: [String: Int] = [:]
-        for (time, index) in timed {
+        for item in reading.plan.items {
             let request: Request?
             do throws(FieldParsing.Failure) {
-                request = try document.log.entries[index].request(at: time, filter: filter, keepKeyNames: keepKeyNames, lastSize: &lastSize)
+                request = try document.log.entries[item.index].request(at: item.time, filter: filter, keepKeyNames: keepKeyNames, lastSize: &lastSize)
             } catch {
                 if skipBad {
-                    skipped += 1
+                    reading.skipped += 1
                     continue
                 }
-                throw TraceError(path: path, line: nil, reason: "entry \(index + 1): \(error.reason)")
+                throw TraceError(path: path, line: nil, reason: "entry \(item.index + 1): \(error.reason)")
             }
-            if let request { requests.append(request) }
+            if let request { reading.append(request, item: item) }
         }
-        return (requests, skipped)
+        return reading
     }
 }
 
@@ -82,10 +88,25 @@ struct HARFilter {
     /// Accepted statuses: exact codes and classes (2 = 2xx); empty = all.
     var statuses: Set<Int> = []
     var classes: Set<Int> = []
+    /// `--har-pages` and `--har-view` (HARSessionPlan).
+    var pageOrder = HARPageOrder.sequential
+    var view = HARView.first
 
     init(_ options: [String: String]) throws(WorkbenchError) {
         dropQuery = options["drop-query"] == "on"
         imagesOnly = options["images-only"] == "on"
+        if let text = options["har-pages"] {
+            guard let order = HARPageOrder(rawValue: text.trimmingSpaces.lowercased()) else {
+                throw WorkbenchError("--har-pages must be one of \(HARPageOrder.allCases.map(\.rawValue).joined(separator: ", ")), not \(ErrorText.quote(text))")
+            }
+            pageOrder = order
+        }
+        if let text = options["har-view"] {
+            guard let view = HARView(rawValue: text.trimmingSpaces.lowercased()) else {
+                throw WorkbenchError("--har-view must be one of \(HARView.allCases.map(\.rawValue).joined(separator: ", ")), not \(ErrorText.quote(text))")
+            }
+            self.view = view
+        }
         for part in (options["status"] ?? "").split(separator: ",") {
             let text = String(part).trimmingSpaces.lowercased()
             if text.count == 3, text.hasSuffix("xx"), let digit = Int(text.prefix(1)), (1...5).contains(digit) {
@@ -108,8 +129,45 @@ struct HARFilter {
 // MARK: - The document, as far as it matters (everything else is ignored)
 
 struct HARDocument: Decodable {
-    struct Log: Decodable { var entries: [Entry] }
+    struct Log: Decodable {
+        var entries: [Entry]
+        var pages: [Page]?
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            entries = try container.decode([Entry].self, forKey: .entries)
+            // Pages only group and order entries: a malformed list is read as none (the
+            // entries are still all there, in start order).
+            pages = try? container.decodeIfPresent([Page].self, forKey: .pages)
+        }
+
+        enum CodingKeys: String, CodingKey { case entries, pages }
+    }
     var log: Log
+
+    /// A HAR page; WebPageTest adds `_run` (1, 2, …) and `_cached` (0 first view, 1 repeat
+    /// view). Every field is optional and a field of the wrong type is read as absent.
+    struct Page: Decodable {
+        var id: String?
+        var startedDateTime: String?
+        var run: Int?
+        var cached: Int?
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? container.decodeIfPresent(String.self, forKey: .id)
+            startedDateTime = try? container.decodeIfPresent(String.self, forKey: .startedDateTime)
+            // Bounded before converting: a fuzzed 1e300 must not trap.
+            func small(_ key: CodingKeys) -> Int? {
+                guard let value = (try? container.decodeIfPresent(HARNumber.self, forKey: key))?.known, value < 1e9 else { return nil }
+                return Int(value)
+            }
+            run = small(.run)
+            cached = small(.cached)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, startedDateTime, run = "_run", cached = "_cached" }
+    }
 
     struct Entry: Decodable {
         var startedDateTime: String
@@ -117,6 +175,13 @@ struct HARDocument: Decodable {
         var request: RequestPart
         var response: ResponsePart
         var timings: Timings?
+        var pageref: HARText?
+    }
+
+    /// A string field read leniently: another JSON type is read as absent.
+    struct HARText: Decodable {
+        var value: String?
+        init(from decoder: Decoder) throws { value = try? decoder.singleValueContainer().decode(String.self) }
     }
 
     struct RequestPart: Decodable {

@@ -25,6 +25,9 @@ public struct TraceStatistics: Sendable {
     /// Most common width×height, and the number of requests without dimensions.
     public var dimensions: [(dimension: String, requests: Int)] = []
     public var withoutDimensions = 0
+    /// A HAR's pages, runs, views, per-view ceilings and clock skew (`HARSessionSummary`),
+    /// and how it was read (`HARReading.notes`); empty for other formats.
+    public var sessionLines: [String] = []
 
     public static func compute(_ trace: any Trace) throws -> TraceStatistics {
         let requests = try InMemoryTrace.load(trace, keepKeyNames: false).requests
@@ -66,10 +69,22 @@ public struct TraceStatistics: Sendable {
         stats.reuseShare = requests.isEmpty ? 0 : Double(distances.count) / Double(requests.count)
         stats.sizePercentiles = percentiles(sizes)
         stats.reuseDistancePercentiles = percentiles(distances)
+        if let file = trace as? TraceFile, file.format.name == "har" { stats.sessionLines = try harSessionLines(file) }
         stats.dimensions = dimensions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(10).map {
             ("\($0.key >> 32)×\($0.key & 0xFFFF_FFFF)", $0.value)
         }
         return stats
+    }
+
+    /// The session summary reads every view; the notes describe the views this reading kept.
+    static func harSessionLines(_ file: TraceFile) throws -> [String] {
+        var allViews = try HARFilter(file.formatOptions)
+        allViews.view = .all
+        let data = try HARTraceReader.readAll(file.path)
+        let summary = HARSessionSummary(try HARTraceReader.read(data, path: file.path, filter: allViews, keepKeyNames: false, skipBad: file.skipBadRows))
+        let filter = try HARFilter(file.formatOptions)
+        let reading = try HARTraceReader.read(data, path: file.path, filter: filter, keepKeyNames: false, skipBad: file.skipBadRows)
+        return summary.lines + reading.notes(view: filter.view, order: filter.pageOrder).map { "note: " + $0 }
     }
 
     static func percentiles(_ values: [Int]) -> [(label: String, value: Int)] {
@@ -100,6 +115,7 @@ public struct TraceStatistics: Sendable {
             for entry in dimensions { lines.append("  " + entry.dimension.padding(16) + String(entry.requests)) }
             if withoutDimensions > 0 { lines.append("  " + "none".padding(16) + String(withoutDimensions)) }
         }
+        lines += sessionLines
         return lines.joined(separator: "\n") + "\n"
     }
 }

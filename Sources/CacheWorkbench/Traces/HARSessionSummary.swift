@@ -1,0 +1,69 @@
+/// What `bench stats` says about a HAR's sessions: pages, runs and views, the re-request
+/// ceiling of each view, and the clock skew between the recording machine and the servers.
+struct HARSessionSummary: Equatable {
+    var pages = 0
+    var runs = 0
+    var firstViewPages = 0
+    var repeatViewPages = 0
+    var firstViewRequests = 0
+    var repeatViewRequests = 0
+    /// Requests of a view whose key that view requested before (the most any cache replaying
+    /// that view alone can hit).
+    var firstViewReRequests = 0
+    var repeatViewReRequests = 0
+    /// Median over responses with a Date of (Date + Age) − startedDateTime, seconds; nil
+    /// without any Date. Date is when the origin made the response and Age how long a cache
+    /// held it since (RFC 9111 §5.1), so their sum is the servers' "now".
+    var clockSkew: Double?
+    var skewSamples = 0
+    /// The skew worth printing: more than this, in either direction.
+    static let skewThreshold = 60.0
+
+    /// `reading` holds every view (`--har-view all`).
+    init(_ reading: HARReading) {
+        pages = reading.pages.count
+        runs = Set(reading.pages.compactMap(\.run)).count
+        repeatViewPages = reading.repeatViewPages
+        firstViewPages = pages - repeatViewPages
+        var seen: [Bool: Set<UInt64>] = [false: [], true: []]
+        var skews: [Double] = []
+        for (offset, request) in reading.requests.enumerated() {
+            let isRepeat = reading.isRepeatView[offset]
+            let again = !seen[isRepeat, default: []].insert(request.id).inserted
+            if isRepeat {
+                repeatViewRequests += 1
+                if again { repeatViewReRequests += 1 }
+            } else {
+                firstViewRequests += 1
+                if again { firstViewReRequests += 1 }
+            }
+            if let dateText = request.http?.date, let date = HTTPDate.seconds(dateText) {
+                let age = Double(CacheControl.deltaSeconds(request.http?.age?.trimmingSpaces))
+                skews.append(Double(date) + age - reading.recordedTimes[offset])
+            }
+        }
+        skewSamples = skews.count
+        if !skews.isEmpty {
+            skews.sort()
+            let middle = skews.count / 2
+            clockSkew = skews.count % 2 == 1 ? skews[middle] : (skews[middle - 1] + skews[middle]) / 2
+        }
+    }
+
+    var lines: [String] {
+        func share(_ part: Int, _ whole: Int) -> String {
+            whole == 0 ? "none (no requests)" : "\(String(format2: Double(part) / Double(whole) * 100))% (\(part) of \(whole))"
+        }
+        var lines = ["pages               \(pages) (\(runs) WebPageTest run\(runs == 1 ? "" : "s")); first views: \(firstViewPages) pages, \(firstViewRequests) requests; repeat views: \(repeatViewPages) pages, \(repeatViewRequests) requests"]
+        lines.append("re-request ceiling  first views \(share(firstViewReRequests, firstViewRequests))")
+        if repeatViewPages > 0 {
+            lines.append("                    repeat views \(share(repeatViewReRequests, repeatViewRequests)); the browser's cache hits are absent from a repeat view, so its ceiling leaves them out")
+        }
+        if let clockSkew, abs(clockSkew) > Self.skewThreshold {
+            lines.append("clock skew          the servers' Date (+ Age) is \(String(format2: abs(clockSkew))) s \(clockSkew > 0 ? "ahead of" : "behind") the recorded start times (median of \(skewSamples) responses); " + (clockSkew > 0
+                ? "apparent ages clamp to 0 (RFC 9111 §4.2.3: max(0, response_time − date)), so the HTTP replay's ages are not inflated"
+                : "each response looks that much older on arrival (RFC 9111 §4.2.3 apparent_age), so the HTTP replay finds it stale sooner"))
+        }
+        return lines
+    }
+}
