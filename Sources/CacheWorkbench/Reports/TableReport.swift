@@ -118,10 +118,7 @@ public enum TableReport {
         notes += fallbackNotes(results)
         notes += httpNotes(results)
         notes += backendNotes(results)
-        for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
-            guard let sources = result.tally.costSources else { continue }
-            notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
-        }
+        notes += pixelRuleNotes(results)
         for result in results where (result.spread?.disagreements ?? 0) > 0 {
             notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.spread!.disagreements) of \(result.spread!.repeats) repeats counted different hits than the first (the row shows the first's counts); replays are meant to be deterministic for a trace, options and seed")
         }
