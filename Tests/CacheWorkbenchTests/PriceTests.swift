@@ -111,7 +111,7 @@ struct PriceTests {
         #expect(out.contains("requests by rule (a replay's cost_from_* columns): url:5,encoded:4\n"))
         // 80,000 + 50,000 + 20,000 + 30,000 + 10,000 + 5,000 + 15,000 + 30,000; decoded as listed above.
         #expect(out.contains("first-request totals: encoded 240000 bytes, decoded 5211000 bytes"))
-        #expect(out.contains("rejected (decoded below encoded, so the size in the URL is not the image's): 2 objects, 2 requests"))
+        #expect(out.contains("rejected (decoded below encoded, so the size in the URL is not the image's): objects 2, requests 2"))
 
         let rows = try Self.priceRows(folder.path + "/p.csv")
         #expect(rows.count == 8)
@@ -161,6 +161,8 @@ struct PriceTests {
         let folder = TemporaryFolder()
         let result = try bench(["price", Self.aspectRatioHAR(in: folder)] + options)
         #expect(result.status == 2 && result.err.hasPrefix("bench: error: ") && result.err.contains(message) && result.err.split(separator: "\n").count == 1, "\(result.err)")
+        let empty = try bench(["price", Self.aspectRatioHAR(in: folder), "--status", "404"])
+        #expect(empty.status == 0 && empty.out.contains("0 unique objects in 0 requests") && empty.out.contains("objects by rule: none\n"))
         let missing = try bench(["price", folder.path + "/absent.har"])
         #expect(missing.status == 2 && missing.err.split(separator: "\n").count == 1)
     }
@@ -188,5 +190,7 @@ struct PriceTests {
         // The news site's query-sized thumbnails (gfx.omni-cdn.se …?w=140&h=74) are read by the query rule.
         let news = try Self.priceRows(folder.path + "/webpagetest_aftonbladet_first_repeat.har.csv")
         #expect(news.contains { $0["url_rule"] == "query" && $0["width"] == "140" && $0["height"] == "74" })
+        // Its 43-byte trans_1x1.gif decodes to 4 bytes: the file name's 1x1 is rejected, the encoded size prices it.
+        #expect(news.contains { $0["key"]!.hasSuffix("/trans_1x1.gif") && $0["rule"] == "encoded" && $0["rejected_rule"] == "filename" && $0["encoded_bytes"] == "43" })
     }
 }

@@ -133,13 +133,14 @@ public struct PriceAudit {
         let order = PixelCostRules.Source.allCases.flatMap { source in
             source == .url ? ImageURLDimensions.Rule.allCases.map { "url:\($0.rawValue)" } : [source.name]
         }
-        lines.append("objects by rule: " + order.filter { objectsByRule[$0] != nil }.map { "\($0) \(objectsByRule[$0]!)" }.joined(separator: ", "))
+        let byRule = order.filter { objectsByRule[$0] != nil }.map { "\($0) \(objectsByRule[$0]!)" }
+        lines.append("objects by rule: " + (byRule.isEmpty ? "none" : byRule.joined(separator: ", ")))
         lines.append("requests by rule (a replay's cost_from_* columns): \(outcome.requestsByRule.description.isEmpty ? "none" : outcome.requestsByRule.description)")
         lines.append("first-request totals: encoded \(encodedTotal) bytes, decoded \(decodedTotal) bytes (the working set `%` capacities are shares of under --cost pixels)")
         let rejectedObjects = outcome.entries.filter { $0.price.rejected != nil }.count
         lines.append(rejectedObjects == 0
             ? "URL inferences rejected (decoded below encoded): none"
-            : "URL inferences rejected (decoded below encoded, so the size in the URL is not the image's): \(rejectedObjects) objects, \(outcome.rejectedRequests) requests; each was priced by the next rule")
+            : "URL inferences rejected (decoded below encoded, so the size in the URL is not the image's): objects \(rejectedObjects), requests \(outcome.rejectedRequests); each was priced by the next rule")
         let changed = outcome.entries.filter(\.priceChanged).count
         if changed > 0 { lines.append("\(changed) keys are priced differently by later requests (size or dimensions changed); the listing shows each key's first price") }
         if outcome.zeroSizeRequests > 0 { lines.append("\(outcome.zeroSizeRequests) requests of size 0 are left out (a replay stores and prices nothing for them)") }
