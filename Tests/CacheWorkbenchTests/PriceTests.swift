@@ -140,6 +140,8 @@ struct PriceTests {
         for row in try csvRows(folder.path + "/r.csv") {
             #expect(row["cost_from_url"] == "5" && row["cost_from_encoded"] == "4" && row["cost_from_ratio"] == "0" && row["cost_from_dimensions"] == "0")
         }
+        // The fallback note does not claim the rejected URL sizes were absent.
+        #expect(run.out.contains("4 of 9 requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size)"))
         // One note for both rows, not one per row.
         #expect(run.out.components(separatedBy: "pixel costs by rule, in requests: url:5,encoded:4 — every pixel-cost row (2)").count == 2, "\(run.out)")
         // The prices decide the outcome. Hand replay of LRU at 4 MiB (4,194,304): a (3,240,000)

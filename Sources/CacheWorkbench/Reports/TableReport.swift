@@ -229,7 +229,7 @@ public enum TableReport {
     public static func fallbackNotes(_ results: [RunResult]) -> [String] {
         let pricing = results.filter { $0.encodedFallbacks > 0 }.map { result in
             let priced = result.tally.costSources?.total ?? 0
-            return "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
+            return "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
         }
         let policies = results.filter { $0.tally.finalFacts.fallbacks > 0 }.map { result in
             let facts = result.tally.finalFacts
