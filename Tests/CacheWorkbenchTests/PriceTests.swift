@@ -143,7 +143,8 @@ struct PriceTests {
         // The fallback note does not claim the rejected URL sizes were absent.
         #expect(run.out.contains("4 of 9 requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size)"))
         // One note for both rows, not one per row.
-        #expect(run.out.components(separatedBy: "pixel costs by rule, in requests: url:5,encoded:4 — every pixel-cost row (2)").count == 2, "\(run.out)")
+        // logo-16x9.png and g.jpg?w=100&h=50: two requests whose URL size was rejected.
+        #expect(run.out.components(separatedBy: "pixel costs by rule, in requests: url:5,encoded:4; URL sizes rejected for decoding below the encoded bytes: 2 — every pixel-cost row (2)").count == 2, "\(run.out)")
         // The prices decide the outcome. Hand replay of LRU at 4 MiB (4,194,304): a (3,240,000)
         // then b (1,228,800) exceed it, so a is evicted before its second request: 0 hits.
         // Counterfactual with URL sizes off (encoded: 80,000 + 50,000 + 20,000 fit): 1 hit.

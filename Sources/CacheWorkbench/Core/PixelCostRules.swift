@@ -84,6 +84,9 @@ public struct PixelCostRules: Sendable, Equatable {
 /// How many requests each rule priced (pixel cost only).
 public struct CostSourceCounts: Sendable, Equatable {
     public var counts = [Int](repeating: 0, count: PixelCostRules.Source.allCases.count)
+    /// Requests whose URL size was rejected (decoding below the encoded bytes) and that the
+    /// next rule priced; already counted under that rule, so not part of `total`.
+    public var urlRejected = 0
 
     public init() {}
 

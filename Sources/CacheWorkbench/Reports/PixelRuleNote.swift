@@ -7,7 +7,8 @@ extension TableReport {
         var rowsOf: [String: [String]] = [:]
         let priced = results.filter { ($0.tally.costSources?.total ?? 0) > 0 }
         for result in priced {
-            let counts = result.tally.costSources!.description
+            let sources = result.tally.costSources!
+            let counts = sources.description + (sources.urlRejected > 0 ? "; URL sizes rejected for decoding below the encoded bytes: \(sources.urlRejected)" : "")
             if rowsOf[counts] == nil { distinct.append(counts) }
             rowsOf[counts, default: []].append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))")
         }
