@@ -11,7 +11,7 @@ struct Bench: ParsableCommand {
             and every modeled iOS cache at 100 MB (AFAutoPurgingImageCache's memory budget), \
             printed as a table. `--backend all` adds the policy simulators.
             """,
-        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, MRCCommand.self, PlotCommand.self, ReportCommand.self, GenCommand.self, ConvertCommand.self, StatsCommand.self, HTTPCheckCommand.self, ExperimentCommand.self, ListCommand.self],
+        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, MRCCommand.self, PlotCommand.self, ReportCommand.self, GenCommand.self, ConvertCommand.self, StatsCommand.self, PriceCommand.self, HTTPCheckCommand.self, ExperimentCommand.self, ListCommand.self],
         defaultSubcommand: RunCommand.self)
 
     /// ArgumentParser's own error output is several lines and exit 64; the README promises

@@ -16,7 +16,7 @@ struct HonestAnswerTests {
         ("https://thumbor.example/unsafe/-300x-200/a.jpg", 300, 200, "thumbor"),
         ("https://blog.example/wp-content/uploads/2024/01/photo-300x200.jpg", 300, 200, "filename"),
         ("https://cdn.example/icons/star_40x40@2x.png", 80, 80, "filename"),
-        ("https://cdn.example/300x200/star@3x.png", 900, 600, "thumbor"),
+        ("https://thumbor.example/unsafe/300x200/star@3x.png", 900, 600, "thumbor"),  // issue 21 §3: Thumbor's layout only
     ] as [(String, Int, Int, String)])
     func urlRules(url: String, width: Int, height: Int, rule: String) {
         let found = ImageURLDimensions.infer(url)

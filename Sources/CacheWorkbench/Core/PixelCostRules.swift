@@ -2,7 +2,9 @@
 /// never silent: DESIGN.md's measurement rules):
 ///
 /// 1. `dimensions`: the trace's width × height × 4 (a decoded RGBA bitmap, AF's rule);
-/// 2. `url`: dimensions an image-CDN URL states (`ImageURLDimensions`), when on;
+/// 2. `url`: dimensions an image-CDN URL states (`ImageURLDimensions`), when on — unless
+///    the decoded bitmap would be smaller than the encoded size, which no raster image
+///    is: that inference is rejected (`Price.rejected`, counted) and the next rule prices;
 /// 3. `ratio`: the encoded size × `decodedRatio` (an explicit, user-given assumption);
 /// 4. `encoded`: the encoded size itself — a fallback that undercounts decoded memory
 ///    several-fold, counted and called out in the results.
@@ -30,22 +32,47 @@ public struct PixelCostRules: Sendable, Equatable {
         self.decodedRatio = decodedRatio
     }
 
+    /// One request's price with everything that explains it, for `bench price`'s audit.
+    public struct Price: Sendable {
+        public var cost: Int
+        public var source: Source
+        /// The URL convention that gave the dimensions (source `url`).
+        public var urlRule: ImageURLDimensions.Rule?
+        /// The dimensions priced (sources `dimensions` and `url`; 0 otherwise).
+        public var width: UInt32 = 0
+        public var height: UInt32 = 0
+        /// A URL inference refused because its decoded cost was below the encoded size.
+        public var rejected: ImageURLDimensions.Found?
+    }
+
     /// The pixel cost of `request` and the rule that gave it. O(1), or O(key length) when a
     /// URL is read.
     @inline(__always)
     public func cost(of request: Request) -> (cost: Int, source: Source) {
+        let priced = price(of: request)
+        return (priced.cost, priced.source)
+    }
+
+    /// The pixel cost of `request`, its rule, dimensions and any rejected URL inference.
+    /// O(1), or O(key length) when a URL is read.
+    public func price(of request: Request) -> Price {
         if request.hasDimensions {
-            return (SizeLimits.pixelCost(width: request.width, height: request.height) ?? SizeLimits.largestObject, .dimensions)
+            return Price(cost: SizeLimits.pixelCost(width: request.width, height: request.height) ?? SizeLimits.largestObject, source: .dimensions,
+                         width: request.width, height: request.height)
         }
-        if inferFromURL, let name = request.name, let found = ImageURLDimensions.infer(name),
-           let cost = SizeLimits.pixelCost(width: found.width, height: found.height) {
-            return (cost, .url)
+        var rejected: ImageURLDimensions.Found?
+        if inferFromURL, let name = request.name {
+            let inferred = ImageURLDimensions.infer(name, encodedSize: request.size)
+            rejected = inferred.rejected
+            if let found = inferred.found, let cost = SizeLimits.pixelCost(width: found.width, height: found.height) {
+                return Price(cost: cost, source: .url, urlRule: found.rule, width: found.width, height: found.height, rejected: rejected)
+            }
         }
         if let decodedRatio {
             let scaled = (Double(request.size) * decodedRatio).rounded()
-            return (scaled >= Double(SizeLimits.largestObject) ? SizeLimits.largestObject : Int(scaled), .ratio)
+            return Price(cost: scaled >= Double(SizeLimits.largestObject) ? SizeLimits.largestObject : Int(scaled), source: .ratio, rejected: rejected)
         }
-        return (request.size, .encoded)
+        return Price(cost: request.size, source: .encoded, rejected: rejected)
     }
 
     /// `url=on;decoded-ratio=none`, for the results.
@@ -57,6 +84,9 @@ public struct PixelCostRules: Sendable, Equatable {
 /// How many requests each rule priced (pixel cost only).
 public struct CostSourceCounts: Sendable, Equatable {
     public var counts = [Int](repeating: 0, count: PixelCostRules.Source.allCases.count)
+    /// Requests whose URL size was rejected (decoding below the encoded bytes) and that the
+    /// next rule priced; already counted under that rule, so not part of `total`.
+    public var urlRejected = 0
 
     public init() {}
 

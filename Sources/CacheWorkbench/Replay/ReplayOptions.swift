@@ -36,11 +36,12 @@ extension ReplayOptions {
     /// What a request costs, and the pixel rule that priced it (nil: the encoded size, or
     /// every object counting 1): the replay's one pricing rule, on the few values it reads
     /// (the replay loop keeps just those; a tier's promotions use it through `RunPlan`).
-    static func price(_ request: Request, ignoreObjectSize: Bool, pricesPixels: Bool, rules: PixelCostRules) -> (cost: Int, source: PixelCostRules.Source?) {
-        if ignoreObjectSize { return (1, nil) }
-        guard pricesPixels else { return (request.size, nil) }
-        let priced = rules.cost(of: request)
-        return (priced.cost, priced.source)
+    /// `urlRejected`: a URL size was refused for decoding below the encoded bytes (counted).
+    static func price(_ request: Request, ignoreObjectSize: Bool, pricesPixels: Bool, rules: PixelCostRules) -> (cost: Int, source: PixelCostRules.Source?, urlRejected: Bool) {
+        if ignoreObjectSize { return (1, nil, false) }
+        guard pricesPixels else { return (request.size, nil, false) }
+        let priced = rules.price(of: request)
+        return (priced.cost, priced.source, priced.rejected != nil)
     }
 }
 

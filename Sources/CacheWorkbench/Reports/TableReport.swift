@@ -118,10 +118,7 @@ public enum TableReport {
         notes += fallbackNotes(results)
         notes += httpNotes(results)
         notes += backendNotes(results)
-        for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
-            guard let sources = result.tally.costSources else { continue }
-            notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
-        }
+        notes += pixelRuleNotes(results)
         for result in results where (result.spread?.disagreements ?? 0) > 0 {
             notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.spread!.disagreements) of \(result.spread!.repeats) repeats counted different hits than the first (the row shows the first's counts); replays are meant to be deterministic for a trace, options and seed")
         }
@@ -232,7 +229,7 @@ public enum TableReport {
     public static func fallbackNotes(_ results: [RunResult]) -> [String] {
         let pricing = results.filter { $0.encodedFallbacks > 0 }.map { result in
             let priced = result.tally.costSources?.total ?? 0
-            return "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
+            return "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
         }
         let policies = results.filter { $0.tally.finalFacts.fallbacks > 0 }.map { result in
             let facts = result.tally.finalFacts

@@ -7,59 +7,92 @@
 ///   WordPress.com's Photon), times `dpr` when present (imgix's device pixel ratio).
 /// - `cloudinary`: a path segment of comma-separated transformations with `w_N` and `h_N`
 ///   (cloudinary.com/documentation/transformation_reference), times `dpr_N` when present.
-/// - `thumbor`: a path segment `WxH`, optionally negative (flips) — Thumbor's
-///   `/unsafe/300x200/…` (thumbor.readthedocs.io, "Usage"); also imgproxy-style
-///   `/rs:…` is not read.
+/// - `thumbor`: a path segment `WxH`, optionally negative (flips), ONLY in Thumbor's URL
+///   layout: after an `unsafe` segment or a signature segment (28 characters of URL-safe
+///   base64 ending `=`, an HMAC-SHA1), then optionally `debug`, `meta`, `trim…`, a crop
+///   `AxB:CxD` and `[adaptive-][full-]fit-in`, in that order — thumbor/thumbor's
+///   `thumbor/url.py` regex and its docs ("Usage", "Security"). A bare `/300x200/` folder
+///   elsewhere is not a size by any documented convention (it is often a ratio, a layout
+///   name or a date) and is not read.
+/// - `aspect-ratio`: a segment `AxB` with both terms 1…32 (`16x9`, `4x3`, `1x1`: a ratio
+///   folder, not pixels) directly followed by a segment that is a whole number: the width;
+///   the height is width × B / A, rounded. This is a news-CMS folder habit that issue 21
+///   names from real traffic (e.g. `/16x9/1200/name.jpg`), not a documented CDN API — which
+///   is why every URL rule is also checked against the encoded size (below).
 /// - `filename`: a file name ending `-WxH.ext` or `_WxH.ext` (WordPress's generated
 ///   sizes, `photo-300x200.jpg`, developer.wordpress.org add_image_size).
 /// - `@Nx`: Apple's scale suffix (`icon@2x.png`, Human Interface Guidelines, "Images")
 ///   multiplies dimensions found by another rule by N; alone it states no size.
 ///
-/// Both a width and a height are needed (an aspect ratio is never guessed). A dimension
-/// of 0, above 100,000 px, or a cost above the object limit is not believed. Any input is
-/// safe (the parser is fuzzed: `scripts/fuzz url`).
+/// Both a width and a height are needed (a missing one is never guessed). A dimension
+/// of 0, above 100,000 px, or a cost above the object limit is not believed. Given the
+/// response's encoded size, an inference whose decoded bitmap (width × height × 4) is
+/// smaller than it is rejected — a raster image decodes to at least its encoded bytes in
+/// practice (a compressed format's whole point), so such a size is a folder name, not the
+/// image — and the next rule is tried; the rejection is reported, never silent. Any input
+/// is safe (the parser is fuzzed: `scripts/fuzz url`, which asserts these invariants).
 ///
-/// Complexity: O(length of the URL), no allocation for URLs without a query or dimensions.
+/// Complexity: O(length of the URL); the path's segment list is the only allocation.
 public enum ImageURLDimensions {
     public enum Rule: String, Sendable, CaseIterable {
-        case query, cloudinary, thumbor, filename
+        case query, cloudinary, thumbor, aspectRatio = "aspect-ratio", filename
     }
 
     /// The largest dimension believed: no image a cache would hold is wider.
     static let largestDimension: UInt64 = 100_000
 
-    public static func infer(_ url: String) -> (width: UInt32, height: UInt32, rule: Rule)? {
-        var url = url
-        return url.withUTF8 { infer(UnsafeRawBufferPointer($0)) }
+    public typealias Found = (width: UInt32, height: UInt32, rule: Rule)
+
+    /// What the URL states, without the plausibility check (no encoded size known).
+    public static func infer(_ url: String) -> Found? {
+        infer(url, encodedSize: 0).found
     }
 
-    public static func infer(_ bytes: UnsafeRawBufferPointer) -> (width: UInt32, height: UInt32, rule: Rule)? {
+    public static func infer(_ bytes: UnsafeRawBufferPointer) -> Found? {
+        infer(bytes, encodedSize: 0).found
+    }
+
+    /// The first rule's dimensions whose decoded cost is at least `encodedSize`, and the first
+    /// inference rejected for being below it (nil when none was).
+    public static func infer(_ url: String, encodedSize: Int) -> (found: Found?, rejected: Found?) {
+        var url = url
+        return url.withUTF8 { infer(UnsafeRawBufferPointer($0), encodedSize: encodedSize) }
+    }
+
+    public static func infer(_ bytes: UnsafeRawBufferPointer, encodedSize: Int) -> (found: Found?, rejected: Found?) {
         let queryStart = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
         let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         let pathEnd = min(queryStart, fragmentStart)
         let path = UnsafeRawBufferPointer(rebasing: bytes[..<pathEnd])
         let query = queryStart < fragmentStart ? UnsafeRawBufferPointer(rebasing: bytes[(queryStart + 1)..<fragmentStart]) : UnsafeRawBufferPointer(start: nil, count: 0)
         let scale = Double(appleScale(path))
-        if let found = fromQuery(query) { return checked(found.0 * scale, found.1 * scale, .query) }
-        var cloudinary: (Double, Double)?
-        var thumbor: (Double, Double)?
-        // Walk the path's segments once (after the scheme and host).
+        var rejected: Found?
+        // Each rule in order; an implausible answer is remembered and the next rule tried.
+        func accept(_ found: (Double, Double)?, _ rule: Rule) -> Found? {
+            guard let found, let dimensions = checked(found.0 * scale, found.1 * scale, rule) else { return nil }
+            guard let cost = SizeLimits.pixelCost(width: dimensions.width, height: dimensions.height), cost >= encodedSize else {
+                if rejected == nil { rejected = dimensions }
+                return nil
+            }
+            return dimensions
+        }
+        if let found = accept(fromQuery(query), .query) { return (found, rejected) }
+        // The path's segments (after the scheme and host).
         var segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         if let first = segments.first, first.last == UInt8(ascii: ":") { segments.removeFirst(min(2, segments.count)) }
-        for segment in segments.dropLast() {
-            let segment = UnsafeRawBufferPointer(rebasing: segment)
-            if cloudinary == nil, let found = fromCloudinary(segment) { cloudinary = found }
-            if thumbor == nil, let found = fromThumbor(segment) { thumbor = found }
+        let folders = segments.dropLast()
+        var cloudinary: (Double, Double)?
+        for segment in folders where cloudinary == nil { cloudinary = fromCloudinary(UnsafeRawBufferPointer(rebasing: segment)) }
+        if let found = accept(cloudinary, .cloudinary) { return (found, rejected) }
+        if let found = accept(fromThumbor(folders), .thumbor) { return (found, rejected) }
+        if let found = accept(fromAspectRatio(segments[...]), .aspectRatio) { return (found, rejected) }
+        if let last = segments.last, let found = accept(fromFilename(UnsafeRawBufferPointer(rebasing: last)), .filename) {
+            return (found, rejected)
         }
-        if let cloudinary { return checked(cloudinary.0 * scale, cloudinary.1 * scale, .cloudinary) }
-        if let thumbor { return checked(thumbor.0 * scale, thumbor.1 * scale, .thumbor) }
-        if let last = segments.last, let found = fromFilename(UnsafeRawBufferPointer(rebasing: last)) {
-            return checked(found.0 * scale, found.1 * scale, .filename)
-        }
-        return nil
+        return (nil, rejected)
     }
 
-    private static func checked(_ width: Double, _ height: Double, _ rule: Rule) -> (width: UInt32, height: UInt32, rule: Rule)? {
+    private static func checked(_ width: Double, _ height: Double, _ rule: Rule) -> Found? {
         let limit = Double(largestDimension)
         guard width >= 1, height >= 1, width <= limit, height <= limit else { return nil }
         let w = UInt32(width.rounded()), h = UInt32(height.rounded())
@@ -109,8 +142,49 @@ public enum ImageURLDimensions {
         return (width * dpr, height * dpr)
     }
 
+    /// Thumbor's size segment, found by walking its URL layout: `unsafe` or a signature,
+    /// then the optional `debug`, `meta`, `trim…`, crop `AxB:CxD` and `…fit-in` segments, in
+    /// thumbor/url.py's order. O(segments).
+    private static func fromThumbor(_ segments: ArraySlice<Slice<UnsafeRawBufferPointer>>) -> (Double, Double)? {
+        guard let marker = segments.firstIndex(where: { isThumborMarker(UnsafeRawBufferPointer(rebasing: $0)) }) else { return nil }
+        var index = marker + 1
+        let optional: [(UnsafeRawBufferPointer) -> Bool] = [
+            { matches($0, "debug") }, { matches($0, "meta") },
+            { $0.count >= 4 && matches(UnsafeRawBufferPointer(rebasing: $0.prefix(4)), "trim") },
+            { $0.contains(UInt8(ascii: ":")) && $0.contains(UInt8(ascii: "x")) },  // crop AxB:CxD
+            { $0.count >= 6 && matches(UnsafeRawBufferPointer(rebasing: $0.suffix(6)), "fit-in") },
+        ]
+        for isOption in optional where index < segments.endIndex && isOption(UnsafeRawBufferPointer(rebasing: segments[index])) { index += 1 }
+        guard index < segments.endIndex else { return nil }
+        return dimensionsPair(UnsafeRawBufferPointer(rebasing: segments[index]))
+    }
+
+    /// `unsafe`, or a Thumbor signature: URL-safe base64 of a 20-byte HMAC-SHA1, 28 characters
+    /// ending `=` (thumbor's `Signer`, docs "Security").
+    private static func isThumborMarker(_ segment: UnsafeRawBufferPointer) -> Bool {
+        if matches(segment, "unsafe") { return true }
+        guard segment.count == 28, segment.last == UInt8(ascii: "=") else { return false }
+        return segment.dropLast().allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+
+    /// `16x9/1200`: a ratio of two terms 1…32, then the width; the height follows. O(segments).
+    private static func fromAspectRatio(_ segments: ArraySlice<Slice<UnsafeRawBufferPointer>>) -> (Double, Double)? {
+        for index in segments.indices.dropLast() {
+            guard let ratio = dimensionsPair(UnsafeRawBufferPointer(rebasing: segments[index])),
+                  (1...32).contains(ratio.0), (1...32).contains(ratio.1),
+                  !segments[index].contains(UInt8(ascii: "-")),  // a flip is Thumbor's, not a ratio
+                  let width = wholeNumber(UnsafeRawBufferPointer(rebasing: segments[index + 1]))
+            else { continue }
+            return (width, (width * ratio.1 / ratio.0).rounded())
+        }
+        return nil
+    }
+
     /// `300x200` or `-300x-200` (Thumbor flips).
-    private static func fromThumbor(_ segment: UnsafeRawBufferPointer) -> (Double, Double)? {
+    private static func dimensionsPair(_ segment: UnsafeRawBufferPointer) -> (Double, Double)? {
         guard let x = segment.firstIndex(of: UInt8(ascii: "x")) else { return nil }
         var left = UnsafeRawBufferPointer(rebasing: segment[..<x])
         var right = UnsafeRawBufferPointer(rebasing: segment[(x + 1)...])
@@ -126,7 +200,7 @@ public enum ImageURLDimensions {
         var stem = UnsafeRawBufferPointer(rebasing: name[..<dot])
         if let at = stem.lastIndex(of: UInt8(ascii: "@")) { stem = UnsafeRawBufferPointer(rebasing: stem[..<at]) }
         guard let mark = stem.lastIndex(where: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else { return nil }
-        return fromThumbor(UnsafeRawBufferPointer(rebasing: stem[(mark + 1)...]))
+        return dimensionsPair(UnsafeRawBufferPointer(rebasing: stem[(mark + 1)...]))
     }
 
     /// N from a final `@Nx` before the extension (1 when absent or implausible).

@@ -1,0 +1,21 @@
+extension TableReport {
+    /// The table's pixel-pricing note (issue 21 §3: the rule counts were only in the CSV's
+    /// `cost_from_*` columns): one line per distinct set of counts, naming the rows it covers —
+    /// a sweep's rows price the same trace, so usually one line, not one per row. O(rows).
+    static func pixelRuleNotes(_ results: [RunResult]) -> [String] {
+        var distinct: [String] = []
+        var rowsOf: [String: [String]] = [:]
+        let priced = results.filter { ($0.tally.costSources?.total ?? 0) > 0 }
+        for result in priced {
+            let sources = result.tally.costSources!
+            let counts = sources.description + (sources.urlRejected > 0 ? "; URL sizes rejected for decoding below the encoded bytes: \(sources.urlRejected)" : "")
+            if rowsOf[counts] == nil { distinct.append(counts) }
+            rowsOf[counts, default: []].append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))")
+        }
+        return distinct.map { counts in
+            let rows = rowsOf[counts]!
+            let covered = distinct.count == 1 ? "every pixel-cost row (\(rows.count))" : rows.joined(separator: ", ")
+            return "pixel costs by rule, in requests: \(counts) — \(covered) (dimensions: the trace's; url: image-CDN URL conventions, a size decoding below the encoded bytes rejected for the next rule; ratio: --decoded-ratio; encoded: the size itself); `bench price TRACE` lists every object's price"
+        }
+    }
+}

@@ -1,0 +1,165 @@
+/// `bench price`: every unique object of a trace with the pixel price a replay under
+/// `--cost pixels` gives it — the rule, the dimensions, the encoded and the decoded cost,
+/// and any URL inference rejected for being below the encoded size — so that every price
+/// can be audited, plus the rule counts over requests (equal to a replay's `cost_from_*`
+/// columns: the same `PixelCostRules` prices both, and zero-size requests are left out of
+/// both). The CLI only fills `Arguments`.
+///
+/// Complexity: one pass, O(requests × key length); memory O(unique keys).
+public struct PriceAudit {
+    public struct Arguments {
+        public var trace: String
+        public var format: String?
+        public var skipBad = false
+        public var formatOptions: [String: String] = [:]
+        /// `--cost`: only `pixels` has rules to audit.
+        public var cost = "pixels"
+        public var inferDimensions = "url"
+        public var decodedRatio: String?
+        public var csv: String?
+
+        public init(trace: String) { self.trace = trace }
+    }
+
+    /// One unique object: its first (non-zero-size) request's price.
+    public struct Entry {
+        public var key: String
+        public var requests = 1
+        public var encodedSize: Int
+        public var price: PixelCostRules.Price
+        /// Later requests of the key priced differently (their size or dimensions changed).
+        public var priceChanged = false
+    }
+
+    public struct Outcome {
+        public var entries: [Entry]
+        /// Requests by the rule that priced them (what a replay's `cost_from_*` count).
+        public var requestsByRule = CostSourceCounts()
+        /// Requests whose URL inference was rejected (decoded below encoded).
+        public var rejectedRequests = 0
+        public var zeroSizeRequests = 0
+        public var skippedRows = 0
+        public var rules: PixelCostRules
+    }
+
+    private let arguments: Arguments
+    private let trace: TraceFile
+    private let rules: PixelCostRules
+
+    public init(_ arguments: Arguments) throws {
+        guard arguments.cost == "pixels" else {
+            throw WorkbenchError("--cost \(ErrorText.quote(arguments.cost)): bench price audits pixel prices, so --cost must be pixels (under encoded cost every object costs its size)")
+        }
+        rules = PixelCostRules(
+            inferFromURL: try ReplayOptionText.inferDimensions(arguments.inferDimensions),
+            decodedRatio: try arguments.decodedRatio.map(ReplayOptionText.decodedRatio))
+        trace = try TraceFile(path: arguments.trace, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad,
+                              formatOptions: arguments.formatOptions)
+        if let csv = arguments.csv { try OutputFile.check(outputs: [("--csv", csv)], inputs: [arguments.trace]) }
+        self.arguments = arguments
+    }
+
+    /// Prices every request; the table text (and the CSV, when asked) describe the outcome.
+    public func execute() throws -> (outcome: Outcome, table: String) {
+        let source = try trace.open(keepKeyNames: true)
+        var outcome = Outcome(entries: [], rules: rules)
+        var indexOfKey: [String: Int] = [:]
+        while let chunk = try source.nextChunk() {
+            for request in chunk {
+                // A replay stores nothing for a zero-size request and prices none (rule 4).
+                guard request.size > 0 else {
+                    outcome.zeroSizeRequests += 1
+                    continue
+                }
+                let price = rules.price(of: request)
+                outcome.requestsByRule[price.source] += 1
+                if price.rejected != nil { outcome.rejectedRequests += 1 }
+                let key = request.keyText
+                if let index = indexOfKey[key] {
+                    outcome.entries[index].requests += 1
+                    if price.cost != outcome.entries[index].price.cost || price.source != outcome.entries[index].price.source {
+                        outcome.entries[index].priceChanged = true
+                    }
+                } else {
+                    indexOfKey[key] = outcome.entries.count
+                    outcome.entries.append(Entry(key: key, encodedSize: request.size, price: price))
+                }
+            }
+        }
+        outcome.skippedRows = source.skippedRows
+        if let csv = arguments.csv { try OutputFile.write(Self.csvText(outcome), to: csv) }
+        return (outcome, Self.tableText(outcome, trace: arguments.trace))
+    }
+
+    /// `url:thumbor`, `dimensions`, `encoded`: the rule as the listing names it.
+    static func ruleName(_ price: PixelCostRules.Price) -> String {
+        price.urlRule.map { "url:\($0.rawValue)" } ?? price.source.name
+    }
+
+    static func rejectedText(_ price: PixelCostRules.Price, encodedSize: Int) -> String {
+        guard let rejected = price.rejected else { return "" }
+        let decoded = SizeLimits.pixelCost(width: rejected.width, height: rejected.height) ?? 0
+        return "rejected \(rejected.rule.rawValue) \(rejected.width)x\(rejected.height): decoded \(decoded) < encoded \(encodedSize)"
+    }
+
+    static func tableText(_ outcome: Outcome, trace: String) -> String {
+        var lines = ["rule".padding(18) + "width".padding(7, left: true) + "height".padding(7, left: true) + "encoded".padding(12, left: true)
+                     + "decoded".padding(12, left: true) + "requests".padding(10, left: true) + "  key"]
+        for entry in outcome.entries {
+            let price = entry.price
+            let dimensions = price.width > 0 ? (String(price.width), String(price.height)) : ("-", "-")
+            var line = ruleName(price).padding(18) + dimensions.0.padding(7, left: true) + dimensions.1.padding(7, left: true)
+                + String(entry.encodedSize).padding(12, left: true) + String(price.cost).padding(12, left: true)
+                + String(entry.requests).padding(10, left: true) + "  " + ErrorText.escapingControls(entry.key)
+            if price.rejected != nil { line += "  (" + rejectedText(price, encodedSize: entry.encodedSize) + ")" }
+            lines.append(line)
+        }
+        lines.append("")
+        lines += summaryLines(outcome, trace: trace)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The counts under the listing: objects and requests by rule, rejections, what was left out.
+    static func summaryLines(_ outcome: Outcome, trace: String) -> [String] {
+        var objectsByRule: [String: Int] = [:]
+        var encodedTotal: ByteTotal = 0, decodedTotal: ByteTotal = 0
+        for entry in outcome.entries {
+            objectsByRule[ruleName(entry.price), default: 0] += 1
+            encodedTotal += ByteTotal(entry.encodedSize)
+            decodedTotal += ByteTotal(entry.price.cost)
+        }
+        let requests = outcome.requestsByRule.total
+        var lines = ["\(ErrorText.escapingControls(trace)): \(outcome.entries.count) unique objects in \(requests) requests, priced under --cost pixels (\(outcome.rules.description))"]
+        let order = PixelCostRules.Source.allCases.flatMap { source in
+            source == .url ? ImageURLDimensions.Rule.allCases.map { "url:\($0.rawValue)" } : [source.name]
+        }
+        let byRule = order.filter { objectsByRule[$0] != nil }.map { "\($0) \(objectsByRule[$0]!)" }
+        lines.append("objects by rule: " + (byRule.isEmpty ? "none" : byRule.joined(separator: ", ")))
+        lines.append("requests by rule (a replay's cost_from_* columns): \(outcome.requestsByRule.description.isEmpty ? "none" : outcome.requestsByRule.description)")
+        lines.append("first-request totals: encoded \(encodedTotal) bytes, decoded \(decodedTotal) bytes (the working set `%` capacities are shares of under --cost pixels)")
+        let rejectedObjects = outcome.entries.filter { $0.price.rejected != nil }.count
+        lines.append(rejectedObjects == 0
+            ? "URL inferences rejected (decoded below encoded): none"
+            : "URL inferences rejected (decoded below encoded, so the size in the URL is not the image's): objects \(rejectedObjects), requests \(outcome.rejectedRequests); each was priced by the next rule")
+        let changed = outcome.entries.filter(\.priceChanged).count
+        if changed > 0 { lines.append("\(changed) keys are priced differently by later requests (size or dimensions changed); the listing shows each key's first price") }
+        if outcome.zeroSizeRequests > 0 { lines.append("\(outcome.zeroSizeRequests) requests of size 0 are left out (a replay stores and prices nothing for them)") }
+        if outcome.skippedRows > 0 { lines.append("\(outcome.skippedRows) malformed rows skipped (--skip-bad)") }
+        return lines
+    }
+
+    static func csvText(_ outcome: Outcome) -> String {
+        var lines = ["key,requests,rule,url_rule,width,height,encoded_bytes,decoded_bytes,rejected_rule,rejected_width,rejected_height,price_changed"]
+        for entry in outcome.entries {
+            let price = entry.price
+            lines.append([
+                CSVReport.escape(entry.key), String(entry.requests), price.source.name, price.urlRule?.rawValue ?? "",
+                price.width > 0 ? String(price.width) : "", price.width > 0 ? String(price.height) : "",
+                String(entry.encodedSize), String(price.cost),
+                price.rejected?.rule.rawValue ?? "", price.rejected.map { String($0.width) } ?? "", price.rejected.map { String($0.height) } ?? "",
+                entry.priceChanged ? "true" : "false",
+            ].joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import CacheWorkbench
+
+struct PriceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "price",
+        abstract: "List each unique object's pixel price: its rule, dimensions, encoded and decoded cost.",
+        discussion: """
+            Prices every request as `bench run --cost pixels` does (the trace's dimensions, \
+            else an image-CDN URL convention, else --decoded-ratio, else the encoded size) and \
+            lists each unique key once, with any URL inference rejected because its decoded \
+            bitmap would be smaller than the encoded file. The counts under the list equal a \
+            replay's cost_from_* columns.
+
+            Examples:
+              bench price capture.har --images-only
+              bench price capture.har --cost pixels --decoded-ratio 8 --csv prices.csv
+            """)
+
+    @Argument(help: ArgumentHelp("Trace to price (compressed is fine).", valueName: "trace"))
+    var trace: String
+
+    @OptionGroup var reading: TraceReadingOptions
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Cost model to audit: pixels (the only one with rules).", valueName: "model"))
+    var cost = "pixels"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: `url` reads dimensions from image-CDN URL conventions, `off` does not.", valueName: "url|off"))
+    var inferDimensions = "url"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: price requests still without dimensions at R × encoded bytes.", valueName: "R"))
+    var decodedRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Also write the list as CSV to this file.", valueName: "file"))
+    var csv: String?
+
+    func run() throws {
+        try reportingErrors {
+            var arguments = PriceAudit.Arguments(trace: trace)
+            arguments.format = reading.format
+            arguments.skipBad = reading.skipBad
+            arguments.formatOptions = reading.formatOptions
+            arguments.cost = cost
+            arguments.inferDimensions = inferDimensions
+            arguments.decodedRatio = decodedRatio
+            arguments.csv = csv
+            try StandardOutput.writeTable(try PriceAudit(arguments).execute().table, besides: [csv])
+        }
+    }
+}
