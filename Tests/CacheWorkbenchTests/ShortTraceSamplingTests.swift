@@ -27,7 +27,7 @@ struct ShortTraceSamplingTests {
         #expect(given.sampleEvery == 50 && !given.scaledSampleEvery && given.warningWindow == 30)
         #expect(given.note(warnings: false, timeline: false) == nil)  // nothing printed depends on it
         #expect(given.note(warnings: true, timeline: false)
-            == "the trace is short (N = 300 requests replayed, before --warmup), so --warning-window 30 (N/10; 1000 from 10000 requests on) were chosen to fit it; give the option to set it")
+            == "not given, so scaled to the trace's N = 300 replayed requests (before --warmup): --warning-window 30 (N/10; 1000 from 10000 requests on); give the option to set it")
     }
 
     @Test("counting the replayed requests skips size 0 and stops at the limit")
@@ -57,7 +57,7 @@ struct ShortTraceSamplingTests {
         #expect(row["hit_ratio_after_warnings"] == "0.5")
         #expect(row["hits"] == "160" && row["warning_hits_lost"] == "30" && row["warning_hits_lost_per_warning"] == "10.0")
         #expect(row["warning_recovery_requests"] == "10.0" && row["warning_recovery_max_requests"] == "10" && row["warnings_unrecovered"] == "0")
-        #expect(result.out.contains("note: the trace is short (N = 200 requests replayed, before --warmup), so --sample-every 2 (N/100; 4096 from 409600 requests on) and --warning-window 20 (N/10; 1000 from 10000 requests on) were chosen to fit it"), "\(result.out)")
+        #expect(result.out.contains("note: not given, so scaled to the trace's N = 200 replayed requests (before --warmup): --sample-every 2 (N/100; 4096 from 409600 requests on) and --warning-window 20 (N/10; 1000 from 10000 requests on); give the option to set it"), "\(result.out)")
         #expect(!result.out.contains("did not fit"))
         // 100 timeline samples plus one per warning.
         let timeline = try String(contentsOfFile: folder.path + "/t.csv", encoding: .utf8).split(separator: "\n")
@@ -65,7 +65,7 @@ struct ShortTraceSamplingTests {
         // Given values are kept and nothing is said.
         let given = try bench(["run", "--trace", trace, "--backend", "nscache", "--capacity", "1000", "--memory-warning", "every:50",
                                "--warning-window", "1000", "--sample-every", "4096", "--csv", folder.path + "/g.csv"])
-        #expect(given.status == 0 && !given.out.contains("the trace is short") && given.out.contains("did not fit"))
+        #expect(given.status == 0 && !given.out.contains("scaled to the trace") && given.out.contains("did not fit"))
         #expect(try csvRows(folder.path + "/g.csv").first?["warning_window"] == "1000")
     }
 

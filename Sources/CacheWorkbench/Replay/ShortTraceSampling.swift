@@ -59,7 +59,7 @@ public struct ShortTraceSampling: Sendable, Equatable {
             chosen.append("--warning-window \(warningWindow) (N/\(Self.windowsPerTrace); \(Self.defaultWarningWindow) from \(Self.defaultWarningWindow * Self.windowsPerTrace) requests on)")
         }
         guard !chosen.isEmpty else { return nil }
-        return "the trace is short (N = \(requests) requests replayed, before --warmup), so " + chosen.joined(separator: " and ")
-            + " were chosen to fit it; give the option to set it"
+        return "not given, so scaled to the trace's N = \(requests) replayed requests (before --warmup): " + chosen.joined(separator: " and ")
+            + "; give the option to set it"
     }
 }

@@ -45,13 +45,13 @@ extension TableReport {
                 : "\(at): \(warnings) released \(ByteCount.format(released)) but cost no hit (every request was answered as in \(against))"
         }
         let perWarning = cost.hitsLostPerWarning.map { String(format2: $0) } ?? "–"
-        var text = "\(at): \(warnings) cost \(cost.hitsLost) hits against \(against) (\(perWarning) per warning; it had \(cost.counterfactualHits) hits)"
+        var text = "\(at): \(warnings) cost \(cost.hitsLost) hits (\(perWarning) per warning) against the same replay without warnings (untimed; it had \(cost.counterfactualHits) hits)"
         if cost.hitsLost < 0 { text += "; a negative cost: the room a warning freed kept objects that were asked for again" }
         if let memory = cost.memoryHitsLost, let disk = cost.diskHitsGained {
             text += "; memory hits lost \(memory): \(disk) became disk hits (read and decoded again) and \(memory - disk) misses"
         }
         if cost.differingRequests > 0, let mean = cost.meanRecoveryRequests, let longest = cost.recoveryRequests.max() {
-            text += "; recovered after \(String(format2: mean)) requests on average (the last request answered differently from \(against); longest \(longest))"
+            text += "; recovered after \(String(format2: mean)) requests on average (up to the last request answered differently from the replay without warnings; longest \(longest))"
             if cost.unrecovered > 0 {
                 text += ", \(cost.unrecovered) of \(cost.warnings) still differing at the next warning or the end"
             }
