@@ -69,8 +69,8 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated memory warnings: every:N (requests), at:T1,T2 (seconds after the first request) or above:BYTES (allocated heap).", valueName: "schedule"))
     var memoryWarning: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Requests in the hit-ratio windows before and after each warning.", valueName: "n"))
-    var warningWindow = 1_000
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Requests in the hit-ratio windows before and after each warning (default 1000, a tenth of a shorter trace).", valueName: "n"))
+    var warningWindow: Int?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("nscache: key hashing, cf | full | digest.", valueName: "hash"))
     var keyHash: String?
@@ -207,16 +207,16 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seed for randomized backends and policies (recorded in the results).", valueName: "n"))
     var seed: UInt64 = 1
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sample allocated memory and RSS every N requests.", valueName: "n"))
-    var sampleEvery = 4_096
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sample allocated memory and RSS every N requests (default 4096, a hundredth of a shorter trace).", valueName: "n"))
+    var sampleEvery: Int?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay each point K times: latency and throughput columns hold the median, <column>_min and _max the spread.", valueName: "k"))
     var `repeat` = 1
 
     func validate() throws {
-        guard sampleEvery > 0 else { throw ValidationError("--sample-every must be at least 1") }
+        guard (sampleEvery ?? 1) > 0 else { throw ValidationError("--sample-every must be at least 1") }
         guard (1...1_000).contains(`repeat`) else { throw ValidationError("--repeat must be from 1 to 1000") }
-        guard (1...10_000_000).contains(warningWindow) else { throw ValidationError("--warning-window must be from 1 to 10000000 requests") }
+        guard (1...10_000_000).contains(warningWindow ?? 1) else { throw ValidationError("--warning-window must be from 1 to 10000000 requests") }
     }
 
     /// The values as `RunSetup` takes them.

@@ -19,6 +19,12 @@ public struct ReplayOptions: Sendable {
     public var memoryWarnings: MemoryWarningSchedule?
     /// Requests in the hit-ratio windows before and after each warning.
     public var warningWindow = 1_000
+    /// How `memorySampleInterval` and `warningWindow` were chosen when scaled to a short
+    /// trace (`RunSetup`); nil when set directly.
+    public var sampling: ShortTraceSampling?
+    /// Keep every counted request's outcome (`ReplayTally.outcomes`), to compare a warned
+    /// replay with the same replay without warnings (`WarningCost`).
+    public var recordOutcomes = false
     /// Keep a memory/hit-ratio sample at every memory sample point and warning.
     public var timeline = false
     /// `--mode http` (nil: demand-fill): RFC 9111 / URLCache semantics on the trace's headers.

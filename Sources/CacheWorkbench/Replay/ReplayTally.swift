@@ -22,6 +22,9 @@ public struct ReplayTally: Sendable {
     /// Requests replayed before the counters started (`--warmup`).
     public var warmupRequests = 0
     public var warnings: [MemoryWarningEvent] = []
+    /// Every counted request's outcome, when `ReplayOptions.recordOutcomes` asked for them
+    /// (a warned run and its counterfactual, `WarningCost`); empty otherwise.
+    public var outcomes = OutcomeBits()
     public var timeline: [TimelineSample] = []
     public var get: LatencySummary?
     /// Gets that hit and gets that missed, apart (a miss answered from an in-memory index

@@ -106,6 +106,7 @@ struct ReplayLoop<Backend: CacheBackend> {
     let schedule: MemoryWarningSchedule?
     let window: Int
     let keepTimeline: Bool
+    let recordsOutcomes: Bool
     var tally = ReplayTally()
     var getHitLatency = LatencyRecorder()
     var getMissLatency = LatencyRecorder()
@@ -154,6 +155,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         self.schedule = options.memoryWarnings
         self.window = max(1, options.warningWindow)
         self.keepTimeline = options.timeline
+        self.recordsOutcomes = options.recordOutcomes
         self.accountedPeak = backend.facts.accountedBytes
         self.countsStart = backend.details
         self.checksBodies = countsStart.wrongBodyHits != nil
@@ -202,6 +204,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         if http != nil {  // the HTTP mode decides what to ask of the backend
             let hit = try answerHTTP(request, cost: cost)
             if schedule != nil { recordOutcome(hit) }
+            if recordsOutcomes { tally.outcomes.append(hit) }
             if hit {
                 tally.hits += 1
                 tally.hitBytes += ByteTotal(size)
@@ -210,6 +213,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         }
         let hit = try timedGet(request)
         if schedule != nil { recordOutcome(hit) }
+        if recordsOutcomes { tally.outcomes.append(hit) }
         if hit {  // rule 2: the stored size stays as it is
             tally.hits += 1
             tally.hitBytes += ByteTotal(size)

@@ -100,12 +100,20 @@ public struct RunPlan: Sendable {
                 // `--repeat K`: K independent replays of the point; the row keeps the median
                 // of each timing figure (`RepeatSpread`), the counts of the first (all equal).
                 var runs: [ReplayOnce] = []
+                var pointOptions = runOptions
+                // Warned runs keep each request's outcome, for the counterfactual below.
+                pointOptions.recordOutcomes = options.memoryWarnings != nil
                 for _ in 0..<max(1, repeats) {
-                    let run = try replayOnce(backend, config: config, capacity: bytes, options: runOptions, trace: trace, keepKeyNames: keepKeyNames)
+                    let run = try replayOnce(backend, config: config, capacity: bytes, options: pointOptions, trace: trace, keepKeyNames: keepKeyNames)
                     runs.append(run)
                     if run.tally.failure != nil { break }
                 }
-                let (tally, spread) = RepeatSpread.combine(runs.map(\.tally))
+                let combined = RepeatSpread.combine(runs.map(\.tally))
+                var tally = combined.0
+                let spread = combined.1
+                let cost = try warningCost(of: tally, backend, config: config, capacity: bytes, options: pointOptions, trace: trace, keepKeyNames: keepKeyNames)
+                if case .failure(let reason) = cost { tally.failure = reason }
+                tally.outcomes = OutcomeBits()  // compared; not needed any more
                 let settings = runs[0].settings
                 let measurement = runs[runs.count - 1].measurement
                 results.append(RunResult(
@@ -115,10 +123,43 @@ public struct RunPlan: Sendable {
                     workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
                     memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
                     ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
-                    environment: environment, disk: measurement, verify: disk.verify, spread: spread))
+                    environment: environment, disk: measurement, verify: disk.verify, spread: spread,
+                    warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval)))
             }
         }
         return results
+    }
+
+    /// The counterfactual of a warned point (`WarningCost`): the same replay without warnings,
+    /// untimed (its counts are what is compared, and a replay's counts do not depend on
+    /// timing), from a fresh backend. Not made for an unwarned or failed run, nor with
+    /// `--cache-dir` (the warned run changed the folder the counterfactual would reopen).
+    private func warningCost(
+        of warned: ReplayTally, _ backend: BackendKind, config: BackendConfig, capacity bytes: Int, options warnedOptions: ReplayOptions,
+        trace: any Trace, keepKeyNames: Bool
+    ) throws -> CounterfactualOutcome {
+        guard warnedOptions.memoryWarnings != nil, warned.failure == nil else { return .notMade }
+        guard disk.cacheDirectory == nil || !backend.storesBytes else { return .notMade }
+        var options = warnedOptions
+        options.memoryWarnings = nil
+        options.timing = false
+        options.timeline = false
+        options.progress = nil
+        options.recordOutcomes = true
+        let run = try replayOnce(backend, config: config, capacity: bytes, options: options, trace: trace, keepKeyNames: keepKeyNames)
+        if let failure = run.tally.failure { return .failure("the replay without warnings (to measure their cost) failed: \(failure)") }
+        return .measured(WarningCost(warned: warned, counterfactual: run.tally))
+    }
+
+    enum CounterfactualOutcome {
+        case notMade
+        case measured(WarningCost)
+        case failure(String)
+
+        var measured: WarningCost? {
+            if case .measured(let cost) = self { return cost }
+            return nil
+        }
     }
 
     /// One replay's tally, the backend's settings and, for a disk backend, its I/O.

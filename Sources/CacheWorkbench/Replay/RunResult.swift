@@ -45,6 +45,13 @@ public struct RunResult: Sendable {
     /// The identity of the plan a shard or plan run belongs to (`SweepPlan.identity`);
     /// nil outside a plan, so `bench merge` can refuse rows of another plan.
     public var planID: String? = nil
+    /// What the memory warnings cost against the same replay without them (`WarningCost`);
+    /// nil when no warnings were simulated or the counterfactual was not made.
+    public var warningCost: WarningCost? = nil
+    /// `--sample-every` and `--warning-window` as chosen for a short trace (`ShortTraceSampling`).
+    public var sampling: ShortTraceSampling? = nil
+    /// Requests between memory samples, as used (`--sample-every`, given or scaled).
+    public var sampleEvery = ShortTraceSampling.defaultSampleEvery
 
     var replayed: Bool { method == "replay" }
 
@@ -92,7 +99,24 @@ extension RunResult {
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
-    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"]
+    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"] + warningCostColumnNames
+
+    /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
+    /// windows' and sampling's sizes as used.
+    static let warningCostColumnNames = [
+        "warning_hits_lost", "warning_hits_lost_per_warning", "warning_memory_hits_lost", "warning_disk_hits_gained",
+        "warning_recovery_requests", "warning_recovery_max_requests", "warnings_unrecovered", "warning_window", "sample_every",
+    ]
+
+    var warningCostCells: [Cell] {
+        let cost = warningCost
+        let window: Cell = memoryWarningSchedule == nil ? .empty : .int(warningWindow)
+        return [
+            .from(cost?.hitsLost), .from(cost?.hitsLostPerWarning), .from(cost?.memoryHitsLost), .from(cost?.diskHitsGained),
+            .from(cost?.meanRecoveryRequests), .from(cost?.recoveryRequests.max()), .from(cost?.unrecovered), window,
+            replayed ? .int(sampleEvery) : .empty,
+        ]
+    }
 
     /// The HTTP mode's columns (empty in demand-fill): how each request was answered.
     static let httpColumnNames = [
@@ -212,6 +236,7 @@ extension RunResult {
                 return column.hasSuffix("_ns") ? [.int(Int(range.min)), .int(Int(range.max))] : [.double(range.min), .double(range.max)]
             }
             + [.text(method)] + httpCells + tierCells + [remarksCell, .from(sweepPoint), .from(tally.finalDetails.orphansRemoved), .from(planID)]
+            + warningCostCells
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

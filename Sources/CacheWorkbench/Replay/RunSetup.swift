@@ -23,12 +23,14 @@ public struct RunSetup {
         public var skipBad = false
         public var materialize = true
         public var seed: UInt64 = 1
-        public var sampleEvery = 4_096
+        /// `--sample-every`; nil: scaled to the trace (`ShortTraceSampling`).
+        public var sampleEvery: Int?
         /// `--repeat`: replays per point.
         public var repeats = 1
         public var backendOptions: [String: String] = [:]
         public var memoryWarning: String?
-        public var warningWindow = 1_000
+        /// `--warning-window`; nil: scaled to the trace (`ShortTraceSampling`).
+        public var warningWindow: Int?
         public var csv: String?
         public var json: String?
         public var timeline: String?
@@ -65,10 +67,15 @@ public struct RunSetup {
         options.pixelRules.inferFromURL = try ReplayOptionText.inferDimensions(arguments.inferDimensions)
         options.pixelRules.decodedRatio = try arguments.decodedRatio.map(ReplayOptionText.decodedRatio)
         options.timing = arguments.timing
-        options.memorySampleInterval = arguments.sampleEvery
+        // Not given: scaled to a short trace (counting its requests, up to a bound, only then).
+        let counted = arguments.sampleEvery == nil || arguments.warningWindow == nil
+            ? try ShortTraceSampling.countRequests(file, httpMode: httpSettings != nil) : ShortTraceSampling.countLimit
+        let sampling = ShortTraceSampling(requests: counted, sampleEvery: arguments.sampleEvery, warningWindow: arguments.warningWindow)
+        options.sampling = sampling
+        options.memorySampleInterval = sampling.sampleEvery
         options.materialize = arguments.materialize
         options.memoryWarnings = try arguments.memoryWarning.map(MemoryWarningSchedule.init(parsing:))
-        options.warningWindow = arguments.warningWindow
+        options.warningWindow = sampling.warningWindow
         options.timeline = arguments.timeline != nil
         options.ignoreObjectSize = arguments.ignoreObjectSize
         options.http = httpSettings

@@ -134,15 +134,7 @@ public enum TableReport {
         if let first = results.first, first.tally.skippedRows > 0 {
             notes.append("\(first.tally.skippedRows) malformed trace rows were skipped (--skip-bad); every figure leaves them out")
         }
-        let window = results.first?.warningWindow ?? 0
-        for result in results where result.memoryWarningSchedule != nil && result.tally.memoryWarnings > 0 {
-            let warnings = result.tally.warnings
-            let missingBefore = warnings.filter { $0.hitRatioBefore == nil }.count
-            let missingAfter = warnings.filter { $0.hitRatioAfter == nil }.count
-            if missingBefore + missingAfter > 0 {
-                notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): the \(window)-request window did not fit before \(missingBefore) and after \(missingAfter) of \(warnings.count) warnings (too close to the trace's start or end, or to each other); those are left out of 'hit before'/'hit after' (– when none fit); a smaller --warning-window fits more")
-            }
-        }
+        notes += warningNotes(results)
         return notes
     }
 
