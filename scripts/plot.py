@@ -141,7 +141,7 @@ def draw_ceilings(axis, marks, as_miss):
     for index, (trace, ceiling) in enumerate(marks):
         name = trace if len(marks) > 1 else "the trace"
         if ceiling is None:
-            axis.plot([], [], " ", label=f"ceiling of {name} not known (every run evicted something)")
+            axis.plot([], [], " ", label=f"ceiling of {name} not known (every run evicted, refused or released something)")
             continue
         value = 1 - ceiling if as_miss else ceiling
         text = f"compulsory misses of {name}: {100 * (1 - ceiling):.1f}%" if as_miss else f"ceiling of {name}: {100 * ceiling:.1f}%"
@@ -190,9 +190,14 @@ def hit_ratio_bars(results, out, written, skipped):
         others = ", ".join(m for m in models.index if m != model)
         skipped.append(f"hit_ratio.png: rows under the {others} cost model left out (hit ratios compare only within one cost model; drawn: {model})")
     results = results[results["cost_model"].astype(str) == model]
+    import reading  # here: reading imports plot
     counts = results.groupby("capacity_bytes")["label"].nunique()
     candidates = results[results["capacity_bytes"].isin(counts[counts == counts.max()].index)]
-    spread = candidates.groupby("capacity_bytes")["object_hit_ratio"].agg(lambda v: v.max() - v.min())
+    # Like with like: the spread within each class (memory, tiers, disk), so tiers at the ceiling
+    # over memory caches far below it do not make a "difference"; rows at the ceiling spread nothing.
+    classes = candidates.apply(reading.cache_class, axis=1).fillna("unranked")
+    within = candidates.assign(cache_class=classes).groupby(["capacity_bytes", "cache_class"])["object_hit_ratio"].agg(lambda v: v.max() - v.min())
+    spread = within.groupby(level=0).max()
     capacity = spread.idxmax()  # capacities ascending: the smallest of equal spreads
     rows = results[results["capacity_bytes"] == capacity].drop_duplicates("label")
     rows = rows.sort_values("object_hit_ratio", ascending=False)
@@ -208,7 +213,7 @@ def hit_ratio_bars(results, out, written, skipped):
     axis.set_ylabel("hit ratio (higher is better)")
     objects = in_objects(rows)
     where = count_label(capacity) + " objects" if objects else size_label(capacity)
-    axis.set_title(f"Hit ratio at {where} ({model} cost): the capacity where the backends differ most")
+    axis.set_title(f"Hit ratio at {where} ({model} cost): the capacity where backends of one kind differ most")
     axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
     axis.grid(True, axis="y", alpha=0.3)
     save(figure, out, "hit_ratio.png", written)
@@ -239,6 +244,7 @@ def latency(results, out, written, skipped):
         offsets = [p - 0.4 + width * (index + 0.5) for p in range(len(rows))]
         axis.bar(offsets, rows[column].fillna(0), width, label=name)
     axis.set_yscale("log")
+    axis.yaxis.set_major_formatter(FuncFormatter(count_label))  # plain text: mathtext is off (names from CSVs)
     axis.set_ylabel("nanoseconds (log scale)")
     axis.set_xticks(list(range(len(rows))))
     axis.set_xticklabels(rows["label"], rotation=30, ha="right", fontsize=8)
@@ -260,7 +266,8 @@ def disk(results, out, written, skipped):
     figure, axes = plt.subplots(1, 2, figsize=(10, 4.2))
     axes[0].bar(rows["label"], rows["write_amplification"], color="tab:red")
     axes[0].set_title("write amplification\n(bytes written / body bytes stored)")
-    axes[1].bar(rows["label"], rows["space_amplification"], color="tab:purple")
+    space = rows["space_amplification"] if "space_amplification" in rows else pd.Series(0.0, index=rows.index)  # absent: drawn as 0
+    axes[1].bar(rows["label"], space.fillna(0), color="tab:purple")
     axes[1].set_title("space amplification\n(bytes on disk / bytes cached)")
     for axis in axes:
         axis.axhline(1, color="gray", linewidth=0.8, linestyle="--")
@@ -360,6 +367,7 @@ def blob_size(frame, out, written, skipped):
         axis.set_xscale("log", base=2)
         axis.xaxis.set_major_locator(LogLocator(base=4))
         axis.set_yscale("log")
+        axis.yaxis.set_major_formatter(FuncFormatter(count_label))
         axis.xaxis.set_major_formatter(FuncFormatter(size_label))
         axis.set_xlabel("blob size (log scale)")
         axis.set_ylabel("µs per blob (log scale)")

@@ -246,9 +246,9 @@ def disk_lines(results):
     disk = results[results["write_amplification"].notna()] if "write_amplification" in results else results.iloc[0:0]
     lines = []
     for _, row in disk.drop_duplicates("label").iterrows():
-        space = "–" if pd.isna(row.get("space_amplification")) else f"{row['space_amplification']:.2f}×"
-        lines.append(f"{e(row['label'])} at {e(capacity_text(row))} writes {row['write_amplification']:.2f}× the payload bytes it stores "
-                     f"and keeps {e(space)} the cached bytes on disk ({e(durability_text(row))}).")
+        space = "" if pd.isna(row.get("space_amplification")) else f" and keeps {row['space_amplification']:.2f}× the cached bytes on disk"
+        lines.append(f"{e(row['label'])} at {e(capacity_text(row))} writes {row['write_amplification']:.2f}× the payload bytes it stores"
+                     f"{space} ({e(durability_text(row))}).")
     return lines
 
 
@@ -314,6 +314,16 @@ def remark_notes(results):
     return notes
 
 
+def model_notes(results, known):
+    """What a ranked model is not: `nscache` is an LRU with a hard cost limit, while Apple's
+    NSCache treats countLimit/totalCostLimit as "not a strict limit" (Apple's NSCache
+    documentation) and documents no eviction order (issue 21 §8)."""
+    ranked = results[(results["backend"] == "nscache") & results.apply(cache_class, axis=1).notna()] if len(results) else results
+    return [("nscache is modeled as an LRU with a hard cost limit; Apple's NSCache treats its limits as hints (\u201cnot a strict limit\u201d) "
+             "and does not document its eviction order, so its ranking is the model's, not a measurement of NSCache.", row_name(row))
+            for _, row in ranked.iterrows() if known.get(ceiling_key(row), (None,))[0] != 0]  # no reuse: nothing was ranked
+
+
 def not_ranked_notes(results):
     return [("the Linux swift-corelibs-foundation NSCache, not Apple's: shown in the table, never ranked as an iOS candidate.", row_name(row))
             for _, row in results[results["backend"].isin(NOT_IOS)].iterrows()]
@@ -329,5 +339,5 @@ def reading(results):
     lines += knee_lines(results, known)
     lines += bound_lines(results, online)
     lines += disk_lines(results)
-    lines += merged(warning_notes(results) + not_ranked_notes(results) + remark_notes(results))
+    lines += merged(warning_notes(results) + model_notes(results, known) + not_ranked_notes(results) + remark_notes(results))
     return lines

@@ -87,7 +87,8 @@ def facts(results):
         ("working set", ", ".join(sorted({plot.size_label(v) for v in results["working_set_bytes"].dropna()})) or "–"),
         ("cost models", ", ".join(sorted(results["cost_model"].astype(str).unique()))),
         ("backends", ", ".join(dict.fromkeys(results["label"]))),
-        ("capacities", ", ".join(plot.size_label(c) for c in sorted(results["capacity_bytes"].unique()))),
+        ("capacities", ", ".join(capacity_text({"capacity_bytes": c, "ignore_obj_size": "yes" if plot.in_objects(results) else "no"})
+                                 for c in sorted(results["capacity_bytes"].unique()))),
         ("timing", ", ".join(sorted(results["timing"].astype(str).unique()))),
         ("repeats per point", ", ".join(str(int(v)) for v in sorted(results["repeats"].dropna().unique())) if "repeats" in results else "1"),
         ("seed", ", ".join(str(v) for v in sorted(results["seed"].unique()))),
