@@ -92,7 +92,7 @@ def ceilings(results):
     demand-fill, nothing evicted (an empty evictions cell does not count), refused, too large,
     expired or released by a warning. Several such runs: the most hits (they should agree)."""
     found = {}
-    for _, row in results.iterrows():
+    for _, row in results[results["requests"] > 0].iterrows():
         if str(row.get("mode", "demand-fill")) not in ("demand-fill", "", "nan") or not filled(row, "evictions") or row["evictions"] != 0:
             continue
         if not all(zero_or_empty(row, c) for c in ("too_large", "disk_evictions", "memory_expired", "memory_refused", "memory_warnings")):
@@ -179,12 +179,16 @@ def comparison_lines(results, known):
     lines = []
     classes = results.apply(cache_class, axis=1) if len(results) else pd.Series(dtype=object)
     ranked = results.assign(cache_class=classes)
-    for (model, kind, capacity), rows in ranked.dropna(subset=["cache_class"]).groupby(["cost_model", "cache_class", "capacity_bytes"], sort=True):
+    traces = ranked["trace"].astype(str)
+    several = traces.nunique() > 1
+    groups = ranked.assign(trace_name=traces).dropna(subset=["cache_class"]).groupby(["trace_name", "cost_model", "cache_class", "capacity_bytes"], sort=True)
+    for (trace, model, kind, capacity), rows in groups:
         if all(known.get(ceiling_key(row), (None,))[0] == 0 for _, row in rows.iterrows()):
             continue  # no reuse: the ceiling's line says there is nothing to compare or size
         sentence = comparison(rows, model, kind)
         if sentence:
-            lines.append(sentence)
+            # Rows of different traces are never compared; with several, each sentence names its trace.
+            lines.append(f"On {e(trace)}: {sentence}" if several else sentence)
     return lines
 
 
@@ -331,6 +335,7 @@ def not_ranked_notes(results):
 
 def reading(results):
     """The reading's lines (HTML-safe), each computed from the rows with status ok."""
+    results = results[results["requests"] > 0]  # a row that replayed nothing has no ratio to read
     known = ceilings(results)
     online = results[~results["backend"].isin(OFFLINE)]
     comparisons = comparison_lines(results, known)
