@@ -134,6 +134,18 @@ struct ReadingTests {
             + "never ranked as an iOS candidate."))
     }
 
+    @Test("21 §4: rows of two traces are never compared with each other; each sentence names its trace")
+    func tracesApart() throws {
+        let folder = TemporaryFolder()
+        // On a.har lru 400 vs fifo 300 of 1000 (10 points > ±4.16, as in likeWithLike); b.har's lru at 900 is not "above" a.har's.
+        let rows = [Self.row("lru", 1024, requests: 1000, hits: 400, evictions: 9, ["trace": "a.har"]),
+                    Self.row("fifo", 1024, requests: 1000, hits: 300, evictions: 9, ["trace": "a.har", "run_id": "f"]),
+                    Self.row("lru", 1024, requests: 1000, hits: 900, evictions: 9, ["trace": "b.har", "run_id": "b"])]
+        let compared = try Self.reading(Self.page([Self.csv(rows, in: folder)], in: folder)).filter { $0.hasPrefix("On ") }
+        #expect(compared == ["On a.har: At 1KiB (encoded cost), among memory caches: <b>lru</b> has the best hit ratio, 40.00%, 10.00 points above fifo, "
+            + "more than the uncertainty (±4.16 points over 1,000 requests)."])
+    }
+
     @Test("21 §4, §8: wherever nscache is ranked, one merged note says it is a model of NSCache, whose limits are hints")
     func nscacheNote() throws {
         let folder = TemporaryFolder()
