@@ -137,8 +137,34 @@ def save(figure, out, name, written):
     written.append(path)
 
 
-def miss_ratio_curves(curves, out, written, skipped):
-    """curves: list of (label, frame with capacity_bytes, object_miss, byte_miss, objects)."""
+def ceiling_marks(results):
+    """[(trace, best possible hit ratio or None)] per trace and requests replayed (reading.ceilings:
+    a run that evicted nothing shows the compulsory misses)."""
+    import reading  # here: reading imports plot
+    known = reading.ceilings(results)
+    marks = []
+    for key in dict.fromkeys(reading.ceiling_key(row) for _, row in results.iterrows()):
+        found = known.get(key)
+        marks.append((os.path.basename(key[0]), found[0] / found[1] if found else None))
+    return marks
+
+
+def draw_ceilings(axis, marks, as_miss):
+    """Each trace's ceiling as a dashed line (hit ratio, or its compulsory miss ratio), named in
+    the legend; an unknown one is named too, so no chart is silent about it."""
+    for index, (trace, ceiling) in enumerate(marks):
+        name = trace if len(marks) > 1 else "the trace"
+        if ceiling is None:
+            axis.plot([], [], " ", label=f"ceiling of {name} not known (every run evicted, refused or released something)")
+            continue
+        value = 1 - ceiling if as_miss else ceiling
+        text = f"compulsory misses of {name}: {100 * (1 - ceiling):.1f}%" if as_miss else f"ceiling of {name}: {100 * ceiling:.1f}%"
+        axis.axhline(value, color="black", linestyle=(0, (4, 2 + index)), linewidth=1, label=text)
+
+
+def miss_ratio_curves(curves, out, written, skipped, marks=()):
+    """curves: list of (label, frame with capacity_bytes, object_miss, byte_miss, objects);
+    marks: ceiling_marks of the results (the object miss ratio can go no lower)."""
     curves = [c for c in curves if len(c[1]) >= 2]
     if not curves:
         skipped.append("mrc.png: no backend has two or more capacities (run a sweep or bench mrc)")
@@ -152,45 +178,67 @@ def miss_ratio_curves(curves, out, written, skipped):
             look["marker"] = None
         axes[0].plot(frame["capacity_bytes"], frame["object_miss"], markersize=3.5, label=label, **look)
         axes[1].plot(frame["capacity_bytes"], frame["byte_miss"], markersize=3.5, label=label, **look)
+    draw_ceilings(axes[0], marks, as_miss=True)
     for axis, title in zip(axes, ("object miss ratio", "byte miss ratio")):
         capacity_axis(axis, objects)
         axis.set_title(title)
         axis.set_ylim(0, 1.02)
         axis.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("miss ratio (lower is better)")
-    axes[1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8, frameon=False)
+    handles, labels = axes[0].get_legend_handles_labels()
+    axes[1].legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8, frameon=False)
     figure.suptitle("Miss-ratio curves")
     save(figure, out, "mrc.png", written)
 
 
 def hit_ratio_bars(results, out, written, skipped):
+    """One cost model (the one with the most rows; the others named as left out), at the
+    capacity where its backends differ most, the smallest such (below the ceiling, where
+    they can differ), with the ceiling drawn."""
     if results.empty:
         skipped.append("hit_ratio.png: no row with status ok and a hit ratio")
         return
-    # Among the capacities with the most backends, the one where they differ most.
+    models = results["cost_model"].astype(str).value_counts(sort=False)
+    model = models[models == models.max()].index[0]
+    if len(models) > 1:
+        others = ", ".join(m for m in models.index if m != model)
+        skipped.append(f"hit_ratio.png: rows under the {others} cost model left out (hit ratios compare only within one cost model; drawn: {model})")
+    results = results[results["cost_model"].astype(str) == model]
+    import reading  # here: reading imports plot
     counts = results.groupby("capacity_bytes")["label"].nunique()
     candidates = results[results["capacity_bytes"].isin(counts[counts == counts.max()].index)]
-    spread = candidates.groupby("capacity_bytes")["object_hit_ratio"].agg(lambda v: v.max() - v.min())
-    capacity = spread.idxmax()
+    # Like with like: the spread within each class (memory, tiers, disk), so tiers at the ceiling
+    # over memory caches far below it do not make a "difference"; rows at the ceiling spread nothing.
+    classes = candidates.apply(reading.cache_class, axis=1).fillna("unranked")
+    within = candidates.assign(cache_class=classes).groupby(["capacity_bytes", "cache_class"])["object_hit_ratio"].agg(lambda v: v.max() - v.min())
+    spread = within.groupby(level=0).max()
+    capacity = spread.idxmax()  # capacities ascending: the smallest of equal spreads
     rows = results[results["capacity_bytes"] == capacity].drop_duplicates("label")
-    if len(rows) < 1:
-        skipped.append("hit_ratio.png: no rows")
-        return
     rows = rows.sort_values("object_hit_ratio", ascending=False)
     figure, axis = plt.subplots(figsize=(max(6, 0.7 * len(rows) + 3), 4.6))
     positions = range(len(rows))
     width = 0.4
     axis.bar([p - width / 2 for p in positions], rows["object_hit_ratio"], width, label="object hit ratio")
     axis.bar([p + width / 2 for p in positions], rows["byte_hit_ratio"], width, label="byte hit ratio")
+    draw_ceilings(axis, ceiling_marks(results), as_miss=False)
     axis.set_xticks(list(positions))
     axis.set_xticklabels(rows["label"], rotation=30, ha="right", fontsize=8)
     axis.set_ylim(0, 1)
     axis.set_ylabel("hit ratio (higher is better)")
     objects = in_objects(rows)
-    axis.set_title(f"Hit ratio at {count_label(capacity) + ' objects' if objects else size_label(capacity)}")
-    axis.legend(fontsize=8)
+    where = count_label(capacity) + " objects" if objects else size_label(capacity)
+    axis.set_title(f"Hit ratio at {where} ({model} cost): the capacity where backends of one kind differ most")
+    axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
     axis.grid(True, axis="y", alpha=0.3)
     save(figure, out, "hit_ratio.png", written)
+
+
+def durability_title(rows):
+    """What disk figures rest on: the durability column's values, or that it was not recorded."""
+    if "durability" not in rows:
+        return "durability not recorded"
+    values = sorted({str(v) for v in rows["durability"] if not pd.isna(v) and str(v) != ""})
+    return f"durability {', '.join(values)}" if values else "durability not recorded"
 
 
 def latency(results, out, written, skipped):
@@ -210,10 +258,13 @@ def latency(results, out, written, skipped):
         offsets = [p - 0.4 + width * (index + 0.5) for p in range(len(rows))]
         axis.bar(offsets, rows[column].fillna(0), width, label=name)
     axis.set_yscale("log")
+    axis.yaxis.set_major_formatter(FuncFormatter(count_label))  # plain text: mathtext is off (names from CSVs)
     axis.set_ylabel("nanoseconds (log scale)")
     axis.set_xticks(list(range(len(rows))))
     axis.set_xticklabels(rows["label"], rotation=30, ha="right", fontsize=8)
-    axis.set_title(f"Latency percentiles at {size_label(capacity)}")
+    disks = rows[rows["write_amplification"].notna()] if "write_amplification" in rows else rows.iloc[0:0]
+    on_disk = f" (disk backends: {durability_title(disks)})" if len(disks) else ""
+    axis.set_title(f"Latency percentiles at {size_label(capacity)}{on_disk}")
     axis.legend(fontsize=8, ncol=3)
     axis.grid(True, axis="y", which="both", alpha=0.3)
     save(figure, out, "latency.png", written)
@@ -229,7 +280,8 @@ def disk(results, out, written, skipped):
     figure, axes = plt.subplots(1, 2, figsize=(10, 4.2))
     axes[0].bar(rows["label"], rows["write_amplification"], color="tab:red")
     axes[0].set_title("write amplification\n(bytes written / body bytes stored)")
-    axes[1].bar(rows["label"], rows["space_amplification"], color="tab:purple")
+    space = rows["space_amplification"] if "space_amplification" in rows else pd.Series(0.0, index=rows.index)  # absent: drawn as 0
+    axes[1].bar(rows["label"], space.fillna(0), color="tab:purple")
     axes[1].set_title("space amplification\n(bytes on disk / bytes cached)")
     for axis in axes:
         axis.axhline(1, color="gray", linewidth=0.8, linestyle="--")
@@ -238,8 +290,11 @@ def disk(results, out, written, skipped):
         axis.set_xticklabels(rows["label"], rotation=30, ha="right", fontsize=8)
         axis.grid(True, axis="y", alpha=0.3)
         axis.set_ylabel("×")
-    figure.suptitle(f"Disk backends at {size_label(capacity)}", y=1.06)
+    figure.suptitle(f"Disk backends at {size_label(capacity)} ({durability_title(rows)})", y=1.06)
     save(figure, out, "disk.png", written)
+
+
+MEMORY_RUNS = 30  # small multiples in one image: beyond 30 runs the rest are named, not drawn
 
 
 def memory_timeline(timeline, out, written, skipped):
@@ -247,9 +302,16 @@ def memory_timeline(timeline, out, written, skipped):
     if not runs:
         skipped.append("memory.png: the timeline has no samples")
         return
-    runs = runs[:6]
-    figure, axes = plt.subplots(len(runs), 1, figsize=(11, 3.0 * len(runs)), squeeze=False)
-    for axis, run in zip(axes[:, 0], runs):
+    if len(runs) > MEMORY_RUNS:
+        left = runs[MEMORY_RUNS:]
+        skipped.append(f"memory.png: {len(left)} of {len(runs)} runs left out (it draws the first {MEMORY_RUNS}): " + ", ".join(map(str, left)))
+        runs = runs[:MEMORY_RUNS]
+    columns = 1 if len(runs) <= 3 else 3  # small multiples: three across beyond three runs
+    rows_count = -(-len(runs) // columns)
+    figure, axes = plt.subplots(rows_count, columns, figsize=(11 if columns == 1 else 21, 3.0 * rows_count), squeeze=False)
+    for axis in axes.flat[len(runs):]:
+        axis.set_visible(False)
+    for axis, run in zip(axes.flat, runs):
         frame = timeline[timeline["run_id"] == run].sort_values("request_index")
         # Samples and warnings alike: a warning's row is the memory right after it released.
         for column, name in (("accounted_bytes", "accounted"), ("allocated_bytes", "allocated"), ("rss_bytes", "RSS (process)")):
@@ -277,12 +339,15 @@ def memory_timeline(timeline, out, written, skipped):
         ratio.set_ylim(0, 1)
         ratio.set_ylabel("hit ratio")
         first = frame.iloc[0]
-        axis.set_title(f"{first['backend']} at {size_label(first['capacity_bytes'])}: memory over the replay")
+        axis.set_title(f"{first['backend']} at {size_label(first['capacity_bytes'])}: memory over the replay", fontsize=9 if columns > 1 else None)
         axis.set_xlabel("requests")
         axis.xaxis.set_major_formatter(FuncFormatter(count_label))
         lines, names = axis.get_legend_handles_labels()
         more, more_names = ratio.get_legend_handles_labels()
-        axis.legend(lines + more, names + more_names, fontsize=8, loc="upper left", bbox_to_anchor=(1.07, 1), frameon=False)
+        if columns == 1:
+            axis.legend(lines + more, names + more_names, fontsize=8, loc="upper left", bbox_to_anchor=(1.07, 1), frameon=False)
+        elif axis is axes.flat[0]:  # small multiples: one legend, the same lines in every panel
+            axis.legend(lines + more, names + more_names, fontsize=7, loc="lower left", framealpha=0.85)
         axis.grid(True, alpha=0.3)
     figure.tight_layout()
     save(figure, out, "memory.png", written)
@@ -316,6 +381,7 @@ def blob_size(frame, out, written, skipped):
         axis.set_xscale("log", base=2)
         axis.xaxis.set_major_locator(LogLocator(base=4))
         axis.set_yscale("log")
+        axis.yaxis.set_major_formatter(FuncFormatter(count_label))
         axis.xaxis.set_major_formatter(FuncFormatter(size_label))
         axis.set_xlabel("blob size (log scale)")
         axis.set_ylabel("µs per blob (log scale)")
@@ -393,7 +459,7 @@ def draw(arguments):
         elif kind == "blob":
             blob_size(frame, arguments.out, written, skipped)
     if kinds & {"results", "mrc"}:
-        miss_ratio_curves(curves, arguments.out, written, skipped)
+        miss_ratio_curves(curves, arguments.out, written, skipped, ceiling_marks(results) if frames else ())
     for path in written:
         print(path)
     for reason in skipped:

@@ -3,10 +3,11 @@
 
 usage: CWB_STAGING=DIR report.py --out=DIR/FILE.html [--timeline=TIMELINE.csv] -- CSV...
 
-The page holds the configuration and trace facts, the results table, every chart
-`plot.py` can draw from the inputs (embedded as data: URLs), and a short reading computed
-from the numbers: the best backend at each capacity, the knee of each curve, the distance
-to the offline bound, disk write amplification, and what each memory warning cost.
+The page holds the configuration (command line, capacity units, warm-up, every backend's
+parameters, pricing rules with their counts) and trace facts, the results table, every
+chart `plot.py` can draw from the inputs (embedded as data: URLs), and the reading that
+`reading.py` computes from the numbers (the ceiling, ties, like with like, knees, bounds,
+disk writes, the counterfactual cost of memory warnings, merged notes).
 
 Every value from a CSV, a trace or a file name enters the page through `e` (escaped, quotes
 too): results from another machine are input like any other. The page is written only into
@@ -21,25 +22,60 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plot  # noqa: E402
+import reading  # noqa: E402
 import pandas as pd  # noqa: E402
 
-OFFLINE = {"belady", "pfoo-l"}
-KNEE_POINTS = 0.01  # "within 1 point of the plateau"
+e, percent, capacity_text = reading.e, reading.percent, reading.capacity_text
 
 
-def e(value):
-    """The one way a value reaches the page: text, with <, >, & and both quotes escaped."""
-    return html.escape(str(value), quote=True)
+def distinct(values):
+    return list(dict.fromkeys(str(v) for v in values if not pd.isna(v)))
 
 
-def percent(value):
-    return "–" if pd.isna(value) else f"{100 * value:.2f}%"
+def capacity_units(results):
+    """--ignore-obj-size: capacities count objects, not bytes."""
+    objects = (results["ignore_obj_size"].astype(str) == "yes").sum() if "ignore_obj_size" in results else 0
+    if objects == 0:
+        return "bytes"
+    if objects == len(results):
+        return "objects (--ignore-obj-size: every object counts 1, whatever its size)"
+    return f"objects in {objects} rows (--ignore-obj-size), bytes in {len(results) - objects}"
 
 
-def capacity_text(row):
-    if str(row.get("ignore_obj_size", "no")) == "yes":
-        return f"{int(row['capacity_bytes'])} objects"
-    return plot.size_label(row["capacity_bytes"])
+def warmup(results):
+    if "warmup_requests" not in results:
+        return "not recorded in the results CSV"
+    counts = sorted({int(v) for v in results["warmup_requests"].dropna()})
+    if counts in ([], [0]):
+        return "none: every request is measured"
+    return ", ".join(f"{c:,}" for c in counts) + " requests replayed first and left out of the figures"
+
+
+def parameters(results):
+    """Each backend variant once: its options as the CSV records them (backend_options, variant)."""
+    items = []
+    for label, rows in results.groupby("label", sort=False):
+        options = distinct(rows["backend_options"]) if "backend_options" in rows else []
+        items.append(f"{label}: {' | '.join(o for o in options if o) or 'defaults'}")
+    return "; ".join(items)
+
+
+PRICE_RULES = (("cost_from_dimensions", "from the trace's dimensions"), ("cost_from_url", "from URL rules"),
+               ("cost_from_ratio", "by --decoded-ratio"), ("cost_from_encoded", "at their encoded size"))
+
+
+def pricing(results):
+    """Per cost model, the requests each pricing rule priced (the cost_from_* columns), each distinct count set once."""
+    items = []
+    for model, rows in results.groupby(results["cost_model"].astype(str), sort=True):
+        present = [(c, n) for c, n in PRICE_RULES if c in rows and rows[c].notna().any()]
+        if not present:
+            items.append(f"{model}: " + ("the size column" if model == "encoded" else "no rule counts recorded"))
+            continue
+        counts = distinct(", ".join(f"{int(r[c]):,} {n}" for c, n in present if not pd.isna(r[c])) for _, r in rows.iterrows())
+        rules = distinct(rows["pixel_rules"]) if "pixel_rules" in rows else []
+        items.append(f"{model}: requests priced " + " | ".join(counts) + (f" (rules: {' | '.join(rules)})" if rules else ""))
+    return "; ".join(items)
 
 
 def facts(results):
@@ -51,10 +87,16 @@ def facts(results):
         ("working set", ", ".join(sorted({plot.size_label(v) for v in results["working_set_bytes"].dropna()})) or "–"),
         ("cost models", ", ".join(sorted(results["cost_model"].astype(str).unique()))),
         ("backends", ", ".join(dict.fromkeys(results["label"]))),
-        ("capacities", ", ".join(plot.size_label(c) for c in sorted(results["capacity_bytes"].unique()))),
+        ("capacities", ", ".join(capacity_text({"capacity_bytes": c, "ignore_obj_size": "yes" if plot.in_objects(results) else "no"})
+                                 for c in sorted(results["capacity_bytes"].unique()))),
         ("timing", ", ".join(sorted(results["timing"].astype(str).unique()))),
         ("repeats per point", ", ".join(str(int(v)) for v in sorted(results["repeats"].dropna().unique())) if "repeats" in results else "1"),
         ("seed", ", ".join(str(v) for v in sorted(results["seed"].unique()))),
+        ("command line", first["command"] if "command" in results else "not recorded in the results CSV"),
+        ("capacities in", capacity_units(results)),
+        ("warm-up", warmup(results)),
+        ("backend parameters", parameters(results)),
+        ("pricing", pricing(results)),
         ("workbench revision", first.get("git_rev", "")),
         ("Swift", first.get("swift_version", "")),
         ("allocator", first.get("allocator", "")),
@@ -73,99 +115,6 @@ def table(results):
                  "–" if pd.isna(row.get("evictions")) else f"{int(row['evictions']):,}", row.get("status", "ok")]
         rows.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
     return "<table class='results'><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
-
-
-def reading(results, timeline):
-    """Sentences computed from the numbers; each says what it rests on."""
-    lines = []
-    online = results[~results["backend"].isin(OFFLINE)]
-    for model, by_model in online.groupby("cost_model"):
-        for capacity, rows in by_model.groupby("capacity_bytes"):
-            if len(rows) < 2:
-                continue
-            best = rows.loc[rows["object_hit_ratio"].idxmax()]
-            best_bytes = rows.loc[rows["byte_hit_ratio"].idxmax()]
-            worst = rows.loc[rows["object_hit_ratio"].idxmin()]
-            text = (f"At {e(capacity_text(best))} ({e(model)} cost), <b>{e(best['label'])}</b> has the best hit ratio, "
-                    f"{e(percent(best['object_hit_ratio']))} ({100 * (best['object_hit_ratio'] - worst['object_hit_ratio']):.1f} points above "
-                    f"{e(worst['label'])})")
-            text += (f"; by bytes, <b>{e(best_bytes['label'])}</b> with {e(percent(best_bytes['byte_hit_ratio']))}."
-                     if best_bytes["label"] != best["label"] else f", and also the best byte hit ratio, {e(percent(best_bytes['byte_hit_ratio']))}.")
-            lines.append(text)
-    # Knees: the smallest capacity within 1 point of the curve's plateau (its best hit ratio).
-    knees = []
-    for label, rows in results.groupby("label", sort=False):
-        if rows["capacity_bytes"].nunique() < 3:
-            continue
-        rows = rows.sort_values("capacity_bytes")
-        plateau = rows["object_hit_ratio"].max()
-        knee = rows[rows["object_hit_ratio"] >= plateau - KNEE_POINTS].iloc[0]
-        knees.append(f"{e(label)}: {e(capacity_text(knee))} ({e(percent(knee['object_hit_ratio']))}, plateau {e(percent(plateau))})")
-    if knees:
-        lines.append("Knee of each curve — the smallest capacity measured within 1 point of the curve's best hit ratio "
-                     "(the plateau is the best measured, so a sweep that stops early puts the knee at its end): " + "; ".join(knees) + ".")
-    # Distance from the offline bounds at equal capacity.
-    for bound, measure, name in (("belady", "object_hit_ratio", "Belady (the furthest next use goes first: an upper bound on hits for unit sizes only)"),
-                                 ("pfoo-l", "byte_hit_ratio", "PFOO-L (a bound for variable sizes)")):
-        # One bound per capacity, even when rows repeat (a file given twice, merged shards): the highest.
-        reference = results[results["backend"] == bound].groupby("capacity_bytes")[measure].max()
-        if reference.empty:
-            continue
-        gaps = []
-        for label, rows in online.groupby("label", sort=False):
-            common = rows[rows["capacity_bytes"].isin(reference.index)]
-            if common.empty:
-                continue
-            gap = (reference.loc[common["capacity_bytes"]].values - common[measure].values) * 100
-            gaps.append((gap.mean(), f"{e(label)} {gap.mean():.1f} points on average (at most {gap.max():.1f})"))
-        if gaps:
-            gaps.sort()
-            kind = "hit ratio" if measure == "object_hit_ratio" else "byte hit ratio"
-            lines.append(f"Distance from {name} in {kind}, closest first: " + "; ".join(text for _, text in gaps) + ".")
-    disk = results[results["write_amplification"].notna()] if "write_amplification" in results else results.iloc[0:0]
-    for _, row in disk.drop_duplicates("label").iterrows():
-        lines.append(f"{e(row['label'])} at {e(capacity_text(row))} writes {row['write_amplification']:.2f}× the payload bytes it stores "
-                     f"and keeps {row['space_amplification']:.2f}× the cached bytes on disk.")
-    lines += warning_costs(results, timeline)
-    return "".join(f"<li>{line}</li>" for line in lines) or "<li>Nothing to compare: one row.</li>"
-
-
-def warning_costs(results, timeline):
-    """Per warned run: hits lost after the warnings and the requests until the hit ratio recovered."""
-    lines = []
-    if timeline is None:
-        for _, row in results[results["memory_warnings"].fillna(0) > 0].iterrows():
-            before, after = row["hit_ratio_before_warnings"], row["hit_ratio_after_warnings"]
-            lines.append(f"{e(row['label'])}: {int(row['memory_warnings'])} memory warnings; hit ratio {e(percent(before))} in the window before "
-                         f"each and {e(percent(after))} after (give --timeline to measure recovery).")
-        return lines
-    for run, frame in timeline.groupby("run_id", sort=False):
-        frame = frame.sort_values("request_index")
-        warnings = frame[frame["memory_warning"] == 1]
-        samples = frame[(frame["memory_warning"] == 0) & frame["window_hit_ratio"].notna()]
-        if warnings.empty or samples.empty:
-            continue
-        lost, recoveries = 0.0, []
-        for _, warning in warnings.iterrows():
-            earlier = samples[samples["request_index"] <= warning["request_index"]]
-            later = samples[samples["request_index"] > warning["request_index"]]
-            if earlier.empty or later.empty:
-                continue
-            before = earlier.iloc[-1]["window_hit_ratio"]
-            recovered = later[later["window_hit_ratio"] >= before - KNEE_POINTS]
-            end = recovered.iloc[0]["request_index"] if not recovered.empty else later.iloc[-1]["request_index"]
-            recoveries.append(end - warning["request_index"])
-            previous = warning["request_index"]
-            for _, sample in later[later["request_index"] <= end].iterrows():
-                lost += max(0.0, before - sample["window_hit_ratio"]) * (sample["request_index"] - previous)
-                previous = sample["request_index"]
-        if recoveries:
-            first = frame.iloc[0]
-            lines.append(f"{e(first['backend'])} at {e(plot.size_label(first['capacity_bytes']))}: {len(warnings)} memory warnings cost about "
-                         f"{lost / len(warnings):,.0f} hits each (the window hit ratio's shortfall after each, summed over the requests until it was back "
-                         f"within 1 point); recovery took {min(recoveries):,.0f}–{max(recoveries):,.0f} requests (sampled every "
-                         f"--sample-every requests, so to that resolution).")
-    return lines
 
 
 PAGE = """<!doctype html>
@@ -216,7 +165,7 @@ def write_page(arguments):
         charted = ok.assign(object_miss=1 - ok["object_hit_ratio"], byte_miss=1 - ok["byte_hit_ratio"])
         for label, rows in charted.groupby("label", sort=False):
             curves.append((label, rows.drop_duplicates("capacity_bytes"), plot.in_objects(rows)))
-        plot.miss_ratio_curves(curves, folder, written, skipped)
+        plot.miss_ratio_curves(curves, folder, written, skipped, plot.ceiling_marks(ok))
         plot.hit_ratio_bars(charted, folder, written, skipped)
         plot.latency(charted, folder, written, skipped)
         plot.disk(charted, folder, written, skipped)
@@ -230,7 +179,7 @@ def write_page(arguments):
     charts += "".join(f"<p class='note'>Not drawn: {e(reason)}</p>" for reason in skipped)
     title = f"Cache workbench report: {os.path.basename(str(results.iloc[0]['trace']))}"
     sources = ", ".join(e(os.path.basename(p)) for p in arguments.csv + ([arguments.timeline] if arguments.timeline else []))
-    page = PAGE.format(title=e(title), sources=sources, reading=reading(ok, timeline), facts=facts(results),
+    page = PAGE.format(title=e(title), sources=sources, reading="".join(f"<li>{line}</li>" for line in reading.reading(ok)) or "<li>Nothing to compare: one row.</li>", facts=facts(results),
                        table=table(results), charts=charts)
     # A new file in the staging folder, never through a link; bench renames the page into place.
     try:

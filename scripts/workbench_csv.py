@@ -42,6 +42,7 @@ LARGEST = 2**63 - 1  # the workbench writes no number above it (README, "Never a
 CAPACITY = Number(0, 2**60, may_be_empty=False)  # a capacity is at most 1 EiB
 RATIO = Number(0, 1)
 COUNT = Number(0, LARGEST)
+SIGNED = Number(-LARGEST, LARGEST)
 
 # Each kind of CSV: the column that names it (checked in this order: a timeline has run_id
 # too), the columns it must have with their rules, and optional columns checked if present.
@@ -56,7 +57,14 @@ KINDS = [
         "working_set_bytes": COUNT, "memory_warnings": COUNT, "hit_ratio_before_warnings": RATIO, "hit_ratio_after_warnings": RATIO}, {
         "repeats": COUNT, "evictions": COUNT, "throughput_rps": Number(0, LARGEST), "write_amplification": Number(0, LARGEST),
         "space_amplification": Number(0, LARGEST), "get_hit_p50_ns": COUNT, "get_hit_p99_ns": COUNT, "get_miss_p50_ns": COUNT,
-        "get_miss_p99_ns": COUNT, "set_p50_ns": COUNT, "set_p99_ns": COUNT}),
+        "get_miss_p99_ns": COUNT, "set_p50_ns": COUNT, "set_p99_ns": COUNT,
+        # The reading's ceiling, classes, configuration and warning cost (issue 21 §4).
+        "hits": COUNT, "trace_requests": COUNT, "warmup_requests": COUNT, "too_large": COUNT, "memory_hits": COUNT,
+        "disk_hits": COUNT, "disk_evictions": COUNT, "memory_expired": COUNT, "memory_refused": COUNT,
+        "cost_from_dimensions": COUNT, "cost_from_url": COUNT, "cost_from_ratio": COUNT, "cost_from_encoded": COUNT,
+        # Counterfactual warning cost (a replay without warnings): may be negative (a warning that helped).
+        "warning_hits_lost": SIGNED, "warning_memory_hits_lost": SIGNED, "warning_hits_lost_per_warning": SIGNED,
+        "warning_recovery_requests": COUNT}),
     ("mrc", "object_miss_ratio", {
         "method": TEXT, "ignore_obj_size": TEXT, "capacity_bytes": CAPACITY, "object_miss_ratio": RATIO, "byte_miss_ratio": RATIO}, {}),
     ("similar", "key_set", {

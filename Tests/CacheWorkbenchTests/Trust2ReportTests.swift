@@ -111,6 +111,10 @@ struct Trust2ReportTests {
         "hit_ratio_before_warnings", "hit_ratio_after_warnings", "repeats", "evictions", "throughput_rps",
         "write_amplification", "space_amplification", "get_hit_p50_ns", "get_hit_p99_ns", "get_miss_p50_ns",
         "get_miss_p99_ns", "set_p50_ns", "set_p99_ns",
+        // Issue 21 §4: the reading's ceiling, classes, pricing and warning cost read these as numbers too.
+        "hits", "trace_requests", "warmup_requests", "too_large", "memory_hits", "disk_hits", "disk_evictions", "memory_expired",
+        "memory_refused", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded", "warning_hits_lost",
+        "warning_memory_hits_lost", "warning_hits_lost_per_warning", "warning_recovery_requests",
     ]
 
     /// `csv` with every other column's cells (empty ones too) prefixed with hostile markup,
@@ -149,10 +153,11 @@ struct Trust2ReportTests {
         let csv = try Self.sweep(in: folder)
         let plain = try Self.bench(["report", csv, "--out", folder.path + "/plain.html"])
         try #require(plain.status == 0, "\(plain.err)")
-        // backend and status choose what is computed (the offline bound, the ok rows): kept, so
-        // both pages say the same sentences; §4.1's second test poisons them too.
+        // backend and status choose what is computed (the offline bound, the ok rows), and
+        // backend_remarks which notes the reading merges (issue 21 §4): kept, so both pages say
+        // the same sentences; §4.1's second test poisons them too.
         let name = folder.path + "/\"'><img src=x onerror=alert(1)><script>s.csv"
-        try Self.poisoned(csv, keep: ["backend", "status"], to: name)
+        try Self.poisoned(csv, keep: ["backend", "status", "backend_remarks"], to: name)
         let result = try Self.bench(["report", name, "--out", folder.path + "/hostile.html"])
         #expect(result.status == 0, "\(result.err)")
         let page = try String(contentsOfFile: folder.path + "/hostile.html", encoding: .utf8)

@@ -1,0 +1,348 @@
+"""The reading of `bench report`: sentences computed from a results CSV's numbers, each a
+claim that says what it rests on (issue 21 §4).
+
+- Ties are ties: two hit ratios differ only when the difference exceeds 1.96 standard
+  errors of a difference of two proportions over the requests replayed (95%); otherwise the
+  backends are indistinguishable on this trace, and the reading says how many requests
+  would tell the observed difference apart.
+- The ceiling: the best possible hit ratio of the trace is re-requests / requests. No CSV
+  column holds the trace's unique objects, so it is read from a run that evicted, refused
+  and expired nothing in demand-fill mode (every miss was then a first request: compulsory);
+  without such a run the ceiling is said to be unknown.
+- Like with like: rows are ranked only within one cost model and one class: two-tier
+  caches (memory_hits filled) with tiers, disk caches (write_amplification filled) with disk
+  caches, memory caches with memory caches. The offline bounds and foundation-nscache (the
+  Linux swift-corelibs NSCache, not an iOS cache) are never ranked.
+- Memory warnings cost what the counterfactual replay measured (warning_hits_lost …); a CSV
+  without those columns says "not measured", never an estimate from the timeline.
+- Repeated notes are merged: one line per distinct note with the rows it covers.
+
+Every value from a CSV enters a sentence through `e` (escaped). All of it is O(rows log rows).
+"""
+import html
+import math
+
+import pandas as pd
+
+import plot
+
+OFFLINE = {"belady", "pfoo-l"}
+# swift-corelibs-foundation's NSCache (BackendRegistry: "the real Foundation.NSCache of
+# swift-corelibs-foundation"): a Linux implementation, shown but never an iOS candidate.
+NOT_IOS = {"foundation-nscache"}
+KNEE_POINTS = 0.01  # "within 1 point of the plateau"
+Z95 = 1.96  # two-sided 95% normal quantile
+RULE = ("Rule for every comparison below: two hit ratios differ only when the difference is larger than 1.96 standard errors of "
+        "a difference of two proportions, √(p₁(1−p₁)/n₁ + p₂(1−p₂)/n₂) over the requests replayed (95%); a smaller difference is a tie. "
+        "Rows are compared only within one cost model and one class (memory caches, two-tier caches, disk caches).")
+
+
+def e(value):
+    """The one way a value reaches the page: text, with <, >, & and both quotes escaped."""
+    return html.escape(str(value), quote=True)
+
+
+def percent(value):
+    return "–" if pd.isna(value) else f"{100 * value:.2f}%"
+
+
+def capacity_text(row):
+    if str(row.get("ignore_obj_size", "no")) == "yes":
+        return f"{int(row['capacity_bytes'])} objects"
+    return plot.size_label(row["capacity_bytes"])
+
+
+def row_name(row):
+    return f"{row['label']} at {capacity_text(row)}"
+
+
+def filled(row, column):
+    return column in row and not pd.isna(row[column])
+
+
+def zero_or_empty(row, column):
+    return column not in row or pd.isna(row[column]) or row[column] == 0
+
+
+def hits(row):
+    """The row's hits: the column when present, else its hit ratio × requests."""
+    return int(row["hits"]) if filled(row, "hits") else round(row["object_hit_ratio"] * row["requests"])
+
+
+def cache_class(row):
+    """memory, tier or disk, from the columns each kind of backend fills; None: never ranked."""
+    if row["backend"] in OFFLINE or row["backend"] in NOT_IOS:
+        return None
+    if filled(row, "memory_hits") or filled(row, "disk_hits"):
+        return "two-tier caches"
+    if filled(row, "write_amplification"):
+        return "disk caches"
+    return "memory caches"
+
+
+# MARK: the ceiling
+
+def ceiling_key(row):
+    """Rows of one trace replayed over the same requests share a ceiling."""
+    return (str(row["trace"]), int(row["requests"]))
+
+
+def ceilings(results):
+    """{(trace, requests): (hits, requests, row)} from a run whose every miss was compulsory:
+    demand-fill, nothing evicted (an empty evictions cell does not count), refused, too large,
+    expired or released by a warning. Several such runs: the most hits (they should agree)."""
+    found = {}
+    for _, row in results[results["requests"] > 0].iterrows():
+        if str(row.get("mode", "demand-fill")) not in ("demand-fill", "", "nan") or not filled(row, "evictions") or row["evictions"] != 0:
+            continue
+        if not all(zero_or_empty(row, c) for c in ("too_large", "disk_evictions", "memory_expired", "memory_refused", "memory_warnings")):
+            continue
+        key = ceiling_key(row)
+        if key not in found or hits(row) > found[key][0]:
+            found[key] = (hits(row), int(row["requests"]), row)
+    return found
+
+
+def ceiling_lines(results, known):
+    lines = []
+    for (trace, requests), _ in results.groupby([results["trace"].astype(str), results["requests"]], sort=False):
+        if (trace, requests) not in known:
+            lines.append(f"The ceiling of {e(trace)} ({requests:,} requests) is not known: every run evicted, refused or released something, "
+                         f"so none shows which misses were compulsory (replay one capacity above the working set to measure it).")
+            continue
+        reuse, _, row = known[(trace, requests)]
+        if reuse == 0:
+            lines.append(f"No reuse in {e(trace)}: every one of its {requests:,} requests asks for an object for the first time "
+                         f"(measured by {e(row_name(row))}, which evicted nothing), so no cache can hit: nothing to size.")
+        else:
+            lines.append(f"Ceiling of {e(trace)}: at most {e(percent(reuse / requests))} of its {requests:,} requests can hit "
+                         f"({reuse:,} re-requests; {requests - reuse:,} compulsory misses, first requests of their objects), "
+                         f"measured by {e(row_name(row))}, which evicted nothing.")
+    return lines
+
+
+# MARK: ties
+
+def margin(a, b):
+    """The 95% half-width of a difference of two hit ratios (unpooled two-proportion)."""
+    p, q = a["object_hit_ratio"], b["object_hit_ratio"]
+    return Z95 * math.sqrt(p * (1 - p) / a["requests"] + q * (1 - q) / b["requests"])
+
+
+def needed_requests(a, b):
+    """Requests each (equal n) for the difference a − b to exceed its 95% margin."""
+    p, q = a["object_hit_ratio"], b["object_hit_ratio"]
+    return math.floor(Z95**2 * (p * (1 - p) + q * (1 - q)) / (p - q) ** 2) + 1
+
+
+def requests_text(rows):
+    counts = sorted({int(n) for n in rows["requests"]})
+    return f"{counts[0]:,} requests" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,} requests"
+
+
+def names(rows):
+    labels = [f"<b>{e(label)}</b>" for label in rows["label"]]
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def comparison(capacity_rows, model, kind):
+    """One sentence: the best of a group, or the tie, with the rule's numbers."""
+    rows = capacity_rows.sort_values(["object_hit_ratio", "label"], ascending=[False, True]).drop_duplicates("label")
+    if len(rows) < 2:
+        return None
+    best = rows.iloc[0]
+    tied = rows[[rows.iloc[i]["object_hit_ratio"] == best["object_hit_ratio"] or
+                 best["object_hit_ratio"] - rows.iloc[i]["object_hit_ratio"] <= margin(best, rows.iloc[i]) for i in range(len(rows))]]
+    where = f"At {e(capacity_text(best))} ({e(model)} cost), among {kind}"
+    if len(tied) == len(rows):
+        worst = rows.iloc[-1]
+        gap = best["object_hit_ratio"] - worst["object_hit_ratio"]
+        if gap == 0:
+            return f"{where}: {names(rows)} are indistinguishable on this trace: the same hit ratio, {e(percent(best['object_hit_ratio']))}."
+        return (f"{where}: {names(rows)} are indistinguishable on this trace: hit ratios {e(percent(worst['object_hit_ratio']))}–"
+                f"{e(percent(best['object_hit_ratio']))}; the largest difference, {100 * gap:.2f} points, is within its uncertainty "
+                f"(±{100 * margin(best, worst):.2f} points over {requests_text(rows)}): too few requests to tell them apart "
+                f"(about {needed_requests(best, worst):,} each would be needed).")
+    below = rows[~rows["label"].isin(tied["label"])].iloc[0]  # the closest one the rule tells apart
+    gap = best["object_hit_ratio"] - below["object_hit_ratio"]
+    beyond = (f"{100 * gap:.2f} points above {e(below['label'])}, more than the uncertainty (±{100 * margin(best, below):.2f} points over "
+              f"{requests_text(rows)})")
+    if len(tied) == 1:
+        return f"{where}: <b>{e(best['label'])}</b> has the best hit ratio, {e(percent(best['object_hit_ratio']))}, {beyond}."
+    low = tied.iloc[-1]
+    return (f"{where}: {names(tied)} lead with {e(percent(low['object_hit_ratio']))}–{e(percent(best['object_hit_ratio']))}, "
+            f"indistinguishable from each other on this trace (within ±{100 * margin(best, low):.2f} points); the best, "
+            f"{e(best['label'])}, is {beyond}.")
+
+
+def comparison_lines(results, known):
+    lines = []
+    classes = results.apply(cache_class, axis=1) if len(results) else pd.Series(dtype=object)
+    ranked = results.assign(cache_class=classes)
+    traces = ranked["trace"].astype(str)
+    several = traces.nunique() > 1
+    groups = ranked.assign(trace_name=traces).dropna(subset=["cache_class"]).groupby(["trace_name", "cost_model", "cache_class", "capacity_bytes"], sort=True)
+    for (trace, model, kind, capacity), rows in groups:
+        if all(known.get(ceiling_key(row), (None,))[0] == 0 for _, row in rows.iterrows()):
+            continue  # no reuse: the ceiling's line says there is nothing to compare or size
+        sentence = comparison(rows, model, kind)
+        if sentence:
+            # Rows of different traces are never compared; with several, each sentence names its trace.
+            lines.append(f"On {e(trace)}: {sentence}" if several else sentence)
+    return lines
+
+
+# MARK: knees, bounds, disks
+
+def knee_lines(results, known):
+    knees, flat = [], []
+    for label, rows in results.groupby("label", sort=False):
+        if rows["capacity_bytes"].nunique() < 3:
+            continue
+        rows = rows.sort_values("capacity_bytes")
+        ceiling = known.get(ceiling_key(rows.iloc[0]))
+        if ceiling is not None and ceiling[0] == 0:
+            continue  # no reuse: the ceiling's line says there is nothing to size
+        if rows["object_hit_ratio"].max() == 0:
+            flat.append(label)  # no hit measured, ceiling unknown: no knee to report
+            continue
+        plateau = rows["object_hit_ratio"].max()
+        knee = rows[rows["object_hit_ratio"] >= plateau - KNEE_POINTS].iloc[0]
+        top = f", ceiling {e(percent(ceiling[0] / ceiling[1]))}" if ceiling is not None else ""
+        knees.append(f"{e(label)}: {e(capacity_text(knee))} ({e(percent(knee['object_hit_ratio']))}, plateau {e(percent(plateau))}{top})")
+    lines = []
+    if knees:
+        lines.append("Knee of each curve — the smallest capacity measured within 1 point of the curve's best hit ratio "
+                     "(the plateau is the best measured, so a sweep that stops early puts the knee at its end): " + "; ".join(knees) + ".")
+    if flat:
+        lines.append("No knee for " + ", ".join(e(label) for label in flat) + ": no hit at any capacity measured.")
+    return lines
+
+
+def bound_lines(results, online):
+    lines = []
+    for bound, measure, name in (("belady", "object_hit_ratio", "Belady (the furthest next use goes first: an upper bound on hits for unit sizes only)"),
+                                 ("pfoo-l", "byte_hit_ratio", "PFOO-L (a bound for variable sizes)")):
+        # One bound per capacity, even when rows repeat (a file given twice, merged shards): the highest.
+        reference = results[results["backend"] == bound].groupby("capacity_bytes")[measure].max()
+        if reference.empty:
+            continue
+        gaps = []
+        for label, rows in online.groupby("label", sort=False):
+            common = rows[rows["capacity_bytes"].isin(reference.index)]
+            if common.empty:
+                continue
+            gap = (reference.loc[common["capacity_bytes"]].values - common[measure].values) * 100
+            gaps.append((gap.mean(), f"{e(label)} {gap.mean():.1f} points on average (at most {gap.max():.1f})"))
+        if gaps:
+            gaps.sort()
+            kind = "hit ratio" if measure == "object_hit_ratio" else "byte hit ratio"
+            lines.append(f"Distance from {name} in {kind}, closest first: " + "; ".join(text for _, text in gaps) + ".")
+    return lines
+
+
+def durability_text(row):
+    value = row.get("durability")
+    return f"durability {value}" if value is not None and not pd.isna(value) and str(value) != "" else "durability not recorded"
+
+
+def disk_lines(results):
+    disk = results[results["write_amplification"].notna()] if "write_amplification" in results else results.iloc[0:0]
+    lines = []
+    for _, row in disk.drop_duplicates("label").iterrows():
+        space = "" if pd.isna(row.get("space_amplification")) else f" and keeps {row['space_amplification']:.2f}× the cached bytes on disk"
+        lines.append(f"{e(row['label'])} at {e(capacity_text(row))} writes {row['write_amplification']:.2f}× the payload bytes it stores"
+                     f"{space} ({e(durability_text(row))}).")
+    return lines
+
+
+# MARK: memory warnings and notes
+
+def warning_notes(results):
+    """(note, row name) per warned row: the counterfactual cost, or "not measured"."""
+    notes = []
+    for _, row in results[results["memory_warnings"].fillna(0) > 0].iterrows():
+        count = int(row["memory_warnings"])
+        warned = f"{count:,} memory warning{'s' if count != 1 else ''}"
+        if not filled(row, "warning_hits_lost"):
+            reason = "this CSV has no warning_hits_lost column" if "warning_hits_lost" not in results else "warning_hits_lost is empty"
+            notes.append(("memory warnings: what they cost in hits was not measured "
+                          f"({reason}: no replay without warnings to compare with).", row_name(row)))
+            continue
+        lost = int(row["warning_hits_lost"])
+        moved = int(row["warning_memory_hits_lost"]) if filled(row, "warning_memory_hits_lost") else None
+        recovery = (f"; recovery took {int(row['warning_recovery_requests']):,} requests (against the replay without warnings)"
+                    if filled(row, "warning_recovery_requests") else "")
+        per = row["warning_hits_lost_per_warning"] if filled(row, "warning_hits_lost_per_warning") else lost / count
+        if lost == 0 and not moved:
+            text = (f"unaffected by {warned}: the same hits as the same replay without warnings"
+                    + (", and no memory hit moved to disk" if moved == 0 else "") + ".")
+        elif lost == 0:
+            text = (f"{warned} cost no hits, but {moved:,} memory hits became disk hits (decodes), "
+                    f"against the same replay without warnings{recovery}.")
+        else:
+            change = f"cost {lost:,} hits ({per:,.1f} per warning)" if lost > 0 else f"gained {-lost:,} hits ({-per:,.1f} per warning)"
+            moved_text = f"; besides, {moved:,} memory hits became disk hits (decodes)" if moved else ""
+            text = f"{warned} {change} against the same replay without warnings{moved_text}{recovery}."
+        notes.append((text, row_name(row)))
+    return notes
+
+
+def merged(notes):
+    """One line per distinct note (HTML-safe text) with the rows it covers, in first-seen order."""
+    covered = {}
+    for text, row in notes:
+        rows = covered.setdefault(text, [])
+        if row not in rows:
+            rows.append(row)
+    lines = []
+    for text, rows in covered.items():
+        shown = ", ".join(e(r) for r in rows)
+        lines.append(f"{shown}: {text}" if len(rows) == 1 else f"{len(rows)} rows — {shown}: {text}")
+    return lines
+
+
+def remark_notes(results):
+    """backend_remarks cells ("N text; M text"): the text is the note, the count goes with its row."""
+    notes = []
+    if "backend_remarks" not in results:
+        return notes
+    for _, row in results.iterrows():
+        cell = row["backend_remarks"]
+        if pd.isna(cell) or str(cell) == "":
+            continue
+        for part in str(cell).split("; "):
+            count, _, text = part.partition(" ")
+            counted = count.isdigit() and text != ""
+            notes.append((e(text if counted else part) + ".", f"{row_name(row)} ({count})" if counted else row_name(row)))
+    return notes
+
+
+def model_notes(results, known):
+    """What a ranked model is not: `nscache` is an LRU with a hard cost limit, while Apple's
+    NSCache treats countLimit/totalCostLimit as "not a strict limit" (Apple's NSCache
+    documentation) and documents no eviction order (issue 21 §8)."""
+    ranked = results[(results["backend"] == "nscache") & results.apply(cache_class, axis=1).notna()] if len(results) else results
+    return [("nscache is modeled as an LRU with a hard cost limit; Apple's NSCache treats its limits as hints (\u201cnot a strict limit\u201d) "
+             "and does not document its eviction order, so its ranking is the model's, not a measurement of NSCache.", row_name(row))
+            for _, row in ranked.iterrows() if known.get(ceiling_key(row), (None,))[0] != 0]  # no reuse: nothing was ranked
+
+
+def not_ranked_notes(results):
+    return [("the Linux swift-corelibs-foundation NSCache, not Apple's: shown in the table, never ranked as an iOS candidate.", row_name(row))
+            for _, row in results[results["backend"].isin(NOT_IOS)].iterrows()]
+
+
+def reading(results):
+    """The reading's lines (HTML-safe), each computed from the rows with status ok."""
+    results = results[results["requests"] > 0]  # a row that replayed nothing has no ratio to read
+    known = ceilings(results)
+    online = results[~results["backend"].isin(OFFLINE)]
+    comparisons = comparison_lines(results, known)
+    lines = ceiling_lines(results, known)
+    lines += ([RULE] + comparisons) if comparisons else []
+    lines += knee_lines(results, known)
+    lines += bound_lines(results, online)
+    lines += disk_lines(results)
+    lines += merged(warning_notes(results) + model_notes(results, known) + not_ranked_notes(results) + remark_notes(results))
+    return lines
