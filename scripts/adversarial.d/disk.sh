@@ -1,6 +1,7 @@
 # Issue 20 (trust, second round), the disk backends: 1.2 foundation-urlcache's reused folder,
 # 1.3 a symlinked --cache-dir or TMPDIR, 1.4 a FIFO named like a cache file, 1.5 sqlite's
-# orphaned bodies. Run by scripts/adversarial in an empty $WORK with $BENCH and $REPO.
+# orphaned bodies; and the review of those fixes: R5 a tier's disk refusals. Run by scripts/adversarial in an empty
+# $WORK with $BENCH and $REPO.
 set -u
 cd "$WORK"
 
@@ -147,6 +148,32 @@ case_sqlite_killed() {
     else ok "$name ($(column s2.csv orphans_removed) removed)"; fi
 }
 
+# R5: flush-to-disk over a disk tier too small for every body: nothing is flushed, 35
+# refusals (7 warnings before the end, 5 stores each), said in disk_refused and a note.
+case_tier_flush_refused() {
+    local name="R5 tier-flush-refused-by-disk" i
+    { echo time,key,size; for ((i = 0; i < 40; i++)); do echo "$i,k$((i % 10)),2000"; done; } > r5.csv
+    run flush run --trace r5.csv --backend "tier:lru+files[disk-capacity=1000]" --capacity 100KiB --write back \
+        --memory-warning every:5 --on-warning flush-to-disk --no-timing --csv r5-out.csv
+    if [ "$status" -ne 0 ]; then fail "$name" "exit $status: $(head -c 300 flush.out)"
+    elif [ "$(column r5-out.csv flushed_to_disk)/$(column r5-out.csv disk_writes)" != 0/0 ]; then
+        fail "$name" "flushed_to_disk $(column r5-out.csv flushed_to_disk), disk_writes $(column r5-out.csv disk_writes), expected 0/0"
+    elif [ "$(column r5-out.csv disk_refused)" != 35 ]; then fail "$name" "disk_refused is '$(column r5-out.csv disk_refused)', expected 35"
+    elif ! grep -q "35 kept off the disk" flush.out || grep -q "flushed on memory warnings" flush.out; then fail "$name" "the note: $(grep -i 'bodies written' flush.out)"
+    else ok "$name"; fi
+}
+
+# R5: write-through, a body that fits memory but not the disk tier: disk_refused, not skipped unsaid.
+case_tier_through_refused() {
+    local name="R5 tier-write-through-refused-by-disk"
+    printf 'time,key,size\n0,a,2000\n1,b,400\n2,a,2000\n3,b,400\n' > r5b.csv
+    run through run --trace r5b.csv --backend "tier:lru+files[disk-capacity=1000]" --capacity 100KiB --no-timing --csv r5b-out.csv
+    if [ "$status" -ne 0 ]; then fail "$name" "exit $status: $(head -c 300 through.out)"
+    elif [ "$(column r5b-out.csv disk_refused)/$(column r5b-out.csv disk_writes)/$(column r5b-out.csv hits)" != 1/1/2 ]; then
+        fail "$name" "disk_refused/disk_writes/hits $(column r5b-out.csv disk_refused)/$(column r5b-out.csv disk_writes)/$(column r5b-out.csv hits), expected 1/1/2"
+    else ok "$name"; fi
+}
+
 case_urlcache_symlink
 case_urlcache_foreign
 case_symlinked_cache_dir
@@ -154,3 +181,5 @@ case_symlinked_tmpdir
 case_fifos
 case_sqlite_orphans
 case_sqlite_killed
+case_tier_flush_refused
+case_tier_through_refused
