@@ -1,6 +1,8 @@
 # Issue 20 (trust, second round), the disk backends: 1.2 foundation-urlcache's reused folder,
 # 1.3 a symlinked --cache-dir or TMPDIR, 1.4 a FIFO named like a cache file, 1.5 sqlite's
-# orphaned bodies. Run by scripts/adversarial in an empty $WORK with $BENCH and $REPO.
+# orphaned bodies; and the review of those fixes: R5 a tier's disk refusals, R7 planted
+# entries in a warm files folder, R14 hard links. Run by scripts/adversarial in an empty
+# $WORK with $BENCH and $REPO.
 set -u
 cd "$WORK"
 
@@ -147,6 +149,75 @@ case_sqlite_killed() {
     else ok "$name ($(column s2.csv orphans_removed) removed)"; fi
 }
 
+# R5: flush-to-disk over a disk tier too small for every body: nothing is flushed, 35
+# refusals (7 warnings before the end, 5 stores each), said in disk_refused and a note.
+case_tier_flush_refused() {
+    local name="R5 tier-flush-refused-by-disk" i
+    { echo time,key,size; for ((i = 0; i < 40; i++)); do echo "$i,k$((i % 10)),2000"; done; } > r5.csv
+    run flush run --trace r5.csv --backend "tier:lru+files[disk-capacity=1000]" --capacity 100KiB --write back \
+        --memory-warning every:5 --on-warning flush-to-disk --no-timing --csv r5-out.csv
+    if [ "$status" -ne 0 ]; then fail "$name" "exit $status: $(head -c 300 flush.out)"
+    elif [ "$(column r5-out.csv flushed_to_disk)/$(column r5-out.csv disk_writes)" != 0/0 ]; then
+        fail "$name" "flushed_to_disk $(column r5-out.csv flushed_to_disk), disk_writes $(column r5-out.csv disk_writes), expected 0/0"
+    elif [ "$(column r5-out.csv disk_refused)" != 35 ]; then fail "$name" "disk_refused is '$(column r5-out.csv disk_refused)', expected 35"
+    elif ! grep -q "35 kept off the disk" flush.out || grep -q "flushed on memory warnings" flush.out; then fail "$name" "the note: $(grep -i 'bodies written' flush.out)"
+    else ok "$name"; fi
+}
+
+# R5: write-through, a body that fits memory but not the disk tier: disk_refused, not skipped unsaid.
+case_tier_through_refused() {
+    local name="R5 tier-write-through-refused-by-disk"
+    printf 'time,key,size\n0,a,2000\n1,b,400\n2,a,2000\n3,b,400\n' > r5b.csv
+    run through run --trace r5b.csv --backend "tier:lru+files[disk-capacity=1000]" --capacity 100KiB --no-timing --csv r5b-out.csv
+    if [ "$status" -ne 0 ]; then fail "$name" "exit $status: $(head -c 300 through.out)"
+    elif [ "$(column r5b-out.csv disk_refused)/$(column r5b-out.csv disk_writes)/$(column r5b-out.csv hits)" != 1/1/2 ]; then
+        fail "$name" "disk_refused/disk_writes/hits $(column r5b-out.csv disk_refused)/$(column r5b-out.csv disk_writes)/$(column r5b-out.csv hits), expected 1/1/2"
+    else ok "$name"; fi
+}
+
+# R7, R14: a body of a warm files folder replaced by a FIFO, a link or a hard link to a
+# file outside, or a folder: a failed row naming it, nothing removed; once it is gone, the
+# folder is still warm (7 of 8 hits: the review saw a FIFO dropped unsaid, and a folder
+# that took .manifest with it so the next run started cold).
+case_files_planted_body() {
+    local kind d body before reason
+    echo precious > "$WORK/outside.bin"
+    for kind in fifo symlink folder hardlink; do
+        d="$WORK/planted-$kind"
+        run warm run --trace t.csv --backend files --cache-dir "$d" --capacity 1MiB --no-timing
+        body="$(ls "$d/files" | grep -E '^[0-9a-f]{64}$' | head -1)"
+        rm "$d/files/$body"
+        case "$kind" in
+            fifo) mkfifo "$d/files/$body"; reason="is a FIFO, not a regular file" ;;
+            symlink) ln -s "$WORK/outside.bin" "$d/files/$body"; reason="is a symbolic link, not a regular file" ;;
+            folder) mkdir "$d/files/$body"; reason="is a folder, not a regular file" ;;
+            hardlink) ln "$WORK/outside.bin" "$d/files/$body"; reason="has 2 hard links" ;;
+        esac
+        before="$(ls -A "$d/files")"
+        run planted run --trace t.csv --backend files --cache-dir "$d" --capacity 1MiB --no-timing
+        if [ "$status" -eq 124 ]; then fail "R7 files-planted-$kind" "the run hung"; continue; fi
+        if [ "$status" -ne 1 ] || ! grep -q "$d/files/$body.*$reason" planted.out; then fail "R7 files-planted-$kind" "exit $status: $(head -c 300 planted.out)"; continue; fi
+        if [ "$(ls -A "$d/files")" != "$before" ]; then fail "R7 files-planted-$kind" "the failed run removed entries"; continue; fi
+        rm -rf "$d/files/$body"
+        run after run --trace t.csv --backend files --cache-dir "$d" --capacity 1MiB --no-timing --csv "after-$kind.csv"
+        if [ "$status" -ne 0 ] || [ "$(column "after-$kind.csv" hits)" != 7 ]; then fail "R7 files-planted-$kind" "after removing it: exit $status, hits '$(column "after-$kind.csv" hits 2>/dev/null)', expected 7 (warm)"
+        elif [ "$(cat "$WORK/outside.bin")" != precious ]; then fail "R7 files-planted-$kind" "the file outside changed"
+        else ok "R7 files-planted-$kind"; fi
+    done
+}
+
+# R14: a body in sqlite's fsCachedData/ replaced by a hard link to a file outside: never read.
+case_sqlite_hard_link() {
+    local name="R14 sqlite-hard-linked-body" d="$WORK/hl" body
+    run warm run --trace t.csv --backend sqlite --cache-dir "$d" --capacity 1MiB --no-timing
+    body="$(ls "$d/sqlite/fsCachedData" | head -1)"
+    head -c 5000 /dev/zero > "$WORK/outside-5000.bin"
+    rm "$d/sqlite/fsCachedData/$body" && ln "$WORK/outside-5000.bin" "$d/sqlite/fsCachedData/$body"
+    run linked run --trace t.csv --backend sqlite --cache-dir "$d" --capacity 1MiB --no-timing
+    if [ "$status" -ne 1 ] || ! grep -q "fsCachedData/$body.*has 2 hard links" linked.out; then fail "$name" "exit $status: $(head -c 300 linked.out)"
+    else ok "$name"; fi
+}
+
 case_urlcache_symlink
 case_urlcache_foreign
 case_symlinked_cache_dir
@@ -154,3 +225,7 @@ case_symlinked_tmpdir
 case_fifos
 case_sqlite_orphans
 case_sqlite_killed
+case_tier_flush_refused
+case_tier_through_refused
+case_files_planted_body
+case_sqlite_hard_link

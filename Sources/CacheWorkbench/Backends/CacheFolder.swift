@@ -78,9 +78,11 @@ final class CacheFolder {
             return try adopt(path, backend: backend)
         }
         var markerInfo = stat()
-        guard fstat(marker, &markerInfo) == 0, markerInfo.st_mode & S_IFMT == S_IFREG else {
+        let problem = fstat(marker, &markerInfo) == 0 ? FileKind.refusal(markerInfo) : "cannot be inspected: \(errnoText())"
+        // A FIFO or device, or a hard link to a file outside, is never the workbench's marker.
+        if let problem {
             close(marker)
-            throw failure(markerPath, backend, "the marker is not a regular file")
+            throw failure(markerPath, backend, "\(problem); the marker must be the file the workbench wrote")
         }
         var bytes = [UInt8](repeating: 0, count: 256)
         let count = pread(marker, &bytes, bytes.count, 0)
@@ -160,12 +162,7 @@ final class CacheFolder {
             }
             var info = stat()
             guard lstat(entry, &info) == 0 else { throw Self.failure(entry, backend, "cannot inspect: \(Self.errnoText())") }
-            guard info.st_mode & S_IFMT == S_IFREG else {
-                throw Self.failure(entry, backend, "is \(FileKind.name(of: info.st_mode)), not a regular file; the workbench does not let \(backend) open it")
-            }
-            guard info.st_nlink == 1 else {
-                throw Self.failure(entry, backend, "has \(info.st_nlink) hard links (a file shared with another place); the workbench does not let \(backend) open it")
-            }
+            if let problem = FileKind.refusal(info) { throw Self.failure(entry, backend, "\(problem); the workbench does not let \(backend) open it") }
         }
     }
 }
@@ -220,6 +217,16 @@ struct LinkInPath: Equatable {
 
 /// A file type's name for messages ("a FIFO"), from `st_mode`.
 enum FileKind {
+    /// Why a file found in a cache folder is not one the workbench may read back or remove
+    /// as its own, said after its path; nil for a regular file with one name. A link, FIFO,
+    /// device or folder is not what a backend writes, and a second hard link shares the
+    /// body with a place outside the folder (read there, or written there by a backend).
+    static func refusal(_ info: stat) -> String? {
+        if info.st_mode & S_IFMT != S_IFREG { return "is \(name(of: info.st_mode)), not a regular file" }
+        if info.st_nlink != 1 { return "has \(info.st_nlink) hard links (a file shared with another place)" }
+        return nil
+    }
+
     static func name(of mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFREG: "a regular file"

@@ -84,9 +84,10 @@ struct CountingFiles {
     }
 
     /// Reads the whole file into `buffer` (resized to fit); false when it does not exist.
-    /// A link is not followed, and anything but a regular file of at most `limit` bytes is
-    /// an error. The open does not block (`O_NONBLOCK`), so a FIFO or device at the name is
-    /// refused at once instead of hanging the run.
+    /// A link is not followed, and anything but a regular file with one name (a hard link
+    /// would read a file outside the folder) of at most `limit` bytes is an error. The open
+    /// does not block (`O_NONBLOCK`), so a FIFO or device at the name is refused at once
+    /// instead of hanging the run.
     func read(_ path: String, into buffer: inout [UInt8], limit: Int = DiskLimits.largestBody) throws -> Bool {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if descriptor < 0 {
@@ -96,7 +97,7 @@ struct CountingFiles {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw error(path, "cannot stat") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw notRegular(path, info.st_mode) }
+        if let problem = FileKind.refusal(info) { throw refused(path, problem) }
         // A regular file: back to ordinary blocking reads.
         guard fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) == 0 else { throw error(path, "cannot clear O_NONBLOCK") }
         guard info.st_size <= limit else {
@@ -124,19 +125,20 @@ struct CountingFiles {
         if unlink(path) != 0 && errno != ENOENT { throw error(path, "cannot remove") }
     }
 
-    private func notRegular(_ path: String, _ mode: mode_t) -> DiskError {
-        DiskError(backend: backend, path: path, reason: "is \(FileKind.name(of: mode)), not a regular file; the workbench reads only regular files from a cache folder")
+    private func refused(_ path: String, _ problem: String) -> DiskError {
+        DiskError(backend: backend, path: path, reason: "\(problem); the workbench reads and removes only regular files with one name in a cache folder")
     }
 
-    /// Checks, without opening it, that nothing or a regular file is at `path` (a file that
-    /// code the workbench does not control will open: `Cache.db` and its side files).
+    /// Checks, without opening it, that nothing or a regular file with one name is at
+    /// `path`: a file that code the workbench does not control will open (`Cache.db` and its
+    /// side files), or one a reopen is about to keep or remove (`files`' own names).
     func requireRegularFileOrNothing(_ path: String) throws {
         var info = stat()
         if lstat(path, &info) != 0 {
             guard errno == ENOENT else { throw error(path, "cannot inspect") }
             return
         }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw notRegular(path, info.st_mode) }
+        if let problem = FileKind.refusal(info) { throw refused(path, problem) }
     }
 
     /// The size of a regular file at `path` (a link is not followed); nil when there is no

@@ -17,8 +17,10 @@ import Foundation
 /// warm; every manifest line is validated (sizes within the body limit, times finite, a
 /// regular file of that size present), and without a manifest a reopened folder starts
 /// empty. Only files of the store's own name shapes (digests, their `.tmp`) are ever
-/// removed. A store makes room before it writes, and a reopened folder over capacity is
-/// swept at once, so a run after a full disk at a smaller capacity recovers.
+/// removed, and only regular files with one name: a reopen that finds anything else at
+/// such a name fails with its path and removes nothing. A store makes room before it
+/// writes, and a reopened folder over capacity is swept at once, so a run after a full
+/// disk at a smaller capacity recovers.
 ///
 /// Complexity: get O(1) + one file read; set O(1) + one file write, plus one unlink per
 /// evicted entry.
@@ -142,12 +144,18 @@ public final class FileStore: CacheBackend {
         try Data(text.utf8).withUnsafeBytes { try files.writeAtomically(path(Self.manifestName), $0, fsync: fsync, kind: .other) }
     }
 
-    /// Loads `.manifest` if present, validating every line; entries whose file is missing
-    /// (or is not a regular file of the stated size) are dropped; files of the store's own
-    /// name shapes that no entry names are removed (a crash between a write and the
-    /// manifest); other names are left alone. Over capacity (a smaller one than last time),
-    /// it sweeps at once.
+    /// Checks every file of the store's own name shapes first: anything but a regular file
+    /// with one name (a FIFO, link, folder, device, hard link) fails the run with its path,
+    /// before anything is read or removed, so the folder stays as it was (a removal met
+    /// halfway would already have taken the manifest, and the next run would start cold
+    /// and delete valid bodies). Then loads `.manifest` if present, validating every line;
+    /// entries whose file is missing (or not of the stated size) are dropped; own-shaped
+    /// files that no entry names are removed (a crash between a write and the manifest);
+    /// other names are left alone. Over capacity (a smaller one than last time), it sweeps
+    /// at once. Complexity: O(entries), one lstat each.
     private func reopen() throws {
+        let own = try folder.names().filter(Self.isOwnName)
+        for file in own { try files.requireRegularFileOrNothing(path(file)) }
         let manifestPath = path(Self.manifestName)
         var bytes: [UInt8] = []
         let known = try files.read(manifestPath, into: &bytes, limit: SizeLimits.largestDiskBody)
@@ -163,11 +171,14 @@ public final class FileStore: CacheBackend {
                 named.insert(entry.fileName!)
             }
         }
-        for file in try folder.names() where !named.contains(file) {
-            let stem = file.hasSuffix(".tmp") ? String(file.dropLast(4)) : file
-            if CacheFileName.isDigest(stem) || stem == Self.manifestName { try files.remove(path(file)) }
-        }
+        for file in own where !named.contains(file) { try files.remove(path(file)) }
         if index.totalBytes > capacity { try sweep(making: 0) }
+    }
+
+    /// The names the store makes: digests, `.manifest`, and their `.tmp`.
+    static func isOwnName(_ file: String) -> Bool {
+        let stem = file.hasSuffix(".tmp") ? String(file.dropLast(4)) : file
+        return CacheFileName.isDigest(stem) || stem == manifestName
     }
 
     /// One manifest line: size, stored time, last access, hex key, each checked.

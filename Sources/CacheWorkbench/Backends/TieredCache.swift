@@ -9,13 +9,15 @@
 /// - set: memory (unless the cost is over `memory-entry-limit` of the memory capacity,
 ///   Nuke's 10%, or over the memory capacity: counted in `memoryRefused`), and the disk with
 ///   `write=through`. The too-large rule is per tier (`admits`): an object too large for
-///   memory is stored on disk only; only one too large for both tiers is too_large. With `write=back` the disk is written
-///   only by a memory warning's `flush-to-disk`, so what memory evicts first is lost (a RAM
-///   layer flushed on memory warnings). The disk body is the encoded size
-///   (`BackendConfig.diskCost`), whatever the memory cost model.
+///   memory is stored on disk only; only one too large for both tiers is too_large; one that
+///   fits memory but not the disk stays in memory alone (`diskRefused`). With `write=back`
+///   the disk is written only by a memory warning's `flush-to-disk`, so what memory evicts
+///   first is lost (a RAM layer flushed on memory warnings). The disk body is the encoded
+///   size (`BackendConfig.diskCost`), whatever the memory cost model.
 /// - memory warning (`on-warning`): `clear` empties memory (every library's response);
 ///   `trim:F` evicts in the memory backend's own order down to F of its capacity;
-///   `flush-to-disk` writes the memory entries the disk lacks, then clears; `none` ignores it.
+///   `flush-to-disk` writes the memory entries the disk lacks (those over `disk-capacity`
+///   are refused, not flushed), then clears; `none` ignores it.
 /// - `memory-ttl`: an entry unread for that many seconds of trace time is a memory miss
 ///   and goes; each read extends it; every `memory-sweep` seconds the expired ones are
 ///   removed (Kingfisher: 300 s, extended by reads, swept every 120 s).
@@ -213,13 +215,20 @@ public final class TieredCache: CacheBackend {
         return true
     }
 
-    private func storeOnDisk(_ request: Request) throws {
-        guard let disk else { return }
+    /// Writes the body to the disk tier; whether it did. A body over `disk-capacity` (one
+    /// that fit memory, or a flushed one) is counted in `diskRefused`, never skipped unsaid.
+    @discardableResult
+    private func storeOnDisk(_ request: Request) throws -> Bool {
+        guard let disk else { return false }
         let bytes = diskCost(request)
-        guard bytes <= diskCapacity else { return }
+        guard bytes <= diskCapacity else {
+            counts.diskRefused += 1
+            return false
+        }
         try disk.set(request, cost: bytes, payload: nil)
         counts.diskWrites += 1
         counts.diskWriteBytes += ByteTotal(bytes)
+        return true
     }
 
     public func remove(_ request: Request) throws {
@@ -243,8 +252,7 @@ public final class TieredCache: CacheBackend {
             let pending = unflushed.values.sorted { ($0.time, $0.keyText) < ($1.time, $1.keyText) }
             for var request in pending where try memory.get(request) {
                 request.time = max(request.time, lastTime)
-                try storeOnDisk(request)
-                counts.flushed += 1
+                if try storeOnDisk(request) { counts.flushed += 1 }  // a refused one is not flushed
             }
             unflushed.removeAll()
         }
@@ -289,6 +297,9 @@ public struct TierCounts: Sendable, Equatable {
     public var diskWriteBytes: ByteTotal = 0
     /// Entries written to disk by `flush-to-disk`.
     public var flushed = 0
+    /// Stores and flushes the disk tier did not take: the body is over `disk-capacity`
+    /// (it stays in memory alone).
+    public var diskRefused = 0
     /// Memory entries that outlived `memory-ttl` (on a read or a sweep).
     public var memoryExpired = 0
     /// Stores and promotions kept out of memory (over `memory-entry-limit` or the memory
@@ -309,6 +320,7 @@ public struct TierCounts: Sendable, Equatable {
         change.diskWrites -= start.diskWrites
         change.diskWriteBytes -= start.diskWriteBytes
         change.flushed -= start.flushed
+        change.diskRefused -= start.diskRefused
         change.memoryExpired -= start.memoryExpired
         change.memoryRefused -= start.memoryRefused
         change.diskEvictions -= start.diskEvictions

@@ -196,6 +196,7 @@ public enum TableReport {
             if t.flushed > 0 { text += ", \(t.flushed) of them flushed on memory warnings" }
             if t.memoryExpired > 0 { text += ", \(t.memoryExpired) memory entries expired" }
             if t.memoryRefused > 0 { text += ", \(t.memoryRefused) kept out of memory (over the entry limit or the memory capacity; stored on disk only)" }
+            if t.diskRefused > 0 { text += ", \(t.diskRefused) kept off the disk (over the disk tier's capacity: held in memory only; disk_refused)" }
             notes.append(text)
             if result.tally.http != nil {
                 notes.append("\(at): in the HTTP mode the tier counts lookups that found a body, stale ones the model then revalidated or fetched again included, so memory + disk hits can exceed the hits")
