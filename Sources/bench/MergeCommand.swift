@@ -34,7 +34,7 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let planned = try SweepPlan.read(path: plan)
-            try OutputFile.check(outputs: csv.map { [("--csv", $0)] } ?? [], inputs: [plan] + results + (against.map { [$0] } ?? []), inputName: ShardMerge.inputName)
+            try ShardMerge.checkOutput(csv, plan: planned, planPath: plan, results: results, against: against)
             let merge = try ShardMerge(plan: planned, planPath: plan, inputs: results)
             if let csv { try OutputFile.write(merge.merged, to: csv) } else { try StandardOutput.write(merge.merged) }
             FileDescriptorOutput.write("bench: merged \(merge.rows) points from \(results.count) files\n", to: 2)

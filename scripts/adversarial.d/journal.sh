@@ -206,3 +206,29 @@ case_plans
 case_readme_workflow
 case_newline_path
 case_messages
+
+# The review of issue 20's fixes. A plan of lru and files points over a small trace, run
+# once with a regular file as TMPDIR so the files points fail (its file kept as failed.…).
+review_plan() {
+    [ -e r.json ] && return
+    printf 'time,key,size\n0,A,4\n1,B,4\n2,A,4\n3,C,4\n' > r.csv
+    timeout 60 "$BENCH" sweep --trace r.csv --backend lru,files --capacity 4,8 --no-timing --plan r.json 2>/dev/null
+    : > not-a-folder
+    TMPDIR="$WORK/not-a-folder" timeout 60 "$BENCH" sweep --plan r.json --shard 0/1 > /dev/null 2>&1
+    cp r.shard-0-of-1.csv failed.shard-0-of-1.csv
+}
+
+# review 2: merge --csv naming the plan's trace is refused, the trace untouched.
+case_review_merge_trace() {
+    review_plan
+    local status before
+    before=$(md5sum < r.csv)
+    timeout 60 "$BENCH" merge --plan r.json failed.shard-0-of-1.csv --csv r.csv > /dev/null 2> trace.err; status=$?
+    if refused "$status" trace.err && grep -q "the same file as the trace" trace.err && [ "$(md5sum < r.csv)" = "$before" ]; then
+        ok "review.2 merge-csv-is-plan-trace"
+    else
+        fail "review.2 merge-csv-is-plan-trace" "exit $status: $(head -c 300 trace.err)"
+    fi
+}
+
+case_review_merge_trace

@@ -85,6 +85,17 @@ public struct ShardMerge {
     /// An input of the merge as an output's clash names it: `--csv` must not overwrite it.
     public static func inputName(_ path: String) -> String { "\(path), one of the merge's inputs (the plan, a shard's results or --against)" }
 
+    /// Checks `--csv` before merging: it may be none of the merge's inputs and not the
+    /// plan's trace, which every shard reads (`bench sweep --plan FILE --csv TRACE` is
+    /// refused the same way).
+    public static func checkOutput(_ csv: String?, plan: SweepPlan, planPath: String, results: [String], against: String?) throws {
+        guard let csv else { return }
+        let traces = Set(plan.points.map(\.trace))
+        try OutputFile.check(
+            outputs: [("--csv", csv)], inputs: [planPath] + results + (against.map { [$0] } ?? []) + traces.sorted(),
+            inputName: { traces.contains($0) ? "the trace" : inputName($0) })
+    }
+
     /// N when every input is named `….shard-I-of-N.csv` with one N.
     static func shardCount(_ inputs: [String]) -> Int? {
         let counts = Set(inputs.map { path -> Int? in

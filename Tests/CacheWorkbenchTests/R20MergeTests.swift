@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+/// The adversarial review of issue 20's fixes: an input is never an output (the plan's
+/// trace, a report's inputs named as such), one document on standard output, failed points
+/// are never finished ones (shards, merge), merge checks `capacity_bytes`, a refused
+/// `--resume` names the option that differs, and a range says when its points repeat.
+@Suite("20 review: outputs, shards, merge and journals", .serialized)
+struct R20MergeTests {
+    static let handTrace = "time,key,size\n0,A,4\n1,B,4\n2,A,4\n3,C,4\n"
+
+    /// One line of error, exit 2.
+    private func refused(_ run: (status: Int32, out: String, err: String)) -> Bool {
+        run.status == 2 && run.err.hasPrefix("bench: error: ") && run.err.filter { $0 == "\n" }.count == 1
+    }
+
+    /// A plan of `backends` at 4 and 8 bytes over the hand trace, and its one shard run.
+    private func plannedShard(_ folder: TemporaryFolder, backends: String = "lru,fifo", environment: [String: String]? = nil) throws
+        -> (trace: String, plan: String, shard: String, run: (status: Int32, out: String, err: String)) {
+        let trace = folder.file("t.csv", Self.handTrace)
+        let plan = folder.path + "/p.json"
+        let made = try bench(["sweep", "--trace", trace, "--backend", backends, "--capacity", "4,8", "--no-timing", "--plan", plan])
+        #expect(made.status == 0, "\(made.err)")
+        let run = try bench(["sweep", "--plan", plan, "--shard", "0/1"], environment: environment)
+        return (trace, plan, folder.path + "/p.shard-0-of-1.csv", run)
+    }
+
+    // MARK: 2
+
+    @Test("20 review 2: merge --csv naming the plan's trace is refused as sweep --plan's --csv is; the trace is untouched")
+    func mergeOutputIsPlanTrace() throws {
+        let folder = TemporaryFolder()
+        let (trace, plan, shard, run) = try plannedShard(folder)
+        #expect(run.status == 0, "\(run.err)")
+        let merge = try bench(["merge", "--plan", plan, shard, "--csv", trace])
+        #expect(refused(merge) && merge.err.contains("is the same file as the trace"), "\(merge)")
+        #expect(try String(contentsOfFile: trace, encoding: .utf8) == Self.handTrace)
+        // Named another way (relative to the plan's folder), it is still the trace.
+        let relative = try bench(["merge", "--plan", "p.json", "p.shard-0-of-1.csv", "--csv", "./t.csv"], in: folder.path)
+        #expect(refused(relative) && relative.err.contains("the trace"), "\(relative)")
+        #expect(try String(contentsOfFile: trace, encoding: .utf8) == Self.handTrace)
+        // Nor does a plan's run write its results over the plan.
+        let before = try String(contentsOfFile: plan, encoding: .utf8)
+        let over = try bench(["sweep", "--plan", plan, "--csv", plan])
+        #expect(refused(over) && over.err.contains("the plan this runs"), "\(over)")
+        #expect(try String(contentsOfFile: plan, encoding: .utf8) == before)
+    }
+}
