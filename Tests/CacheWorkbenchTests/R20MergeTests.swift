@@ -46,4 +46,19 @@ struct R20MergeTests {
         #expect(refused(over) && over.err.contains("the plan this runs"), "\(over)")
         #expect(try String(contentsOfFile: plan, encoding: .utf8) == before)
     }
+
+    // MARK: 3
+
+    @Test("20 review 3: at most one output on standard output, whatever its name; otherwise one line, exit 2")
+    func oneDocumentOnStandardOutput() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("hand.csv", Self.handTrace)
+        for (first, second) in [("--json", "-"), ("--timeline", "-"), ("--json", "/dev/stdout"), ("--timeline", "/proc/self/fd/1")] {
+            let run = try bench(["run", "--trace", trace, "--backend", "lru", "--capacity", "8", "--csv", "-", first, second])
+            #expect(refused(run) && run.err.contains("name standard output") && run.out.isEmpty, "\(first) \(second): \(run)")
+        }
+        #expect(throws: WorkbenchError.self) { try OutputFile.check(outputs: [("--json", "/dev/fd/1"), ("--csv", "-")], inputs: []) }
+        // One is fine.
+        try OutputFile.check(outputs: [("--csv", "-"), ("--json", folder.path + "/r.json")], inputs: [])
+    }
 }

@@ -35,3 +35,10 @@ check "4.4 convert-bin-reads-back" "[ $status -eq 0 ] && [ \$(wc -l < bin.csv) -
 cp t.bin t.data
 B run --trace t.data --backend lru --capacity 8 >/dev/null 2>err.txt; status=$?
 check "4.4 binary-as-text-one-short-line" "[ $status -eq 2 ] && [ \$(wc -l < err.txt) -eq 1 ] && [ \$(wc -c < err.txt) -lt 300 ] && grep -q 'binary data' err.txt" "$(head -c 300 err.txt)"
+
+# Review of 20, 3: one document on standard output, whatever its name.
+for pair in "--json -" "--timeline -" "--json /dev/stdout" "--timeline /proc/self/fd/1"; do
+    # shellcheck disable=SC2086
+    B run --trace hand.csv --backend lru --capacity 8 --csv - $pair > two.out 2> two.err; status=$?
+    check "review.3 one-stdout-document ($pair)" "[ $status -eq 2 ] && [ ! -s two.out ] && [ \$(wc -l < two.err) -eq 1 ] && grep -q 'name standard output' two.err" "$(cat two.err)"
+done
