@@ -61,4 +61,37 @@ struct R20MergeTests {
         // One is fine.
         try OutputFile.check(outputs: [("--csv", "-"), ("--json", folder.path + "/r.json")], inputs: [])
     }
+
+    // MARK: 4
+
+    @Test("20 review 4: a failed point is not finished: the shard runs it again (the others kept), merge names it and exits 1")
+    func failedPointsRunAgain() throws {
+        let folder = TemporaryFolder()
+        // A regular file as TMPDIR: `files` cannot make its folder, so its points fail.
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder.file("not-a-folder", "")
+        let (_, plan, shard, first) = try plannedShard(folder, backends: "lru,files", environment: environment)
+        #expect(first.status == 1, "\(first)")
+        let failedCopy = folder.path + "/failed.shard-0-of-1.csv"
+        try FileManager.default.copyItem(atPath: shard, toPath: failedCopy)
+        let failedRows = try csvRows(shard)
+        #expect(failedRows.filter { $0["status"] != "ok" }.map { $0["sweep_point"] } == ["2", "3"])
+        // Merged as they are, but named, and exit 1 (never "merged" and success).
+        let merged = folder.path + "/m.csv"
+        let merge = try bench(["merge", "--plan", plan, failedCopy, "--csv", merged])
+        #expect(merge.status == 1 && merge.err.contains("2 of 4 points failed") && merge.err.contains("2 (files 4B"), "\(merge)")
+        #expect(try csvRows(merged).count == 4)
+        // Run again (a working TMPDIR): only the failed points, the lru rows kept as they were.
+        let again = try bench(["sweep", "--plan", plan, "--shard", "0/1"])
+        #expect(again.status == 0 && again.err.contains("holds 2 failed points (2, 3); running them again"), "\(again)")
+        let rows = try csvRows(shard)
+        #expect(rows.map { $0["sweep_point"] } == ["0", "1", "2", "3"] && rows.allSatisfy { $0["status"] == "ok" }, "\(rows.map { $0["status"] ?? "" })")
+        #expect(rows[0]["run_id"] == failedRows[0]["run_id"] && rows[1]["run_id"] == failedRows[1]["run_id"])
+        #expect(!FileManager.default.fileExists(atPath: shard + ".partial"))
+        // Now it is finished, and merges.
+        let finished = try bench(["sweep", "--plan", plan, "--shard", "0/1"])
+        #expect(finished.status == 0 && finished.err.contains("nothing to run"), "\(finished)")
+        let good = try bench(["merge", "--plan", plan, shard, "--csv", merged])
+        #expect(good.status == 0 && !good.err.contains("failed"), "\(good)")
+    }
 }

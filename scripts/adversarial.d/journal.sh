@@ -232,3 +232,20 @@ case_review_merge_trace() {
 }
 
 case_review_merge_trace
+
+# review 4: a failed point is not finished: merge names it and exits 1; the shard runs it
+# again (its other rows kept) and is then finished.
+case_review_failed_points() {
+    review_plan
+    local status
+    timeout 60 "$BENCH" merge --plan r.json failed.shard-0-of-1.csv --csv rm.csv > /dev/null 2> failed.err; status=$?
+    if [ "$status" -eq 1 ] && grep -q "2 of 4 points failed: 2 (files 4B" failed.err; then ok "review.4 merge-names-failed"; else fail "review.4 merge-names-failed" "exit $status: $(head -c 300 failed.err)"; fi
+    timeout 60 "$BENCH" sweep --plan r.json --shard 0/1 > /dev/null 2> again.err; status=$?
+    if [ "$status" -eq 0 ] && grep -q "holds 2 failed points (2, 3); running them again" again.err && ! grep -q ',failed,' r.shard-0-of-1.csv; then
+        ok "review.4 shard-reruns-failed"
+    else
+        fail "review.4 shard-reruns-failed" "exit $status: $(head -c 300 again.err)"
+    fi
+}
+
+case_review_failed_points

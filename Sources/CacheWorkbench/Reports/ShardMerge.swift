@@ -3,7 +3,7 @@ import Foundation
 /// `bench merge --plan FILE RESULTS…`: the shards' results as one CSV in plan order, after
 /// checking that every planned point is there exactly once, made by this plan (`plan_id`,
 /// `SweepPlan.identity`), with the plan's trace checksum, workbench revision, backend and capacity. What is missing or duplicated is named, with
-/// the shard that should have run it. `--against FILE` then compares the merged rows with
+/// the shard that should have run it; so is a failed point (merged, but exit 1). `--against FILE` then compares the merged rows with
 /// another results file of the same plan (a local `bench sweep --plan`), every column but
 /// the measured ones.
 ///
@@ -25,6 +25,9 @@ public struct ShardMerge {
 
     public var merged: String
     public var rows: Int
+    /// The points whose rows failed (`status` not `ok`), each named with its shard and
+    /// error: merged as they are, but the merge is no finished sweep (exit 1).
+    public var failed: [String]
 
     public init(plan: SweepPlan, planPath: String, inputs: [String]) throws {
         guard !inputs.isEmpty else { throw WorkbenchError("bench merge: name the shards' results files") }
@@ -74,6 +77,11 @@ public struct ShardMerge {
             problems.append("\(duplicated.count) points more than once: \(places.joined(separator: "; "))\(duplicated.count > 8 ? "; …" : "")")
         }
         guard problems.isEmpty else { throw WorkbenchError("bench merge: \(problems.joined(separator: "; "))") }
+        let status = tables[0].column("status")!, error = tables[0].column("error")!
+        failed = plan.points.indices.compactMap { index in
+            let row = tables[found[index]![0].table].rows[found[index]![0].row]
+            return row[status] == "ok" ? nil : "\(describe(index)): \(ErrorText.quote(row[error].isEmpty ? row[status] : row[error]))"
+        }
         let lines = plan.points.indices.map { index -> String in
             let at = found[index]![0]
             return tables[at.table].rows[at.row].map(CSVReport.escape).joined(separator: ",")
