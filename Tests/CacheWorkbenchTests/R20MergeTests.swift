@@ -94,4 +94,40 @@ struct R20MergeTests {
         let good = try bench(["merge", "--plan", plan, shard, "--csv", merged])
         #expect(good.status == 0 && !good.err.contains("failed"), "\(good)")
     }
+
+    // MARK: 13
+
+    @Test("20 review 13: a refused --resume names each differing option, the command's value and the journal's")
+    func resumeRefusalNamesTheOption() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("hand.csv", Self.handTrace)
+        let other = folder.file("the other trace.csv", Self.handTrace)
+        var journaled = RunSetup.Arguments()
+        journaled.trace = trace
+        journaled.backends = "lru"
+        journaled.capacities = "4,8"
+        journaled.timing = false
+        let fingerprint = { (arguments: RunSetup.Arguments) in SweepRun.fingerprint(try RunSetup(arguments).plan, arguments: arguments) }
+        let journal = try fingerprint(journaled) + "\n" + RunResult.columnNames.joined(separator: ",") + "\n"
+        let points = [SweepJournalText.PlannedPoint(backend: "lru", capacity: "4B"), .init(backend: "lru", capacity: "8B")]
+        let refusal = { (now: RunSetup.Arguments) throws -> String in
+            do {
+                _ = try SweepJournalText.parse(Array(journal.utf8), path: "s.csv.partial", fingerprint: try fingerprint(now), columns: RunResult.columnNames, points: points)
+            } catch {
+                return "\(error)"
+            }
+            return "accepted"
+        }
+        var changed = journaled
+        changed.skipBad = true
+        changed.seed = 2
+        let both = try refusal(changed)
+        #expect(both.contains("s.csv.partial:1: made by a different sweep: --seed is '2' here, '1' in the journal"), "\(both)")
+        #expect(both.contains("--skip-bad is on here, off in the journal"), "\(both)")
+        // A path with spaces is one value, not several.
+        var moved = journaled
+        moved.trace = other
+        let path = try refusal(moved)
+        #expect(path.contains("--trace is '") && path.components(separatedBy: " here, ").count == 2 && !path.contains("--seed"), "\(path)")
+    }
 }

@@ -249,3 +249,19 @@ case_review_failed_points() {
 }
 
 case_review_failed_points
+
+# review 13: a refused --resume names each differing option with both values.
+case_review_resume_names() {
+    local status
+    rm -f n.csv n.csv.partial
+    interrupted n.csv 3 "${long_sweep[@]}" || { fail "review.13 resume-names-option" "could not interrupt the sweep"; return; }
+    timeout 60 "$BENCH" "${long_sweep[@]}" --csv n.csv --resume --seed 9 --skip-bad > /dev/null 2> named.err; status=$?
+    if refused "$status" named.err && grep -q "n.csv.partial:1: made by a different sweep: --seed is '9' here, '1' in the journal" named.err \
+        && grep -q -- "--skip-bad is on here, off in the journal" named.err; then
+        ok "review.13 resume-names-option"
+    else
+        fail "review.13 resume-names-option" "exit $status: $(head -c 300 named.err)"
+    fi
+}
+
+case_review_resume_names
