@@ -130,4 +130,17 @@ struct R20MergeTests {
         let path = try refusal(moved)
         #expect(path.contains("--trace is '") && path.components(separatedBy: " here, ").count == 2 && !path.contains("--seed"), "\(path)")
     }
+
+    // MARK: 9
+
+    @Test("20 review 9: report's --out naming one of its inputs says so, not \"the trace\"")
+    func reportNamesItsInputs() throws {
+        let folder = TemporaryFolder()
+        let results = folder.file("r.csv", "not read\n")
+        let timeline = folder.file("tl.csv", "not read\n")
+        for (arguments, named) in [(["report", results, "--out", results], results), (["report", results, "--timeline", timeline, "--out", timeline], timeline)] {
+            let run = try bench(arguments)
+            #expect(refused(run) && run.err.contains("is the same file as \(named), one of the report's inputs") && !run.err.contains("trace"), "\(run)")
+        }
+    }
 }

@@ -42,3 +42,11 @@ for pair in "--json -" "--timeline -" "--json /dev/stdout" "--timeline /proc/sel
     B run --trace hand.csv --backend lru --capacity 8 --csv - $pair > two.out 2> two.err; status=$?
     check "review.3 one-stdout-document ($pair)" "[ $status -eq 2 ] && [ ! -s two.out ] && [ \$(wc -l < two.err) -eq 1 ] && grep -q 'name standard output' two.err" "$(cat two.err)"
 done
+
+# Review of 20, 9: a report's clash names its inputs, not a trace.
+B run --trace hand.csv --backend lru --capacity 8 --no-timing --csv rr.csv --timeline tl.csv > /dev/null 2>&1
+cp rr.csv rr.before
+B report rr.csv --out rr.csv > /dev/null 2> report.err; status=$?
+check "review.9 report-out-is-input" "[ $status -eq 2 ] && grep -q \"one of the report's inputs\" report.err && ! grep -q 'the trace' report.err && cmp -s rr.csv rr.before" "$(cat report.err)"
+B report rr.csv --timeline tl.csv --out tl.csv > /dev/null 2> report.err; status=$?
+check "review.9 report-out-is-timeline" "[ $status -eq 2 ] && grep -q \"one of the report's inputs\" report.err && ! grep -q 'the trace' report.err" "$(cat report.err)"
