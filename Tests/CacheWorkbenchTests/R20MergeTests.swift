@@ -143,4 +143,35 @@ struct R20MergeTests {
             #expect(refused(run) && run.err.contains("is the same file as \(named), one of the report's inputs") && !run.err.contains("trace"), "\(run)")
         }
     }
+
+    // MARK: 10
+
+    @Test("20 review 10: merge refuses a row whose capacity_bytes its capacity does not make, and names a misplaced column")
+    func mergeChecksCapacityBytes() throws {
+        let folder = TemporaryFolder()
+        let (_, plan, shard, run) = try plannedShard(folder)
+        #expect(run.status == 0, "\(run.err)")
+        var lines = try String(contentsOfFile: shard, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = CSVRowText.fields(of: lines[0])
+        var fields = CSVRowText.fields(of: lines[1])  // point 0: lru at 4B
+        fields[header.firstIndex(of: "capacity_bytes")!] = "8"
+        lines[1] = fields.map(CSVReport.escape).joined(separator: ",")
+        let edited = folder.file("edited.csv", lines.joined(separator: "\n") + "\n")
+        let merge = try bench(["merge", "--plan", plan, edited, "--csv", folder.path + "/m.csv"])
+        #expect(refused(merge) && merge.err.contains("edited.csv:2: point 0's capacity_bytes is 8, which is 8B, not its capacity_spec '4B'"), "\(merge)")
+        // Two columns swapped: where they part, not only the count.
+        var swapped = header
+        let (hits, misses) = (header.firstIndex(of: "hits")!, header.firstIndex(of: "misses")!)
+        swapped.swapAt(hits, misses)
+        #expect { _ = try ResultsTable.parse(swapped.joined(separator: ",") + "\n", path: "s.csv", columns: header) } throws: {
+            "\($0)".contains("column \(hits + 1) is 'misses', expected 'hits'")
+        }
+        // Shares: the row's part of its working set, within the spec's rounding.
+        #expect(ShardMerge.capacityMismatch(bytes: "105", spec: "10.5%", workingSet: "1000") == nil)
+        #expect(ShardMerge.capacityMismatch(bytes: "1053", spec: "10.53%", workingSet: "10000") == nil)
+        #expect(ShardMerge.capacityMismatch(bytes: "1054", spec: "10.53%", workingSet: "10000") == nil)  // 10.534% written as 10.53%
+        #expect(ShardMerge.capacityMismatch(bytes: "200", spec: "10.5%", workingSet: "1000") != nil)
+        #expect(ShardMerge.capacityMismatch(bytes: "976563", spec: "953.67KiB", workingSet: "") == nil)  // a size written rounded
+        #expect(ShardMerge.capacityMismatch(bytes: "x", spec: "4B", workingSet: "") != nil)
+    }
 }

@@ -265,3 +265,24 @@ case_review_resume_names() {
 }
 
 case_review_resume_names
+
+# review 10: merge checks capacity_bytes against the capacity, and says where a header parts.
+case_review_capacity_bytes() {
+    review_plan
+    local status
+    python3 - <<'PY'
+import csv
+rows = list(csv.reader(open('failed.shard-0-of-1.csv'))); h = rows[0]
+rows[1][h.index('capacity_bytes')] = '8'            # point 0 is lru at 4B
+csv.writer(open('edited.csv', 'w', newline='')).writerows(rows)
+rows = list(csv.reader(open('failed.shard-0-of-1.csv'))); a, b = h.index('hits'), h.index('misses')
+rows[0][a], rows[0][b] = rows[0][b], rows[0][a]
+csv.writer(open('swapped.csv', 'w', newline='')).writerows(rows)
+PY
+    timeout 60 "$BENCH" merge --plan r.json edited.csv > /dev/null 2> edited.err; status=$?
+    if refused "$status" edited.err && grep -q "edited.csv:2: point 0's capacity_bytes is 8" edited.err; then ok "review.10 merge-capacity-bytes"; else fail "review.10 merge-capacity-bytes" "exit $status: $(head -c 300 edited.err)"; fi
+    timeout 60 "$BENCH" merge --plan r.json swapped.csv > /dev/null 2> swapped.err; status=$?
+    if refused "$status" swapped.err && grep -q "is 'misses', expected 'hits'" swapped.err; then ok "review.10 merge-swapped-columns"; else fail "review.10 merge-swapped-columns" "exit $status: $(head -c 300 swapped.err)"; fi
+}
+
+case_review_capacity_bytes

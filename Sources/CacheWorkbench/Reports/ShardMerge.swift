@@ -55,6 +55,9 @@ public struct ShardMerge {
                 for (name, value, planned) in checks where value != planned {
                     throw WorkbenchError("\(place): point \(index)'s \(name) is \(ErrorText.quote(value)), the plan's is \(ErrorText.quote(planned))")
                 }
+                if let problem = Self.capacityMismatch(bytes: row[column("capacity_bytes")], spec: point.capacity, workingSet: row[column("working_set_bytes")]) {
+                    throw WorkbenchError("\(place): point \(index)'s capacity_bytes \(problem); the row was edited or damaged: run its shard again")
+                }
                 found[index, default: []].append((tableIndex, rowIndex))
             }
         }
@@ -88,6 +91,22 @@ public struct ShardMerge {
         }
         merged = ([RunResult.columnNames.joined(separator: ",")] + lines).joined(separator: "\n") + "\n"
         rows = lines.count
+    }
+
+    /// Why a row's `capacity_bytes` is not what its capacity makes, nil when it is: a size
+    /// writes as the spec (`capacity_spec` is `ByteCount.format` of it), a share is its part
+    /// of the row's working set, within the spec's rounding (0.01 of a percent).
+    static func capacityMismatch(bytes text: String, spec: String, workingSet: String) -> String? {
+        guard let bytes = Int(text), bytes >= 1 else { return "\(ErrorText.quote(text)) is not a whole number of 1 or more" }
+        guard let capacity = try? Capacity(parsing: spec) else { return nil }  // the spec is checked against the plan
+        guard case .share(let share) = capacity else {
+            return ByteCount.format(bytes) == spec ? nil : "is \(bytes), which is \(ByteCount.format(bytes)), not its capacity_spec \(ErrorText.quote(spec))"
+        }
+        guard let total = ByteTotal(workingSet) else { return "cannot be checked: working_set_bytes \(ErrorText.quote(workingSet)) is not a number" }
+        let rounding = 0.000051  // half of 0.01%, and a little for floating point
+        let low = Capacity.share(max(0, share - rounding)).resolve(workingSetBytes: total)
+        let high = Capacity.share(share + rounding).resolve(workingSetBytes: total)
+        return (low...high).contains(bytes) ? nil : "is \(bytes), and \(spec) of its working set (\(workingSet) bytes) is \(capacity.resolve(workingSetBytes: total))"
     }
 
     /// An input of the merge as an output's clash names it: `--csv` must not overwrite it.
