@@ -174,4 +174,25 @@ struct R20MergeTests {
         #expect(ShardMerge.capacityMismatch(bytes: "976563", spec: "953.67KiB", workingSet: "") == nil)  // a size written rounded
         #expect(ShardMerge.capacityMismatch(bytes: "x", spec: "4B", workingSet: "") != nil)
     }
+
+    // MARK: 11
+
+    @Test("20 review 11: a range keeps every point asked for, and says when rounding makes some equal (sizes and shares alike)")
+    func rangeRepeatsAreSaid() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("hand.csv", "time,key,size\n0,A,1\n1,B,1\n2,A,1\n3,C,1\n")
+        let ranges: [(capacity: String, extra: [String])] = [("1..20", ["--ignore-obj-size"]), ("10%..20%", [])]
+        for (capacity, extra) in ranges {
+            let csv = folder.path + "/s.csv"
+            let run = try bench(["sweep", "--trace", trace, "--backend", "lru,fifo", "--capacity", capacity, "--points", "12", "--no-timing", "--csv", csv] + extra)
+            #expect(run.status == 0, "\(run)")
+            let rows = try csvRows(csv)
+            #expect(rows.count == 24, "\(capacity): \(rows.count) rows")
+            let distinct = Set(rows.filter { $0["backend"] == "lru" }.map { $0["capacity_bytes"]! }).count
+            #expect(run.err.contains("bench: note: some points resolve to the same capacity") && run.err.contains("lru: 12 points asked, \(distinct) distinct capacit"), "\(capacity): \(run.err)")
+        }
+        // Distinct points: no note.
+        let run = try bench(["sweep", "--trace", trace, "--backend", "lru", "--capacity", "1..3", "--points", "3", "--no-timing", "--ignore-obj-size", "--csv", folder.path + "/d.csv"])
+        #expect(run.status == 0 && !run.err.contains("same capacity"), "\(run)")
+    }
 }

@@ -182,6 +182,7 @@ public struct SweepRun {
         if curvePoints > 0 {
             notes.append("lru's \(curvePoints) points came from one pass of its exact miss-ratio curve (method = mattson: the same counts as replays, no time, memory or eviction figures)")
         }
+        if let note = Self.repeatedCapacitiesNote(points.compactMap { rows[$0.index] }) { notes.append(note) }
         if !finished.isEmpty, let journal {
             notes.append("\(finished.count) of \(points.count) points were already finished in \(journal.path) and were not run again; the table shows the \(results.count) run now")
         }
