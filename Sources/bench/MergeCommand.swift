@@ -10,6 +10,7 @@ struct MergeCommand: ParsableCommand {
             Every row must be a point of the plan, made by a run of this plan (its plan_id), \
             with the plan's trace checksum, workbench revision, backend and capacity; a missing or duplicated point is named, with the \
             shard that should have run it (when the files are named <plan>.shard-I-of-N.csv). \
+            Failed points are merged as they are, named, and the exit status is 1. \
             --against FILE compares the merged rows with another results file of the same plan \
             (a local bench sweep --plan FILE --csv X), every column but the measured ones \
             (times, throughput, heap and RSS, run ids, folders).
@@ -34,10 +35,14 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let planned = try SweepPlan.read(path: plan)
-            try OutputFile.check(outputs: csv.map { [("--csv", $0)] } ?? [], inputs: [plan] + results + (against.map { [$0] } ?? []), inputName: ShardMerge.inputName)
+            try ShardMerge.checkOutput(csv, plan: planned, planPath: plan, results: results, against: against)
             let merge = try ShardMerge(plan: planned, planPath: plan, inputs: results)
             if let csv { try OutputFile.write(merge.merged, to: csv) } else { try StandardOutput.write(merge.merged) }
             FileDescriptorOutput.write("bench: merged \(merge.rows) points from \(results.count) files\n", to: 2)
+            // A failed row is a failed point, never a finished sweep.
+            if !merge.failed.isEmpty {
+                FileDescriptorOutput.write("bench: failed: \(merge.failed.count) of \(merge.rows) points failed: \(merge.failed.prefix(8).joined(separator: "; "))\(merge.failed.count > 8 ? "; …" : ""); run their shards again (a shard runs its failed points again, keeping the rest), then merge\n", to: 2)
+            }
             if let against {
                 let differences = try merge.differences(from: against)
                 guard differences.isEmpty else {
@@ -46,6 +51,7 @@ struct MergeCommand: ParsableCommand {
                 }
                 FileDescriptorOutput.write("bench: the merged rows equal \(against)'s, measured columns aside\n", to: 2)
             }
+            if !merge.failed.isEmpty { throw ExitCode(1) }
         }
     }
 }

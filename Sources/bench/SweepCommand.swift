@@ -88,6 +88,9 @@ struct SweepCommand: ParsableCommand {
                     FileDescriptorOutput.write("bench: note: \(run.resultsPath) already holds this shard's \(run.points.count) points; nothing to run\n", to: 2)
                     return
                 }
+                if !run.rerunning.isEmpty {
+                    FileDescriptorOutput.write("bench: note: \(run.resultsPath) holds \(run.rerunning.count) failed points (\(run.rerunning.prefix(8).map(String.init).joined(separator: ", "))\(run.rerunning.count > 8 ? ", …" : "")); running them again, its other rows kept\n", to: 2)
+                }
                 arguments = ready
             } else if shard != nil {
                 throw WorkbenchError("--shard runs a shard of a plan: add --plan FILE")

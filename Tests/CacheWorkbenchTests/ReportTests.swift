@@ -31,7 +31,7 @@ struct ReportTests {
         #expect(page.contains("files at 32MiB writes"))
         // Issue 21 §4: the warnings' cost comes from the counterfactual columns (or is "not measured"), never the timeline's gap;
         // lru (memory) and files (disk) are not compared, and belady is a bound: no "best" here.
-        #expect(page.contains("memory warnings: what they cost in hits was not measured") || page.contains("against the same replay without warnings"))
+        #expect(page.contains("memory warnings: what they cost in hits was not measured") || page.contains("the same replay without warnings"))
         #expect(!page.contains("cost about") && !page.contains("has the best hit ratio"))
     }
 

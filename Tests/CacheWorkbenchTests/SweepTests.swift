@@ -48,8 +48,8 @@ struct SweepTests {
         } == [0.1, 0.2, 0.3, 0.4, 0.5])
         #expect(try CapacitySweep.capacities(parsing: "64MiB,10%", points: 12, spacing: .log) == [.bytes(64 << 20), .share(0.1)])
         #expect { _ = try Capacity.list(parsing: "1%..5%") } throws: { "\($0)".contains("a range A..B is for `bench sweep`") }
-        // Rounding merges neighbours on a narrow byte range: each capacity once.
-        #expect(try CapacitySweep.capacities(parsing: "1..3", points: 10, spacing: .log) == [.bytes(1), .bytes(2), .bytes(3)])
+        // A narrow byte range keeps every point asked for (rounding repeats some; the sweep says so).
+        #expect(try CapacitySweep.capacities(parsing: "1..3", points: 10, spacing: .log) == [1, 1, 1, 1, 2, 2, 2, 2, 3, 3].map(Capacity.bytes))
         for (text, points, reason) in [("1MiB..10%", 4, "both ends"), ("50%..10%", 4, "below the second"), ("1MiB..2MiB", 1, "--points"),
                                        ("x..2MiB", 4, "capacity 'x'")] {
             #expect { _ = try CapacitySweep.capacities(parsing: text, points: points, spacing: .log) } throws: { "\($0)".contains(reason) }

@@ -206,3 +206,83 @@ case_plans
 case_readme_workflow
 case_newline_path
 case_messages
+
+# The review of issue 20's fixes. A plan of lru and files points over a small trace, run
+# once with a regular file as TMPDIR so the files points fail (its file kept as failed.…).
+review_plan() {
+    [ -e r.json ] && return
+    printf 'time,key,size\n0,A,4\n1,B,4\n2,A,4\n3,C,4\n' > r.csv
+    timeout 60 "$BENCH" sweep --trace r.csv --backend lru,files --capacity 4,8 --no-timing --plan r.json 2>/dev/null
+    : > not-a-folder
+    TMPDIR="$WORK/not-a-folder" timeout 60 "$BENCH" sweep --plan r.json --shard 0/1 > /dev/null 2>&1
+    cp r.shard-0-of-1.csv failed.shard-0-of-1.csv
+}
+
+# review 2: merge --csv naming the plan's trace is refused, the trace untouched.
+case_review_merge_trace() {
+    review_plan
+    local status before
+    before=$(md5sum < r.csv)
+    timeout 60 "$BENCH" merge --plan r.json failed.shard-0-of-1.csv --csv r.csv > /dev/null 2> trace.err; status=$?
+    if refused "$status" trace.err && grep -q "the same file as the trace" trace.err && [ "$(md5sum < r.csv)" = "$before" ]; then
+        ok "review.2 merge-csv-is-plan-trace"
+    else
+        fail "review.2 merge-csv-is-plan-trace" "exit $status: $(head -c 300 trace.err)"
+    fi
+}
+
+case_review_merge_trace
+
+# review 4: a failed point is not finished: merge names it and exits 1; the shard runs it
+# again (its other rows kept) and is then finished.
+case_review_failed_points() {
+    review_plan
+    local status
+    timeout 60 "$BENCH" merge --plan r.json failed.shard-0-of-1.csv --csv rm.csv > /dev/null 2> failed.err; status=$?
+    if [ "$status" -eq 1 ] && grep -q "2 of 4 points failed: 2 (files 4B" failed.err; then ok "review.4 merge-names-failed"; else fail "review.4 merge-names-failed" "exit $status: $(head -c 300 failed.err)"; fi
+    timeout 60 "$BENCH" sweep --plan r.json --shard 0/1 > /dev/null 2> again.err; status=$?
+    if [ "$status" -eq 0 ] && grep -q "holds 2 failed points (2, 3); running them again" again.err && ! grep -q ',failed,' r.shard-0-of-1.csv; then
+        ok "review.4 shard-reruns-failed"
+    else
+        fail "review.4 shard-reruns-failed" "exit $status: $(head -c 300 again.err)"
+    fi
+}
+
+case_review_failed_points
+
+# review 13: a refused --resume names each differing option with both values.
+case_review_resume_names() {
+    local status
+    rm -f n.csv n.csv.partial
+    interrupted n.csv 3 "${long_sweep[@]}" || { fail "review.13 resume-names-option" "could not interrupt the sweep"; return; }
+    timeout 60 "$BENCH" "${long_sweep[@]}" --csv n.csv --resume --seed 9 --skip-bad > /dev/null 2> named.err; status=$?
+    if refused "$status" named.err && grep -q "n.csv.partial:1: made by a different sweep: --seed is '9' here, '1' in the journal" named.err \
+        && grep -q -- "--skip-bad is on here, off in the journal" named.err; then
+        ok "review.13 resume-names-option"
+    else
+        fail "review.13 resume-names-option" "exit $status: $(head -c 300 named.err)"
+    fi
+}
+
+case_review_resume_names
+
+# review 10: merge checks capacity_bytes against the capacity, and says where a header parts.
+case_review_capacity_bytes() {
+    review_plan
+    local status
+    python3 - <<'PY'
+import csv
+rows = list(csv.reader(open('failed.shard-0-of-1.csv'))); h = rows[0]
+rows[1][h.index('capacity_bytes')] = '8'            # point 0 is lru at 4B
+csv.writer(open('edited.csv', 'w', newline='')).writerows(rows)
+rows = list(csv.reader(open('failed.shard-0-of-1.csv'))); a, b = h.index('hits'), h.index('misses')
+rows[0][a], rows[0][b] = rows[0][b], rows[0][a]
+csv.writer(open('swapped.csv', 'w', newline='')).writerows(rows)
+PY
+    timeout 60 "$BENCH" merge --plan r.json edited.csv > /dev/null 2> edited.err; status=$?
+    if refused "$status" edited.err && grep -q "edited.csv:2: point 0's capacity_bytes is 8" edited.err; then ok "review.10 merge-capacity-bytes"; else fail "review.10 merge-capacity-bytes" "exit $status: $(head -c 300 edited.err)"; fi
+    timeout 60 "$BENCH" merge --plan r.json swapped.csv > /dev/null 2> swapped.err; status=$?
+    if refused "$status" swapped.err && grep -q "is 'misses', expected 'hits'" swapped.err; then ok "review.10 merge-swapped-columns"; else fail "review.10 merge-swapped-columns" "exit $status: $(head -c 300 swapped.err)"; fi
+}
+
+case_review_capacity_bytes

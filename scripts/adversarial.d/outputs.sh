@@ -51,3 +51,25 @@ check "review stats-escapes-name" "[ -s stats.txt ] && ! grep -q \"\$(printf '\\
 printf '{"log":{"entries":[{"startedDateTime":"2026-01-01T00:00:00Z","request":{"method":"GET","url":"https://x.test/a","headers":[]},"response":{"status":200,"headers":[{"name":"Content-Length","value":"100, 200"}],"content":{"mimeType":"image/jpeg"}}}]}}' > cl.har
 B run --trace cl.har --backend lru --capacity 1MiB >/dev/null 2>err.txt; status=$?
 check "review content-length-list" "[ $status -eq 2 ] && grep -q 'is not a length' err.txt" "exit $status: $(head -c 200 err.txt)"
+
+# Review of 20, 3: one document on standard output, whatever its name.
+for pair in "--json -" "--timeline -" "--json /dev/stdout" "--timeline /proc/self/fd/1"; do
+    # shellcheck disable=SC2086
+    B run --trace hand.csv --backend lru --capacity 8 --csv - $pair > two.out 2> two.err; status=$?
+    check "review.3 one-stdout-document ($pair)" "[ $status -eq 2 ] && [ ! -s two.out ] && [ \$(wc -l < two.err) -eq 1 ] && grep -q 'name standard output' two.err" "$(cat two.err)"
+done
+
+# Review of 20, 9: a report's clash names its inputs, not a trace.
+B run --trace hand.csv --backend lru --capacity 8 --no-timing --csv rr.csv --timeline tl.csv > /dev/null 2>&1
+cp rr.csv rr.before
+B report rr.csv --out rr.csv > /dev/null 2> report.err; status=$?
+check "review.9 report-out-is-input" "[ $status -eq 2 ] && grep -q \"one of the report's inputs\" report.err && ! grep -q 'the trace' report.err && cmp -s rr.csv rr.before" "$(cat report.err)"
+B report rr.csv --timeline tl.csv --out tl.csv > /dev/null 2> report.err; status=$?
+check "review.9 report-out-is-timeline" "[ $status -eq 2 ] && grep -q \"one of the report's inputs\" report.err && ! grep -q 'the trace' report.err" "$(cat report.err)"
+
+# Review of 20, 11: a range keeps every point asked for and says when some repeat.
+printf 'time,key,size\n0,A,1\n1,B,1\n2,A,1\n3,C,1\n' > three.csv
+B sweep --trace hand.csv --backend lru --capacity 1..20 --points 12 --ignore-obj-size --no-timing --csv range1.csv > /dev/null 2> range1.err; status=$?
+check "review.11 size-range-keeps-points" "[ $status -eq 0 ] && [ \$(wc -l < range1.csv) -eq 13 ] && grep -q 'lru: 12 points asked, 10 distinct capacities' range1.err" "$(cat range1.err)"
+B sweep --trace three.csv --backend lru --capacity 10%..20% --points 12 --no-timing --csv range2.csv > /dev/null 2> range2.err; status=$?
+check "review.11 share-range-says-repeats" "[ $status -eq 0 ] && [ \$(wc -l < range2.csv) -eq 13 ] && grep -q 'lru: 12 points asked, 1 distinct capacity' range2.err" "$(cat range2.err)"

@@ -20,18 +20,16 @@ public enum CapacitySweep {
                 return spacing == .log ? a * pow(b / a, t) : a + (b - a) * t
             }
         }
-        var result: [Capacity]
+        // Exactly `points` capacities, even where rounding to whole bytes makes neighbours
+        // equal: shares can only be resolved with the trace, so both kinds keep every point
+        // and the sweep says which repeat (`SweepRun.repeatedCapacitiesNote`).
         switch (low, high) {
         case (.bytes(let a), .bytes(let b)):
-            result = try values(Double(a), Double(b)).map { .bytes(max(1, Int($0.rounded()))) }
+            return try values(Double(a), Double(b)).map { .bytes(max(1, Int($0.rounded()))) }
         case (.share(let a), .share(let b)):
-            result = try values(a, b).map { .share(min(1, $0)) }
+            return try values(a, b).map { .share(min(1, $0)) }
         default:
             throw WorkbenchError("capacity range '\(text)': both ends must be sizes (64MiB) or both shares of the working set (10%)")
         }
-        // Rounding can merge neighbours on a narrow byte range: each capacity once.
-        var seen: [Capacity] = []
-        for capacity in result where !seen.contains(capacity) { seen.append(capacity) }
-        return seen
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// checked against the plan (same workbench revision, same trace checksum, the same points
 /// in the same order), narrowed to the shard's points, writing its own results file, every
 /// row carrying the plan's identity (`plan_id`). A shard whose results file is already
-/// complete (and of this plan) is not run again; an interrupted one continues from its journal.
+/// complete (and of this plan) is not run again, except its failed points; an interrupted
+/// one continues from its journal.
 public struct PlannedSweep {
     /// What to run, ready for `SweepRun`; nil when the shard already finished.
     public var arguments: SweepRun.Arguments?
@@ -12,6 +13,8 @@ public struct PlannedSweep {
     public var resultsPath: String
     /// The points this run covers.
     public var points: [Int]
+    /// Points whose rows in an existing results file failed: run again now.
+    public var rerunning: [Int] = []
 
     /// `sweep` is the plan's command parsed by the CLI; `csv` and `jobs` are this run's.
     public init(plan: SweepPlan, planPath: String, sweep: SweepRun.Arguments, shard: ShardSpec?, csv: String?, jobs: Int?) throws {
@@ -28,17 +31,25 @@ public struct PlannedSweep {
         guard let results = csv ?? shard.map({ SweepPlan.shardResultsPath(plan: planPath, index: $0.index, count: $0.count) }) else {
             throw WorkbenchError("bench sweep --plan \(planPath) without --shard runs every point here: name the results file with --csv")
         }
+        // The plan is an input too (the trace is checked with the sweep's own outputs).
+        try OutputFile.check(outputs: [("--csv", results)], inputs: [planPath], inputName: { "\($0), the plan this runs" })
         arguments.run.csv = results
         self.resultsPath = results
         self.points = points
-        if shard != nil, let finished = try Self.finishedPoints(results, planID: identity, planPath: planPath) {
-            guard finished == points else {
+        arguments.resume = FileManager.default.fileExists(atPath: results + ".partial")
+        if shard != nil, let finished = try Self.finishedRows(results, planID: identity, planPath: planPath) {
+            guard finished.keys.sorted() == points else {
                 throw WorkbenchError("\(results) exists and does not hold shard \(shard!.index)/\(shard!.count)'s \(points.count) points; remove it to run the shard again")
             }
-            self.arguments = nil
-            return
+            // A failed row is not a finished point: the shard runs it again (as --resume
+            // does a failed journal row), the file's other rows kept through the journal.
+            rerunning = finished.filter { SweepRun.isFailedRow($0.value) }.keys.sorted()
+            guard !rerunning.isEmpty else {
+                self.arguments = nil
+                return
+            }
+            if !arguments.resume { arguments.carriedRows = finished }
         }
-        arguments.resume = FileManager.default.fileExists(atPath: results + ".partial")
         // The sweep the command makes now must be the plan's: same points, same trace.
         var check = arguments  // no results file: building it must not start a journal
         check.run.csv = nil
@@ -80,9 +91,9 @@ public struct PlannedSweep {
         return "point \(planned.index) differs from what the plan's command makes: \(differing.joined(separator: "; ")); the plan was edited or damaged: write it again"
     }
 
-    /// The sweep points of a complete results file, sorted; nil when there is none. A file
-    /// holding rows of another plan (or of no plan) is refused, not taken as finished.
-    static func finishedPoints(_ path: String, planID: String, planPath: String) throws -> [Int]? {
+    /// The rows of a complete results file by sweep point (as CSV lines); nil when there is
+    /// none. A file holding rows of another plan (or of no plan) is refused, not taken as finished.
+    static func finishedRows(_ path: String, planID: String, planPath: String) throws -> [Int: String]? {
         guard FileManager.default.fileExists(atPath: path), !OutputFile.standardOutputNames.contains(path),
               try OutputFile.kind(of: path) == .regular else { return nil }
         let table = try ResultsTable.read(path)
@@ -91,6 +102,14 @@ public struct PlannedSweep {
             let found = table.rows[other][planColumn]
             throw WorkbenchError("\(path):\(table.lines[other]): a row of \(found.isEmpty ? "no plan (plan_id empty)" : "another plan (plan_id \(found.prefix(12))…)"), and \(planPath) is \(planID.prefix(12))…: this file is not this plan's results; remove it or name another with --csv")
         }
-        return table.rows.compactMap { Int($0[table.column("sweep_point")!]) }.sorted()
+        let point = table.column("sweep_point")!
+        var rows: [Int: String] = [:]
+        for (position, row) in table.rows.enumerated() {
+            guard let index = Int(row[point]), rows[index] == nil else {
+                throw WorkbenchError("\(path):\(table.lines[position]): sweep_point \(ErrorText.quote(row[point])) is not a new point of this shard; remove the file to run the shard again")
+            }
+            rows[index] = row.map(CSVReport.escape).joined(separator: ",")
+        }
+        return rows
     }
 }

@@ -20,7 +20,7 @@ extension SweepRun {
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }
         let bytes = points.map { $0.capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0) }
         let curve = try LRUMissRatioCurve.compute(
-            try plan.trace.open(keepKeyNames: false), capacities: bytes, ignoreObjectSize: options.ignoreObjectSize,
+            try plan.trace.open(keepKeyNames: false), capacities: Array(Set(bytes)),  // points of one capacity share its figures ignoreObjectSize: options.ignoreObjectSize,
             expectedKeys: summary?.uniqueKeys)
         guard curve.sizeChanges == 0 else { return nil }
         var results: [Int: RunResult] = [:]

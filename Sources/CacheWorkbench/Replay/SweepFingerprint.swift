@@ -64,7 +64,7 @@ extension SweepRun {
         let fields = fingerprintFields(
             arguments, trace: plan.trace.label, checksum: plan.traceChecksum ?? "", backends: plan.backends.map(\.label).joined(separator: ","),
             capacities: plan.capacities.map(String.init(describing:)).joined(separator: ";"), planID: planID, points: points)
-        return "# bench sweep journal v2 " + CSVRowText.escape(fields.map { CSVReport.escape("\($0.option)=\($0.value)") }.joined(separator: " "))
+        return fingerprintPrefix + CSVRowText.escape(fields.map { CSVReport.escape("\($0.option)=\($0.value)") }.joined(separator: " "))
     }
 
     private static func flag(_ on: Bool) -> String { on ? "on" : "off" }

@@ -23,6 +23,9 @@ public struct SweepRun {
         /// The plan this sweep runs (`SweepPlan.identity`), written in every row's
         /// `plan_id`; nil outside a plan.
         public var planID: String?
+        /// Rows of an earlier complete results file of this shard, by point, that start its
+        /// new journal (its failed ones run again); nil = none.
+        public var carriedRows: [Int: String]?
 
         public init() {}
     }
@@ -82,6 +85,7 @@ public struct SweepRun {
             journal = try SweepJournal(
                 path: csv + ".partial", fingerprint: fingerprint, resume: arguments.resume,
                 points: points.map { SweepJournalText.PlannedPoint(backend: $0.backend.label, capacity: $0.capacity.description) })
+            if let carried = arguments.carriedRows { try journal?.carry(carried) }
         } else {
             if arguments.resume { throw WorkbenchError("--resume needs --csv FILE (a regular file): its finished rows are kept in FILE.partial") }
             journal = nil
@@ -178,6 +182,7 @@ public struct SweepRun {
         if curvePoints > 0 {
             notes.append("lru's \(curvePoints) points came from one pass of its exact miss-ratio curve (method = mattson: the same counts as replays, no time, memory or eviction figures)")
         }
+        if let note = Self.repeatedCapacitiesNote(points.compactMap { rows[$0.index] }) { notes.append(note) }
         if !finished.isEmpty, let journal {
             notes.append("\(finished.count) of \(points.count) points were already finished in \(journal.path) and were not run again; the table shows the \(results.count) run now")
         }

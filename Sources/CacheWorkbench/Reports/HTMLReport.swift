@@ -7,7 +7,10 @@ public enum HTMLReport {
     public static func write(inputs: [String], timeline: String?, out: String) throws {
         guard !inputs.isEmpty else { throw WorkbenchError("bench report: give at least one results CSV (bench run or bench sweep --csv)") }
         try PythonScript.checkReadable(inputs, timeline: timeline)
-        try OutputFile.check(outputs: [("--out", out)], inputs: inputs + (timeline.map { [$0] } ?? []))
+        // A report reads results and a timeline, no trace: the clash names what it read.
+        try OutputFile.check(
+            outputs: [("--out", out)], inputs: inputs + (timeline.map { [$0] } ?? []),
+            inputName: { "\($0), one of the report's inputs (a results CSV or --timeline)" })
         let text = try PythonScript.withStagingFolder(in: FileManager.default.temporaryDirectory.path) { staging -> Data in
             let page = staging + "/report.html"
             _ = try PythonScript.run("report.py", out: page, staging: staging, inputs: inputs, timeline: timeline, errorPrefix: "plot")

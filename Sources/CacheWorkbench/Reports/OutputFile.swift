@@ -10,8 +10,8 @@ import Glibc
 /// - `-`, a terminal or other device, a FIFO or a socket is written in place (never
 ///   replaced by a regular file), and so is standard output;
 /// - a directory, a name ending in `/`, a symbolic link to a regular file (it would be
-///   replaced, not followed), an output that is the trace or another output: refused by
-///   `check` before any work starts;
+///   replaced, not followed), an output that is the trace or another output, two outputs
+///   on standard output: refused by `check` before any work starts;
 /// - every write, flush and close is checked: a full disk or `/dev/full` is an error.
 ///
 /// Writes are buffered (64 KiB); `commit()` finishes the file. An `OutputFile` dropped
@@ -173,6 +173,12 @@ public final class OutputFile {
     public static func check(
         outputs: [(option: String, path: String)], inputs: [String], inputName: (String) -> String = { _ in "the trace" }
     ) throws {
+        // Two documents on one standard output would be neither CSV nor JSON.
+        let toStandardOutput = outputs.filter { standardOutputNames.contains($0.path) }
+        if toStandardOutput.count > 1 {
+            let named = toStandardOutput.map { "\($0.option) \($0.path)" }.joined(separator: " and ")
+            throw WorkbenchError("\(named) \(toStandardOutput.count == 2 ? "both" : "all") name standard output, which holds one document; write at most one of them there and the others to files")
+        }
         var seen: [(option: String, identity: String)] = []
         for input in inputs { seen.append((inputName(input), identity(of: input))) }
         for (option, path) in outputs where !standardOutputNames.contains(path) {

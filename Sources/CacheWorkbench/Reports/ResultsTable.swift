@@ -42,7 +42,11 @@ struct ResultsTable {
         let header = CSVRowText.fields(of: first.text)
         guard header == columns else {
             let missing = columns.filter { !header.contains($0) }
-            throw WorkbenchError("\(path):1: not this workbench's results header (\(header.count) columns, expected \(columns.count)\(missing.isEmpty ? "" : "; missing \(missing.prefix(3).joined(separator: ", "))"))")
+            // Where they part (a swapped or inserted column), so the count alone is not all it says.
+            let position = (0..<min(header.count, columns.count)).first { header[$0] != columns[$0] } ?? min(header.count, columns.count)
+            let found = position < header.count ? ErrorText.quote(header[position]) : "nothing"
+            let expected = position < columns.count ? ErrorText.quote(columns[position]) : "nothing"
+            throw WorkbenchError("\(path):1: not this workbench's results header (\(header.count) columns, expected \(columns.count); column \(position + 1) is \(found), expected \(expected)\(missing.isEmpty ? "" : "; missing \(missing.prefix(3).joined(separator: ", "))"))")
         }
         var rows: [[String]] = []
         var lines: [Int] = []

@@ -3,7 +3,7 @@ import Foundation
 /// `bench merge --plan FILE RESULTS…`: the shards' results as one CSV in plan order, after
 /// checking that every planned point is there exactly once, made by this plan (`plan_id`,
 /// `SweepPlan.identity`), with the plan's trace checksum, workbench revision, backend and capacity. What is missing or duplicated is named, with
-/// the shard that should have run it. `--against FILE` then compares the merged rows with
+/// the shard that should have run it; so is a failed point (merged, but exit 1). `--against FILE` then compares the merged rows with
 /// another results file of the same plan (a local `bench sweep --plan`), every column but
 /// the measured ones.
 ///
@@ -25,6 +25,9 @@ public struct ShardMerge {
 
     public var merged: String
     public var rows: Int
+    /// The points whose rows failed (`status` not `ok`), each named with its shard and
+    /// error: merged as they are, but the merge is no finished sweep (exit 1).
+    public var failed: [String]
 
     public init(plan: SweepPlan, planPath: String, inputs: [String]) throws {
         guard !inputs.isEmpty else { throw WorkbenchError("bench merge: name the shards' results files") }
@@ -52,6 +55,9 @@ public struct ShardMerge {
                 for (name, value, planned) in checks where value != planned {
                     throw WorkbenchError("\(place): point \(index)'s \(name) is \(ErrorText.quote(value)), the plan's is \(ErrorText.quote(planned))")
                 }
+                if let problem = Self.capacityMismatch(bytes: row[column("capacity_bytes")], spec: point.capacity, workingSet: row[column("working_set_bytes")]) {
+                    throw WorkbenchError("\(place): point \(index)'s capacity_bytes \(problem); the row was edited or damaged: run its shard again")
+                }
                 found[index, default: []].append((tableIndex, rowIndex))
             }
         }
@@ -74,6 +80,11 @@ public struct ShardMerge {
             problems.append("\(duplicated.count) points more than once: \(places.joined(separator: "; "))\(duplicated.count > 8 ? "; …" : "")")
         }
         guard problems.isEmpty else { throw WorkbenchError("bench merge: \(problems.joined(separator: "; "))") }
+        let status = tables[0].column("status")!, error = tables[0].column("error")!
+        failed = plan.points.indices.compactMap { index in
+            let row = tables[found[index]![0].table].rows[found[index]![0].row]
+            return row[status] == "ok" ? nil : "\(describe(index)): \(ErrorText.quote(row[error].isEmpty ? row[status] : row[error]))"
+        }
         let lines = plan.points.indices.map { index -> String in
             let at = found[index]![0]
             return tables[at.table].rows[at.row].map(CSVReport.escape).joined(separator: ",")
@@ -82,8 +93,35 @@ public struct ShardMerge {
         rows = lines.count
     }
 
+    /// Why a row's `capacity_bytes` is not what its capacity makes, nil when it is: a size
+    /// writes as the spec (`capacity_spec` is `ByteCount.format` of it), a share is its part
+    /// of the row's working set, within the spec's rounding (0.01 of a percent).
+    static func capacityMismatch(bytes text: String, spec: String, workingSet: String) -> String? {
+        guard let bytes = Int(text), bytes >= 1 else { return "\(ErrorText.quote(text)) is not a whole number of 1 or more" }
+        guard let capacity = try? Capacity(parsing: spec) else { return nil }  // the spec is checked against the plan
+        guard case .share(let share) = capacity else {
+            return ByteCount.format(bytes) == spec ? nil : "is \(bytes), which is \(ByteCount.format(bytes)), not its capacity_spec \(ErrorText.quote(spec))"
+        }
+        guard let total = ByteTotal(workingSet) else { return "cannot be checked: working_set_bytes \(ErrorText.quote(workingSet)) is not a number" }
+        let rounding = 0.000051  // half of 0.01%, and a little for floating point
+        let low = Capacity.share(max(0, share - rounding)).resolve(workingSetBytes: total)
+        let high = Capacity.share(share + rounding).resolve(workingSetBytes: total)
+        return (low...high).contains(bytes) ? nil : "is \(bytes), and \(spec) of its working set (\(workingSet) bytes) is \(capacity.resolve(workingSetBytes: total))"
+    }
+
     /// An input of the merge as an output's clash names it: `--csv` must not overwrite it.
     public static func inputName(_ path: String) -> String { "\(path), one of the merge's inputs (the plan, a shard's results or --against)" }
+
+    /// Checks `--csv` before merging: it may be none of the merge's inputs and not the
+    /// plan's trace, which every shard reads (`bench sweep --plan FILE --csv TRACE` is
+    /// refused the same way).
+    public static func checkOutput(_ csv: String?, plan: SweepPlan, planPath: String, results: [String], against: String?) throws {
+        guard let csv else { return }
+        let traces = Set(plan.points.map(\.trace))
+        try OutputFile.check(
+            outputs: [("--csv", csv)], inputs: [planPath] + results + (against.map { [$0] } ?? []) + traces.sorted(),
+            inputName: { traces.contains($0) ? "the trace" : inputName($0) })
+    }
 
     /// N when every input is named `….shard-I-of-N.csv` with one N.
     static func shardCount(_ inputs: [String]) -> Int? {

@@ -117,6 +117,15 @@ final class SweepJournal: @unchecked Sendable {
         try write("\(index)\t\(CSVRowText.escape(row))\n")
     }
 
+    /// Journals rows finished by an earlier run (a shard's results file) as if this sweep
+    /// had: they are kept, and the failed ones run again, as on `--resume`.
+    func carry(_ rows: [Int: String]) throws {
+        for (index, row) in rows.sorted(by: { $0.key < $1.key }) {
+            try append(index: index, row: row)
+            finishedRows[index] = row
+        }
+    }
+
     /// Removes the journal (the sweep's CSV is written whole).
     func remove() throws {
         guard unlink(path) == 0 || errno == ENOENT else {

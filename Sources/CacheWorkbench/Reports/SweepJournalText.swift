@@ -27,7 +27,9 @@ enum SweepJournalText {
         // A first or second line cut short is a journal whose sweep stopped while starting
         // (or a damaged one), not another sweep's.
         if let first = lines.first, first != fingerprint {
-            throw WorkbenchError("\(path):1: made by a different sweep (trace, backends, capacities or options differ); repeat the same command with --resume, or remove the file")
+            let differences = SweepRun.fingerprintDifferences(journal: String(first), current: fingerprint)
+            let what = differences.isEmpty ? "trace, backends, capacities or options differ" : differences.joined(separator: "; ")
+            throw WorkbenchError("\(path):1: made by a different sweep: \(what); repeat the journal's command with --resume, or remove the file")
         }
         guard lines.count >= 2 else {
             throw WorkbenchError("\(path):\(lines.count + 1): truncated: the journal ends inside its \(lines.isEmpty ? "first (identity)" : "second (header)") line (\(bytes.count) bytes, no finished point), so its sweep stopped while starting or the file is damaged; remove it and run the sweep again without --resume")
