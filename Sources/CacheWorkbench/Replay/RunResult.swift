@@ -92,7 +92,8 @@ extension RunResult {
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
-    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"]
+    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id",
+        "durability", "model_of"]
 
     /// The HTTP mode's columns (empty in demand-fill): how each request was answered.
     static let httpColumnNames = [
@@ -212,6 +213,7 @@ extension RunResult {
                 return column.hasSuffix("_ns") ? [.int(Int(range.min)), .int(Int(range.max))] : [.double(range.min), .double(range.max)]
             }
             + [.text(method)] + httpCells + tierCells + [remarksCell, .from(sweepPoint), .from(tally.finalDetails.orphansRemoved), .from(planID)]
+            + [.from(tally.finalDetails.durability?.rawValue), .text(ModelFamily.of(backend: backend).rawValue)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

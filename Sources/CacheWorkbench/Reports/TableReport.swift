@@ -118,6 +118,7 @@ public enum TableReport {
         notes += fallbackNotes(results)
         notes += httpNotes(results)
         notes += backendNotes(results)
+        notes += ModelNotes.notes(results)
         for result in results where (result.tally.costSources?[.url] ?? 0) > 0 || (result.tally.costSources?[.ratio] ?? 0) > 0 {
             guard let sources = result.tally.costSources else { continue }
             notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): pixel costs by rule \(sources.description) (url: image-CDN URL conventions; ratio: --decoded-ratio)")
