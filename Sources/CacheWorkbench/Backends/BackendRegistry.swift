@@ -213,7 +213,7 @@ public enum BackendRegistry {
             microsecondsPerRequest: 110
         ) { try FileStore($0) },
         BackendKind(
-            name: "foundation-urlcache", summary: "the real URLCache of swift-corelibs-foundation (FoundationNetworking), driven through storeCachedResponse / cachedResponse(for:)",
+            name: "foundation-urlcache", summary: "the real URLCache of swift-corelibs-foundation (FoundationNetworking), driven through storeCachedResponse / cachedResponse(for:); it writes its files itself, so --durability cannot reach it (durability uncontrolled)",
             options: [
                 ("memory-capacity", "foundation-urlcache: its memory capacity (default 4MiB, URLCache.shared's on Linux); the run's capacity is its disk capacity"),
                 ("urlcache-key", "foundation-urlcache: host-port-path (URLCache's own key, default) or url (the whole URL as its path: a correct key, to compare)"),

@@ -36,7 +36,7 @@ public enum Durability: String, CaseIterable, Sendable {
     public static let standard = Durability.none
 
     /// `bench list`'s line for the option.
-    static let optionHelp = "none (default, every disk backend: no fsync), consistent (a power loss keeps old or new bodies, never torn ones) or full (each store on storage when set returns); --durability"
+    static let optionHelp = "none (default, every disk backend: no fsync), consistent (a power loss keeps old or new bodies, never torn ones) or full (each store on storage when set returns)"
 
     /// Each body fsynced before it is renamed into place or its row commits.
     var syncsBodies: Bool { self == .consistent || self == .full }
