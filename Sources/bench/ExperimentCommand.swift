@@ -114,7 +114,7 @@ extension ExperimentCommand {
         @Option(name: .long, parsing: .unconditional, help: "Random reads per size and backend.")
         var reads = 4_000
 
-        @Flag(name: .long, help: "Make writes durable: files fsync each blob, sqlite runs synchronous=full.")
+        @Flag(name: .long, help: "Make writes durable: both stores at --durability full (each blob on storage when its write returns).")
         var sync = false
 
         @Option(name: .long, parsing: .unconditional, help: "Seed for the read order.")

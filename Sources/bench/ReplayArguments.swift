@@ -93,7 +93,10 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: journal mode, wal (default, as Cache.db) | delete.", valueName: "mode"))
     var journalMode: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: PRAGMA synchronous, full (SQLite's default) | normal | off.", valueName: "level"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Every disk backend (sqlite, files, tiers' disks): none (default: no fsync) | consistent (bodies fsynced before rename or commit) | full (each store on storage when set returns).", valueName: "level"))
+    var durability: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: PRAGMA synchronous, full | normal | off, instead of --durability (full, consistent, none).", valueName: "level"))
     var synchronous: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("sqlite: stores per transaction (default 1, as an app writes one response at a time).", valueName: "n"))
@@ -138,7 +141,7 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("lirs: the resident HIR queue's share of the capacity (default 0.01, libCacheSim's).", valueName: "fraction"))
     var hirsRatio: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: fsync each body before its rename, on | off (default off).", valueName: "on|off"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: fsync each body before its rename, on | off, instead of --durability (consistent, none).", valueName: "on|off"))
     var fsync: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("files: over capacity, sweep down to this fraction (default 0.5 as SDWebImage and Kingfisher; Nuke 0.7).", valueName: "fraction"))
@@ -260,7 +263,7 @@ struct ReplayArguments: ParsableArguments {
         arguments.http.originLatency = originLatency
         let backendOptions = [
             "key-hash": keyHash, "eviction": eviction, "count-limit": countLimit, "purge-target": purgeTarget,
-            "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "synchronous": synchronous,
+            "inline-limit": inlineLimit, "sqlite-evict": sqliteEvict, "journal-mode": journalMode, "durability": durability, "synchronous": synchronous,
             "batch": batch, "page-size": pageSize, "mmap-size": mmapSize, "fsync": fsync, "sweep-target": sweepTarget, "max-age": maxAge,
             "max-age-from": maxAgeFrom, "session": session, "on-warning": onWarning, "promote": promote, "write": write,
             "disk-capacity": diskCapacity, "memory-capacity": memoryCapacity, "urlcache-key": urlcacheKey,

@@ -10,9 +10,10 @@ struct RunCommand: ParsableCommand {
             (demand-fill: a miss inserts the object). Results print as a table; --csv and \
             --json write every column (see README). Backend options (--key-hash, --eviction, \
             --count-limit, --purge-target, --inline-limit, --sqlite-evict, --journal-mode, \
-            --synchronous, --batch, --page-size, --mmap-size, --fsync, --sweep-target, --max-age) \
+            --durability, --synchronous, --batch, --page-size, --mmap-size, --fsync, --sweep-target, --max-age) \
             go to the backends that take them (`bench list`). Disk backends work in a fresh \
-            temporary folder per replay unless --cache-dir.
+            temporary folder per replay unless --cache-dir. Every disk backend runs at one \
+            --durability (default none: no fsync), so their latencies compare designs.
 
             Examples:
               bench run --trace Traces/default.csv --backend lru --capacity 64MiB,256MiB,10%

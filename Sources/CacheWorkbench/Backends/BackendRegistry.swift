@@ -165,14 +165,14 @@ public enum BackendRegistry {
             options: [("hirs-ratio", "lirs: the resident HIR queue's share of the capacity (libCacheSim's default 0.01)")]
         ) { try PolicySimulator<LIRSPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
-            name: "nscache", summary: "NSCache-like: cost and count limits, thread-safe, hashed string keys, memory warning clears",
+            name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
                 ("eviction", "lru (default) or lowest-cost (what Foundation on Linux does)"),
                 ("count-limit", "most entries kept; 0 = no limit (default)"),
             ]
         ) { try NSCacheLike(NSCacheLike.Options($0)) },
-        BackendKind(name: "foundation-nscache", summary: "the real Foundation.NSCache of swift-corelibs-foundation, as it is") {
+        BackendKind(name: "foundation-nscache", summary: ModelFamily.foundationNSCacheSummary) {
             FoundationNSCache(totalCostLimit: $0.capacityBytes)
         },
         BackendKind(
@@ -193,7 +193,8 @@ public enum BackendRegistry {
                 ("inline-limit", "bodies this size or larger are files; 4KiB (NSURLCache, default), 20KB (YYCache), inf = all inline"),
                 ("sqlite-evict", "oldest (time_stamp, NSURLCache; default) or lru (a hit updates time_stamp)"),
                 ("journal-mode", "wal (default, as Cache.db) or delete"),
-                ("synchronous", "full (SQLite's default), normal or off"),
+                ("durability", Durability.optionHelp),
+                ("synchronous", "PRAGMA synchronous full (SQLite's default), normal or off, and the durability it amounts to (full, consistent, none); instead of durability"),
                 ("batch", "stores per transaction (default 1, as an app writes)"),
                 ("page-size", "PRAGMA page_size of a new Cache.db (default 4096)"),
                 ("mmap-size", "PRAGMA mmap_size: read the database through a memory map of this size (default 0: no mmap)"),
@@ -204,14 +205,15 @@ public enum BackendRegistry {
             name: "files", summary: "file-per-entry (SDWebImage, Kingfisher, Nuke): SHA-256 file names, atomic writes, LRU sweep",
             options: [
                 ("sweep-target", "over capacity, sweep down to this fraction (0.5 SDWebImage/Kingfisher, default; Nuke 0.7)"),
-                ("fsync", "on: fsync each file before the rename; off (default)"),
+                ("durability", Durability.optionHelp),
+                ("fsync", "on: fsync each file before the rename (durability consistent); off (none); instead of durability"),
                 ("max-age", "seconds of trace time after which an entry is a miss (default: none)"),
                 ("max-age-from", "files: an entry's age counts from its write (default) or its last read (access: Kingfisher)"),
             ],
             microsecondsPerRequest: 110
         ) { try FileStore($0) },
         BackendKind(
-            name: "foundation-urlcache", summary: "the real URLCache of swift-corelibs-foundation (FoundationNetworking), driven through storeCachedResponse / cachedResponse(for:)",
+            name: "foundation-urlcache", summary: "the real URLCache of swift-corelibs-foundation (FoundationNetworking), driven through storeCachedResponse / cachedResponse(for:); it writes its files itself, so --durability cannot reach it (durability uncontrolled)",
             options: [
                 ("memory-capacity", "foundation-urlcache: its memory capacity (default 4MiB, URLCache.shared's on Linux); the run's capacity is its disk capacity"),
                 ("urlcache-key", "foundation-urlcache: host-port-path (URLCache's own key, default) or url (the whole URL as its path: a correct key, to compare)"),

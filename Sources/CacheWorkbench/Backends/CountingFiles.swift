@@ -53,9 +53,10 @@ struct CountingFiles {
         }
     }
 
-    /// Writes `bytes` to a temporary file next to `path`, optionally fsyncs it, and renames
-    /// it over `path`, so a reader sees the old body or the new one, never a part.
-    func writeAtomically(_ path: String, _ bytes: UnsafeRawBufferPointer, fsync sync: Bool, kind: DiskIOProbe.FileKind = .data) throws {
+    /// Writes `bytes` to a temporary file next to `path` and renames it over `path`, so a
+    /// reader sees the old body or the new one, never a part; the file is fsynced before
+    /// the rename when `sync`, and the folder after it when `syncFolder` (`Durability`).
+    func writeAtomically(_ path: String, _ bytes: UnsafeRawBufferPointer, fsync sync: Bool, syncFolder: Bool = false, kind: DiskIOProbe.FileKind = .data) throws {
         let temporary = path + ".tmp"
         // A temporary file left by a crash has our name in our folder: remove it (a link is
         // removed, not followed), then create afresh and exclusively.
@@ -66,6 +67,20 @@ struct CountingFiles {
             unlink(temporary)
             throw failure
         }
+        if syncFolder { try self.syncFolder(containing: path) }
+    }
+
+    /// Fsyncs the folder holding `path`, so a name just created or renamed in it survives a
+    /// power loss (Linux fsync(2): fsync of a file "does not necessarily ensure that the
+    /// entry in the directory containing the file has also reached disk").
+    /// Counted as a sync of kind `other`. A link is never followed.
+    func syncFolder(containing path: String) throws {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let descriptor = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw error(folder, "cannot open the folder to fsync it") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw error(folder, "fsync of the folder failed") }
+        probe.countSync(.other)
     }
 
     private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String, kind: DiskIOProbe.FileKind) throws {

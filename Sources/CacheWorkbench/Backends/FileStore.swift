@@ -4,7 +4,8 @@ import Foundation
 /// A file-per-entry disk cache as SDWebImage, Kingfisher and Nuke keep one: each body is a
 /// file named by the hex SHA-256 of its key (Kingfisher's digest; never the key itself, so
 /// a key such as `../../etc/x` cannot leave the folder), written atomically (temporary
-/// file + rename), optionally fsynced. Sizes and access times are kept in memory, so no
+/// file + rename), synced as `durability` says (`Durability`: none by default; `fsync=on`
+/// is the older spelling of `consistent`). Sizes and access times are kept in memory, so no
 /// operation lists the folder. Over capacity, an LRU sweep removes the least recently
 /// read until the total is at most `sweep-target` of capacity (0.5 as SDWebImage and
 /// Kingfisher; Nuke uses 0.7). Entries older than `max-age` seconds of trace time count
@@ -37,7 +38,8 @@ public final class FileStore: CacheBackend {
     /// `max-age-from=access`: an entry's age counts from its last read (Kingfisher extends
     /// an entry's expiry on each read), not from its write.
     public let ageFromAccess: Bool
-    public let fsync: Bool
+    /// How durable each store is before `set` returns (`Durability`).
+    public let durability: Durability
     private let directory: String
     private let folder: CacheFolder
     private let files: CountingFiles
@@ -50,7 +52,7 @@ public final class FileStore: CacheBackend {
         let disk = try config.diskContext(for: Self.name)
         capacity = config.capacityBytes
         sweepTarget = try config.fraction("sweep-target", default: 0.5)
-        fsync = try config.flag("fsync", default: false)
+        durability = try config.durability(legacy: "fsync") { _ in try config.flag("fsync", default: false) ? .consistent : .none }
         if let text = config.options["max-age"] {
             guard let seconds = Double(text), seconds > 0 else {
                 throw WorkbenchError("max-age must be a number of seconds above 0, not '\(text)'")
@@ -68,11 +70,17 @@ public final class FileStore: CacheBackend {
     }
 
     public var settings: String {
-        "sweep-target=\(sweepTarget);fsync=\(fsync ? "on" : "off");max-age=\(maxAge.map { String($0) } ?? "none")"
+        "sweep-target=\(sweepTarget);durability=\(durability.rawValue);max-age=\(maxAge.map { String($0) } ?? "none")"
             + (ageFromAccess ? ";max-age-from=access" : "")
     }
 
     public var facts: BackendFacts { BackendFacts(entries: index.count, accountedBytes: index.totalBytes, evictions: evictions) }
+
+    public var details: BackendDetails {
+        var details = BackendDetails()
+        details.durability = durability
+        return details
+    }
 
     static func fileName(for key: String) -> String {
         var key = key
@@ -109,7 +117,7 @@ public final class FileStore: CacheBackend {
         // the new body, sweep the least recently read down to the target.
         index.remove(key)  // a replaced body: its file is renamed over below
         if index.totalBytes + body.byteCount > capacity { try sweep(making: body.byteCount) }
-        try files.writeAtomically(path(fileName), body.bytes, fsync: fsync)
+        try files.writeAtomically(path(fileName), body.bytes, fsync: durability.syncsBodies, syncFolder: durability.syncsFolder)
         index.upsert(.init(key: key, size: body.byteCount, stored: request.time, lastAccess: request.time, rowID: 0, fileName: fileName))
     }
 
@@ -141,7 +149,7 @@ public final class FileStore: CacheBackend {
         for entry in index.fromOldest {
             text += "\(entry.size)\t\(entry.stored)\t\(entry.lastAccess)\t\(HexText.encode(entry.key.utf8))\n"
         }
-        try Data(text.utf8).withUnsafeBytes { try files.writeAtomically(path(Self.manifestName), $0, fsync: fsync, kind: .other) }
+        try Data(text.utf8).withUnsafeBytes { try files.writeAtomically(path(Self.manifestName), $0, fsync: durability.syncsBodies, syncFolder: durability.syncsFolder, kind: .other) }
     }
 
     /// Checks every file of the store's own name shapes first: anything but a regular file

@@ -89,6 +89,9 @@ public final class FoundationURLCache: CacheBackend {
     public var details: BackendDetails {
         var details = BackendDetails()
         details.wrongBodyHits = wrongBodies
+        // Its files are written by corelibs' own code (HTTP-CACHING-FACTS.md §1a): no
+        // --durability reaches them, and the probe does not see them.
+        details.durability = .uncontrolled
         details.remark(diskless, "stores had a '/' in URLCache's base64 identifier: their disk write silently failed and they lived in memory only (corelibs bug 2)")
         return details
     }

@@ -11,9 +11,12 @@ import Foundation
 /// writes one response at a time; `batch` N groups N stores per transaction. Over the byte
 /// capacity (bodies), the oldest `time_stamp` goes first (NSURLCache), or with
 /// `sqlite-evict lru` the least recently read (a hit then updates `time_stamp`, a write).
-/// Options `journal-mode` (wal default, as Cache.db; delete) and `synchronous` (full —
-/// SQLite's default, what an app that sets nothing gets — normal, off), `page-size` (4096)
-/// and `mmap-size` (0: reads copy through read calls).
+/// Options `journal-mode` (wal default, as Cache.db; delete), `durability` (`Durability`:
+/// none by default, as every disk backend — `PRAGMA synchronous=OFF`; consistent = NORMAL
+/// plus each body file fsynced before its row commits; full = FULL plus the body file and
+/// `fsCachedData/` fsynced; the older `synchronous` option sets the PRAGMA and the level
+/// it amounts to — full is SQLite's default, what an app that sets nothing gets),
+/// `page-size` (4096) and `mmap-size` (0: reads copy through read calls).
 ///
 /// Safety: the folder is claimed first (`CacheFolder`: new, empty or marked, and locked);
 /// body files get random UUID names (as Cache.db's) and are created exclusively, never
@@ -38,6 +41,9 @@ public final class URLCacheStore: CacheBackend {
     public let inlineLimit: Int?
     public let evictLRU: Bool
     public let journalMode: String
+    /// How durable each store is before `set` returns (`Durability`), and the PRAGMA
+    /// synchronous level that gives it (or the one `synchronous` named).
+    public let durability: Durability
     public let synchronous: String
     public let batch: Int
     /// PRAGMA page_size for a new database (SQLite's default 4096), and PRAGMA mmap_size
@@ -95,7 +101,11 @@ public final class URLCacheStore: CacheBackend {
         }
         evictLRU = try config.choice("sqlite-evict", ["oldest", "lru"]) == "lru"
         journalMode = try config.choice("journal-mode", ["wal", "delete"])
-        synchronous = try config.choice("synchronous", ["full", "normal", "off"])
+        let synchronousChoices = ["full", "normal", "off"]
+        durability = try config.durability(legacy: "synchronous") { _ in
+            Durability.ofSQLite(synchronous: try config.choice("synchronous", synchronousChoices))
+        }
+        synchronous = try config.options["synchronous"] == nil ? durability.sqliteSynchronous : config.choice("synchronous", synchronousChoices)
         batch = try config.integer("batch", default: 1, range: 1...Int(Int32.max))
         pageSize = try config.integer("page-size", default: 4096, range: 512...65536)
         guard pageSize & (pageSize - 1) == 0 else { throw WorkbenchError("page-size must be a power of two from 512 to 65536, not \(pageSize)") }
@@ -113,8 +123,10 @@ public final class URLCacheStore: CacheBackend {
         self.database = database
         try database.execute("PRAGMA page_size=\(pageSize)")  // takes effect on a new database only
         try database.execute("PRAGMA mmap_size=\(mmapSize)")
-        try database.execute("PRAGMA journal_mode=\(journalMode.uppercased())")
+        // Synchronous first: switching a new database to WAL writes its header, which
+        // SQLite's default (FULL) would sync whatever the run's durability.
         try database.execute("PRAGMA synchronous=\(synchronous.uppercased())")
+        try database.execute("PRAGMA journal_mode=\(journalMode.uppercased())")
         try database.execute(Self.schema)
         lookup = try database.prepare("""
             SELECT r.entry_ID, d.isDataOnFS, d.receiver_data FROM cfurl_cache_response r \
@@ -135,7 +147,7 @@ public final class URLCacheStore: CacheBackend {
     }
 
     public var settings: String {
-        "inline-limit=\(inlineLimit.map(String.init) ?? "inf");sqlite-evict=\(evictLRU ? "lru" : "oldest");journal-mode=\(journalMode);synchronous=\(synchronous);batch=\(batch);page-size=\(pageSize);mmap-size=\(mmapSize)"
+        "inline-limit=\(inlineLimit.map(String.init) ?? "inf");sqlite-evict=\(evictLRU ? "lru" : "oldest");journal-mode=\(journalMode);durability=\(durability.rawValue);synchronous=\(synchronous);batch=\(batch);page-size=\(pageSize);mmap-size=\(mmapSize)"
     }
 
     public var facts: BackendFacts { BackendFacts(entries: index.count, accountedBytes: index.totalBytes, evictions: evictions) }
@@ -143,6 +155,7 @@ public final class URLCacheStore: CacheBackend {
     public var details: BackendDetails {
         var details = BackendDetails()
         details.orphansRemoved = orphanedBodiesRemoved
+        details.durability = durability
         details.remark(foreignDataEntries, "entries of fsCachedData/ were not body files of the store's shape (a regular file with a UUID name) and were left alone; they are in disk_footprint_bytes")
         return details
     }
@@ -194,7 +207,11 @@ public final class URLCacheStore: CacheBackend {
             var fileName: String?
             if let inlineLimit, body.byteCount >= inlineLimit {
                 let name = UUID().uuidString  // random, as Cache.db's: never a name an earlier run used
-                try files.writeNew(dataDirectory + "/" + name, body.bytes)
+                let bodyPath = dataDirectory + "/" + name
+                try files.writeNew(bodyPath, body.bytes, fsync: durability.syncsBodies)
+                // The row about to commit names this file: under full, its name is on
+                // storage before the commit is.
+                if durability.syncsFolder { try files.syncFolder(containing: bodyPath) }
                 fileName = name
             }
             insertResponse.bind(1, Int64(PayloadContent.seed(key: key, size: 0) & 0x7fff_ffff))

@@ -142,6 +142,9 @@ public struct BackendDetails: Sendable, Equatable {
     /// Body files a disk backend found in its reopened folder that no entry named (written
     /// before a crash), and removed (`sqlite`); nil for a backend that does not look.
     public var orphansRemoved: Int?
+    /// A disk backend's durability (`Durability`: `uncontrolled` for one the workbench
+    /// cannot sync); nil for memory and policy backends.
+    public var durability: Durability?
 
     public struct Remark: Sendable, Equatable {
         public var count: Int

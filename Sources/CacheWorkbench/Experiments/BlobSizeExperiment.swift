@@ -6,9 +6,9 @@ import Foundation
 /// outside reference is SQLite's "Internal Versus External BLOBs" study: the database is
 /// faster for small blobs and the files above roughly 50–100 KB at 4 KiB pages.
 ///
-/// Both stores skip fsync by default (files: no fsync; sqlite: WAL with synchronous
-/// normal, which syncs only at checkpoints), so writes compare the stores rather than
-/// the device; `sync` makes both durable (files fsync on, sqlite synchronous full).
+/// Both stores run at one `Durability`: `none` by default (no fsync at all), so writes
+/// compare the stores rather than the device; `sync` runs both at `full` (each store on
+/// storage when it returns).
 public struct BlobSizeExperiment {
     public struct Row: Sendable {
         public var backend: String
@@ -85,9 +85,10 @@ public struct BlobSizeExperiment {
         let folder = try disk.folder(for: name)
         defer { disk.release(folder) }
         let probe = DiskIOProbe()
+        let durability = (sync ? Durability.full : Durability.none).rawValue
         let options = name == "sqlite"
-            ? ["inline-limit": "inf", "synchronous": sync ? "full" : "normal", "page-size": String(pageSize), "mmap-size": String(mmapSize)]
-            : ["fsync": sync ? "on" : "off"]
+            ? ["inline-limit": "inf", "durability": durability, "page-size": String(pageSize), "mmap-size": String(mmapSize)]
+            : ["durability": durability]
         let backend = try BackendRegistry.named(name).make(BackendConfig(
             capacityBytes: Int.max / 2, seed: seed, options: options, disk: DiskContext(directory: folder.path, probe: probe)))
         let payloads = try requests.map { try Payload(contentFor: $0.keyText, byteCount: $0.size) }
