@@ -19,6 +19,7 @@ long_sweep=(sweep --trace long.csv --backend arc,sieve --capacity 1%..50% --poin
 # this shell's child, and a sweep still exiting would hold its journal's lock.
 stop() {
     kill -TERM "$1" 2>/dev/null
+    pkill -CONT -P "$1" 2>/dev/null  # a sweep start_until paused takes the TERM once continued
     local tries=0
     while [ "$tries" -lt 1200 ] && [ -e "/proc/$1" ] && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != "Z" ]; do
         sleep 0.05
@@ -27,17 +28,21 @@ stop() {
 }
 
 # Starts `bench ARGS…` in the background (under timeout, which passes a TERM on to it) and
-# waits until FILE has at least N lines; prints timeout's pid (empty when it did not get
-# there within 60 s).
+# waits until FILE has at least N lines, then pauses the sweep (SIGSTOP: a paused sweep
+# still holds its journal's lock, and cannot finish while a case acts on it, however fast
+# the machine). Sets `started` to timeout's pid (empty when it did not get there within
+# 60 s). Not run in a command substitution: timeout's process group must keep a live
+# parent, or the kernel hangs up an orphaned group holding a stopped process.
 start_until() {
     local file=$1 lines=$2
     shift 2
+    started=""
     timeout 300 "$BENCH" "$@" > /dev/null 2> started.err &
     local pid=$! tries=0
-    while [ "$tries" -lt 1200 ]; do
-        if [ -f "$file" ] && [ "$(wc -l < "$file")" -ge "$lines" ]; then echo "$pid"; return; fi
+    while [ "$tries" -lt 6000 ]; do
+        if [ -f "$file" ] && [ "$(wc -l < "$file")" -ge "$lines" ]; then pkill -STOP -P "$pid"; started=$pid; return; fi
         kill -0 "$pid" 2>/dev/null || break
-        sleep 0.05
+        sleep 0.01
         tries=$((tries + 1))
     done
     stop "$pid"
@@ -48,7 +53,8 @@ interrupted() {
     local csv=$1 lines=$2
     shift 2
     local pid
-    pid=$(start_until "$csv.partial" "$lines" "$@" --csv "$csv")
+    start_until "$csv.partial" "$lines" "$@" --csv "$csv"
+    pid=$started
     [ -n "$pid" ] || return 1
     stop "$pid"
     return 0
@@ -59,7 +65,8 @@ interrupted() {
 case_lock() {
     local name="2.1 second-sweep-refused"
     local pid
-    pid=$(start_until lock.csv.partial 3 "${long_sweep[@]}" --csv lock.csv)
+    start_until lock.csv.partial 3 "${long_sweep[@]}" --csv lock.csv
+    pid=$started
     [ -n "$pid" ] || { fail "$name" "the first sweep did not start journaling"; return; }
     local first status status2
     first=$(head -1 lock.csv.partial)
