@@ -14,12 +14,13 @@ timeout 60 "$BENCH" gen --requests 100000 --images 10000 --seed 7 --keys id --pl
 timeout 60 "$BENCH" gen --requests 6000 --images 800 --seed 5 --out t.csv 2>/dev/null
 long_sweep=(sweep --trace long.csv --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing)
 
-# Stops timeout's process PID (it passes the TERM on to bench and waits for it) and waits
-# until it has gone. `wait` cannot: PID was started in a command substitution, so it is not
+# Kills timeout's process PID and its bench, and waits until it has gone. `wait` cannot: PID was started in a command substitution, so it is not
 # this shell's child, and a sweep still exiting would hold its journal's lock.
 stop() {
-    kill -TERM "$1" 2>/dev/null
-    pkill -CONT -P "$1" 2>/dev/null  # a sweep start_until paused takes the TERM once continued
+    # SIGKILL, as a crash would: a test runner may start this script with SIGTERM blocked
+    # (inherited through exec), and a paused sweep would then run on to its end.
+    pkill -KILL -P "$1" 2>/dev/null
+    kill -KILL "$1" 2>/dev/null
     local tries=0
     while [ "$tries" -lt 1200 ] && [ -e "/proc/$1" ] && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != "Z" ]; do
         sleep 0.05
