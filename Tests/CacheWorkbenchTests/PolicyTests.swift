@@ -133,49 +133,9 @@ struct PolicyTests {
         ("2q", "TwoQ", ["a_in_size_ratio=0.1", "a_out_size_ratio=0.9"]), ("lfuda", "LFUDA", []),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
-        let python = SourceCheckout.root.path + "/.venv/bin/python"
-        try #require(FileManager.default.isExecutableFile(atPath: python), "run scripts/bootstrap: it makes .venv with libcachesim")
-        let folder = TemporaryFolder()
-        var spec = ImageFeedSpec()
-        spec.requests = 20_000
-        spec.images = 2_000
-        spec.keys = .id
-        let trace = folder.path + "/zipf.csv"
-        try TraceExport.write(ImageFeedGenerator(spec: spec), to: trace, shape: .plain)
-        // The same requests with every size 1: capacities are then object counts.
-        let unit = folder.path + "/unit.csv"
-        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { line in
-            line.split(separator: ",").prefix(2).joined(separator: ",") + ",1"
-        }
-        try OutputFile.write(lines.joined(separator: "\n") + "\n", to: unit)
-        var options: [String: String] = [:]
-        for parameter in parameters {
-            let pair = parameter.split(separator: "=")
-            let name = pair[0].replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: "a-in", with: "ain").replacingOccurrences(of: "a-out", with: "aout")
-            options[name] = String(pair[1])
-        }
-        var cases = [(trace, 1 << 20), (trace, 8 << 20), (trace, 64 << 20), (unit, 50), (unit, 300), (unit, 1500)]
-        // libCacheSim's LFUDA dereferences NULL on this trace at 1 MiB (see LFUDAPolicy).
-        if backend == "lfuda" { cases.removeFirst() }
-        for (trace, capacity) in cases {
-            let kind = try BackendRegistry.named(backend)
-            var config = BackendConfig(capacityBytes: capacity, options: options)
-            if kind.needsFuture { config.nextAccess = try NextAccess.compute(TraceFile(path: trace)) }
-            let tally = try replayUntimed(
-                try InMemoryTrace.load(TraceFile(path: trace), keepKeyNames: false).requests,
-                backend: kind.make(config), capacity: capacity)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [SourceCheckout.root.path + "/scripts/reference_libcachesim.py", reference, String(capacity), trace] + parameters
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            #expect(text.trimmingCharacters(in: .whitespacesAndNewlines)
-                == "hits=\(tally.hits) byte_hits=\(tally.hitBytes) requests=\(tally.requests)", "\(backend) at \(capacity)")
-        }
+        try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: parameters,
+                                     // libCacheSim's LFUDA dereferences NULL on this trace at 1 MiB (see LFUDAPolicy).
+                                     skipping: backend == "lfuda" ? [1 << 20] : [])
     }
 }
 

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+/// The differential check every policy shares: the workbench's policy `backend` against
+/// libCacheSim's `reference` (a class of its PyPI package, installed by scripts/bootstrap
+/// into .venv/, run through scripts/reference_libcachesim.py) on a generated Zipf trace at
+/// 1, 8 and 64 MiB and on the same requests with every size 1 at 50, 300 and 1,500 objects.
+/// Object and byte hits must be equal. `parameters` are libCacheSim's `name=value`
+/// constructor arguments; `options` the workbench's (derived from `parameters` when nil:
+/// `_` becomes `-`). `skipping` drops capacities the reference cannot run.
+func expectEqualToLibCacheSim(backend: String, reference: String, parameters: [String] = [],
+                              options: [String: String]? = nil, skipping: Set<Int> = [],
+                              requests: Int = 20_000, images: Int = 2_000,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let python = SourceCheckout.root.path + "/.venv/bin/python"
+    try #require(FileManager.default.isExecutableFile(atPath: python), "run scripts/bootstrap: it makes .venv with libcachesim")
+    let folder = TemporaryFolder()
+    var spec = ImageFeedSpec()
+    spec.requests = requests
+    spec.images = images
+    spec.keys = .id
+    let trace = folder.path + "/zipf.csv"
+    try TraceExport.write(ImageFeedGenerator(spec: spec), to: trace, shape: .plain)
+    // The same requests with every size 1: capacities are then object counts.
+    let unit = folder.path + "/unit.csv"
+    let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { line in
+        line.split(separator: ",").prefix(2).joined(separator: ",") + ",1"
+    }
+    try OutputFile.write(lines.joined(separator: "\n") + "\n", to: unit)
+    var workbenchOptions: [String: String] = [:]
+    if let options {
+        workbenchOptions = options
+    } else {
+        for parameter in parameters {
+            let pair = parameter.split(separator: "=")
+            let name = pair[0].replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: "a-in", with: "ain").replacingOccurrences(of: "a-out", with: "aout")
+            workbenchOptions[name] = String(pair[1])
+        }
+    }
+    let cases = [(trace, 1 << 20), (trace, 8 << 20), (trace, 64 << 20), (unit, 50), (unit, 300), (unit, 1500)]
+    for (trace, capacity) in cases where !(trace != unit && skipping.contains(capacity)) {
+        try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: parameters,
+                                     options: workbenchOptions, trace: trace, capacity: capacity,
+                                     sourceLocation: sourceLocation)
+    }
+}
+
+/// One trace (`time,key,size` CSV, integer keys) at one capacity in bytes.
+func expectEqualToLibCacheSim(backend: String, reference: String, parameters: [String], options: [String: String],
+                              trace: String, capacity: Int,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let python = SourceCheckout.root.path + "/.venv/bin/python"
+    let kind = try BackendRegistry.named(backend)
+    var config = BackendConfig(capacityBytes: capacity, options: options)
+    if kind.needsFuture { config.nextAccess = try NextAccess.compute(TraceFile(path: trace)) }
+    let tally = try replayUntimed(
+        try InMemoryTrace.load(TraceFile(path: trace), keepKeyNames: false).requests,
+        backend: kind.make(config), capacity: capacity)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = [SourceCheckout.root.path + "/scripts/reference_libcachesim.py", reference, String(capacity), trace] + parameters
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, sourceLocation: sourceLocation)
+    #expect(text.trimmingCharacters(in: .whitespacesAndNewlines)
+        == "hits=\(tally.hits) byte_hits=\(tally.hitBytes) requests=\(tally.requests)", "\(backend) at \(capacity) on \(trace)",
+        sourceLocation: sourceLocation)
+}
