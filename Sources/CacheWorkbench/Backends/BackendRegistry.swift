@@ -47,6 +47,17 @@ public struct BackendKind: Sendable {
         name: String, summary: String, options: [(name: String, help: String)] = [], microsecondsPerRequest: Double? = nil,
         make: @escaping @Sendable (BackendConfig) throws -> Backend
     ) {
+        self.init(name: name, summary: summary, options: options, microsecondsPerRequest: microsecondsPerRequest,
+                  like: Backend.self) { try make($0) }
+    }
+
+    /// A backend whose options choose among types alike in what the replayer asks of them
+    /// (`wtinylfu[variant=caffeine]`, another policy on the same simulator): `like` gives
+    /// the static facts.
+    init<Backend: CacheBackend>(
+        name: String, summary: String, options: [(name: String, help: String)] = [], microsecondsPerRequest: Double? = nil,
+        like _: Backend.Type, make: @escaping @Sendable (BackendConfig) throws -> any CacheBackend
+    ) {
         self.name = name
         self.summary = summary
         self.options = options
@@ -154,12 +165,23 @@ public enum BackendRegistry {
             try PolicySimulator<GDSFPolicy>(capacity: $0.capacityBytes, options: $0.options)
         },
         BackendKind(
-            name: "wtinylfu", summary: "policy-only W-TinyLFU (Einziger et al., ACM ToS 2017), after Caffeine: window LRU, SLRU main, count-min admission",
+            name: "wtinylfu", summary: "policy-only W-TinyLFU (Einziger et al., ACM ToS 2017), as libCacheSim's WTinyLFU.c: window LRU, SLRU main, counting Bloom filter; variant=caffeine after Caffeine",
             options: [
-                ("window-size", "wtinylfu: the window LRU's share of the capacity (Caffeine's default 0.01)"),
-                ("protected-size", "wtinylfu: the protected segment's share of the main cache (default 0.8)"),
-            ]
-        ) { try PolicySimulator<WTinyLFUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+                ("variant", "wtinylfu: libcachesim (default; libCacheSim's WTinyLFU.c, exact) or caffeine (Caffeine's design: count-min sketch with reset, probation/protected duel)"),
+                ("window-size", "wtinylfu: the window LRU's share of the capacity (default 0.01, both variants)"),
+                ("protected-size", "wtinylfu[variant=caffeine]: the protected segment's share of the main cache (default 0.8)"),
+            ], like: PolicySimulator<WTinyLFUPolicy>.self
+        ) { config in
+            let options = PolicyOptions(values: config.options)
+            switch try options.choice("variant", among: ["libcachesim", "caffeine"]) {
+            case "caffeine": return try PolicySimulator<WTinyLFUCaffeinePolicy>(capacity: config.capacityBytes, options: config.options)
+            default:
+                guard config.options["protected-size"] == nil else {
+                    throw WorkbenchError("--protected-size applies to wtinylfu[variant=caffeine]; libCacheSim's W-TinyLFU has a fixed 1:4 SLRU main cache")
+                }
+                return try PolicySimulator<WTinyLFUPolicy>(capacity: config.capacityBytes, options: config.options)
+            }
+        },
         BackendKind(
             name: "lirs", summary: "policy-only LIRS (Jiang & Zhang, SIGMETRICS 2002), after the paper, byte sizes",
             options: [("hirs-ratio", "lirs: the resident HIR queue's share of the capacity (libCacheSim's default 0.01)")]

@@ -129,6 +129,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == LFUDAPolicy)
     @_specialize(exported: false, where Policy == GDSFPolicy)
     @_specialize(exported: false, where Policy == WTinyLFUPolicy)
+    @_specialize(exported: false, where Policy == WTinyLFUCaffeinePolicy)
     @_specialize(exported: false, where Policy == LIRSPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
