@@ -81,17 +81,17 @@ struct MorePolicyTests {
         #expect(tiny >= 19 * 40, "W-TinyLFU hits \(tiny) of the hot set's 950 after the first round")
     }
 
-    @Test("lirs: LIR objects stay; a resident HIR in S is promoted; non-resident ids come back as LIR")
+    @Test("lirs[variant=paper]: LIR objects stay; a resident HIR in S is promoted; non-resident ids come back as LIR")
     func lirs() throws {
         // Capacity 3: LIR 2, HIR 1.
-        let cache = try PolicySimulator<LIRSPolicy>(capacity: 3, options: ["hirs-ratio": "0.34"])
+        let cache = try PolicySimulator<LIRSPaperPolicy>(capacity: 3, options: ["hirs-ratio": "0.34"])
         // A B LIR; C HIR; D evicts C (non-resident in S), D HIR. C: evicts D, comes back
         // LIR, A demoted to HIR. A hit (HIR, not in S); B hit prunes; A hit (in S): LIR,
         // C demoted. D: evicts C; C: evicts D.
         #expect(try policyOutcomes(cache, unit([A, B, C, D, C, A, B, A, D, C])) == [o, o, o, o, o, x, x, x, o, o])
         #expect(try policyOutcomes(cache, unit([A, B, C, D])) == [x, x, x, o])
         // Objects larger than the HIR share are not stored (as libCacheSim's LIRS).
-        let sized = try PolicySimulator<LIRSPolicy>(capacity: 100)
+        let sized = try PolicySimulator<LIRSPaperPolicy>(capacity: 100)
         _ = try policyOutcomes(sized, [(A, 2)])
         #expect(sized.facts.entries == 0)
     }

@@ -183,9 +183,18 @@ public enum BackendRegistry {
             }
         },
         BackendKind(
-            name: "lirs", summary: "policy-only LIRS (Jiang & Zhang, SIGMETRICS 2002), after the paper, byte sizes",
-            options: [("hirs-ratio", "lirs: the resident HIR queue's share of the capacity (libCacheSim's default 0.01)")]
-        ) { try PolicySimulator<LIRSPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+            name: "lirs", summary: "policy-only LIRS (Jiang & Zhang, SIGMETRICS 2002), as libCacheSim's LIRS.c; variant=paper after the paper",
+            options: [
+                ("variant", "lirs: libcachesim (default; libCacheSim's LIRS.c step for step, exact) or paper (the paper's steps)"),
+                ("hirs-ratio", "lirs: the resident HIR queue's share of the capacity (libCacheSim's fixed 0.01)"),
+            ], like: LIRSLibCacheSim.self
+        ) { config in
+            let options = PolicyOptions(values: config.options)
+            switch try options.choice("variant", among: ["libcachesim", "paper"]) {
+            case "paper": return try PolicySimulator<LIRSPaperPolicy>(capacity: config.capacityBytes, options: config.options)
+            default: return try LIRSLibCacheSim(capacity: config.capacityBytes, options: options)
+            }
+        },
         BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// libCacheSim sizes it with the main cache's byte capacity as `entries` (an `int`: a
 /// capacity ≥ 2 GiB wraps, as there) and allocates the counters with calloc, so a 64 MiB
-/// cache asks for ~955 M counters. Above 2²⁶ counters the filter keeps only the counters it
+/// cache asks for ~955 M counters. Above 2²² counters (16 MiB) the filter keeps only the counters it
 /// touched (a dictionary; ten per key), which gives the same counts without the memory.
 ///
 /// Complexity: estimate and add O(hashes); decay O(counters), or O(touched) when sparse.
@@ -19,7 +19,7 @@ struct CountingBloomFilter {
     let counterCount: UInt32
     private var dense: UnsafeMutablePointer<UInt32>?
     private var sparse: [UInt32: UInt32] = [:]
-    private static let denseLimit: UInt32 = 1 << 26
+    private static let denseLimit: UInt32 = 1 << 22
 
     init(entries: Int, error: Double) {
         // As the C source: `int entries` (wraps), doubles, `(int)` conversions.

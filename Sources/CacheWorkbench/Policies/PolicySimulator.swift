@@ -130,6 +130,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == GDSFPolicy)
     @_specialize(exported: false, where Policy == WTinyLFUPolicy)
     @_specialize(exported: false, where Policy == WTinyLFUCaffeinePolicy)
-    @_specialize(exported: false, where Policy == LIRSPolicy)
+    @_specialize(exported: false, where Policy == LIRSPaperPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
