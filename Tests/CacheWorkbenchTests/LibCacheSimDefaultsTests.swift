@@ -76,12 +76,17 @@ struct LibCacheSimDefaultsTests {
         let kind = try BackendRegistry.named("wtinylfu")
         #expect(try kind.make(BackendConfig(capacityBytes: 100, options: [:])).settings.hasPrefix("variant=libcachesim"))
         #expect(try kind.make(BackendConfig(capacityBytes: 100, options: ["variant": "caffeine"])).settings
-            == "window-size=0.01;protected-size=0.8")
+            == "variant=caffeine;window-size=0.01;protected-size=0.8;climber=on")
         #expect { _ = try kind.make(BackendConfig(capacityBytes: 100, options: ["variant": "tiny"])) } throws: {
             "\($0)".contains("--variant must be one of libcachesim, caffeine")
         }
-        #expect { _ = try kind.make(BackendConfig(capacityBytes: 100, options: ["protected-size": "0.5"])) } throws: {
-            "\($0)".contains("variant=caffeine")
+        for name in ["protected-size", "climber"] {
+            #expect { _ = try kind.make(BackendConfig(capacityBytes: 100, options: [name: "0.5"])) } throws: {
+                "\($0)".contains("--\(name) applies to wtinylfu[variant=caffeine]")
+            }
+        }
+        #expect { _ = try kind.make(BackendConfig(capacityBytes: 100, options: ["variant": "caffeine", "climber": "maybe"])) } throws: {
+            "\($0)".contains("--climber must be one of on, off")
         }
     }
 
@@ -129,5 +134,50 @@ extension LibCacheSimDefaultsTests {
     @Test("lirs equals libCacheSim's LIRS: object and byte hits")
     func lirsReference() throws {
         try expectEqualToLibCacheSim(backend: "lirs", reference: "LIRS")
+    }
+}
+
+extension LibCacheSimDefaultsTests {
+    @Test("Caffeine's hill climber: shrinks first, keeps direction while the hit rate holds, decays, restarts on a 5-point jump")
+    func hillClimber() {
+        var climber = HillClimber(maximum: 1_000)
+        #expect(climber.stepSize == -62.5)
+        // An incomplete sample changes nothing.
+        climber.record(hit: true)
+        climber.determineAdjustment(sampleSize: 4)
+        #expect(climber.adjustment == 0)
+        // Sample 1: 2 of 4 hits, 0.5 − 0 ≥ 0: keep the (negative) step, −62; a jump ≥ 0.05 restarts the
+        // step at 62.5 in the direction taken (−62.5).
+        for hit in [false, true, false] { climber.record(hit: hit) }
+        climber.determineAdjustment(sampleSize: 4)
+        #expect(climber.adjustment == -62 && climber.stepSize == -62.5 && climber.previousHitRate == 0.5)
+        // Sample 2: 0.52 (13 of 25), up by 0.02: same direction, −62; below the threshold the step decays: −61.25.
+        for index in 0..<25 { climber.record(hit: index < 13) }
+        climber.determineAdjustment(sampleSize: 25)
+        #expect(climber.adjustment == -62 && climber.stepSize == -61.25)
+        // Sample 3: 0.50, down by 0.02: turn back, +61; the step decays from +61.25 to 60.025.
+        for index in 0..<50 { climber.record(hit: index < 25) }
+        climber.determineAdjustment(sampleSize: 50)
+        #expect(climber.adjustment == 61 && abs(climber.stepSize - 60.025) < 1e-9)
+    }
+
+    @Test("wtinylfu[variant=caffeine]: the climber moves capacity from the window to protected, by hand")
+    func caffeineClimbs() throws {
+        // Capacity 50, window-size 0.2: window 10, protected ⌊40 · 0.8⌋ = 32. 30 keys in a loop all
+        // fit: the sketch is 32 wide, so a sample is 320 requests. Sample 1 (30 misses, 290 hits)
+        // closes at request 320: the step starts at −3.125, so −3: window 7, protected 35. Sample 2
+        // (320 hits, +0.094 ≥ 0.05: same direction, step restarts at −3.125): window 4, protected 38.
+        let items = (0..<640).map { (UInt64($0 % 30), 1) }
+        let adaptive = try PolicySimulator<WTinyLFUCaffeinePolicy>(capacity: 50, options: ["window-size": "0.2"])
+        let fixed = try PolicySimulator<WTinyLFUCaffeinePolicy>(capacity: 50, options: ["window-size": "0.2", "climber": "off"])
+        #expect(try policyOutcomes(adaptive, items).filter { $0 }.count == 610)
+        #expect(try policyOutcomes(fixed, items).filter { $0 }.count == 610)
+        #expect(fixed.policyState { [$0.windowSize, $0.protectedSize] as [Int] } == [10, 32])
+        #expect(adaptive.policyState { [$0.windowSize, $0.protectedSize] as [Int] } == [4, 38])
+        // Each step moved the window's three least recent objects to probation: 20, 21, 22 after
+        // request 320 (then hit: protected), 10, 11, 12 after request 640.
+        #expect(adaptive.keys { $0.probation }.sorted() == [10, 11, 12])
+        #expect(adaptive.keys { $0.protected }.sorted() == [20, 21, 22])
+        #expect(adaptive.keys { $0.window }.count == 24)
     }
 }

@@ -170,14 +170,15 @@ public enum BackendRegistry {
                 ("variant", "wtinylfu: libcachesim (default; libCacheSim's WTinyLFU.c, exact) or caffeine (Caffeine's design: count-min sketch with reset, probation/protected duel)"),
                 ("window-size", "wtinylfu: the window LRU's share of the capacity (default 0.01, both variants)"),
                 ("protected-size", "wtinylfu[variant=caffeine]: the protected segment's share of the main cache (default 0.8)"),
+                ("climber", "wtinylfu[variant=caffeine]: on (default; Caffeine's hill climber adapts the window) or off (a fixed window)"),
             ], like: PolicySimulator<WTinyLFUPolicy>.self
         ) { config in
             let options = PolicyOptions(values: config.options)
             switch try options.choice("variant", among: ["libcachesim", "caffeine"]) {
             case "caffeine": return try PolicySimulator<WTinyLFUCaffeinePolicy>(capacity: config.capacityBytes, options: config.options)
             default:
-                guard config.options["protected-size"] == nil else {
-                    throw WorkbenchError("--protected-size applies to wtinylfu[variant=caffeine]; libCacheSim's W-TinyLFU has a fixed 1:4 SLRU main cache")
+                for name in ["protected-size", "climber"] where config.options[name] != nil {
+                    throw WorkbenchError("--\(name) applies to wtinylfu[variant=caffeine]; libCacheSim's W-TinyLFU has a fixed window and a 1:4 SLRU main cache")
                 }
                 return try PolicySimulator<WTinyLFUPolicy>(capacity: config.capacityBytes, options: config.options)
             }
