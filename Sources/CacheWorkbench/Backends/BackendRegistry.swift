@@ -260,7 +260,13 @@ public enum BackendRegistry {
     }
 
     /// Every option name some backend takes.
-    public static var optionNames: Set<String> { Set(all.flatMap { $0.options.map(\.name) }) }
+    /// Options given only inside a backend's brackets (`wtinylfu[variant=caffeine]`): they
+    /// choose what the backend is, so they have no command-line flag (`--variant` would apply
+    /// to every backend at once); the backend list, fingerprinted whole, carries them.
+    public static let bracketOnlyOptions: Set<String> = ["variant", "climber"]
+
+    /// Options with a command-line flag of the same name (`--window-size`).
+    public static var optionNames: Set<String> { Set(all.flatMap { $0.options.map(\.name) }).subtracting(bracketOnlyOptions) }
 
     public static func named(_ name: String) throws -> BackendKind {
         if name.lowercased().hasPrefix("tier:") { return try tier(name) }
