@@ -55,10 +55,10 @@ struct MorePolicyTests {
         #expect(try policyOutcomes(ties, [(A, 5), (B, 5), (C, 5), (A, 5), (C, 5), (B, 5)]) == [o, o, o, o, x, o])
     }
 
-    @Test("wtinylfu: the window's victim enters the main cache only if more frequent than its victim")
+    @Test("wtinylfu[variant=caffeine]: the window's victim enters the main cache only if more frequent than its victim")
     func wtinylfu() throws {
         // Capacity 3: window 1, main 2 (protected 1).
-        let cache = try PolicySimulator<WTinyLFUPolicy>(capacity: 3, options: ["window-size": "0.34"])
+        let cache = try PolicySimulator<WTinyLFUCaffeinePolicy>(capacity: 3, options: ["window-size": "0.34"])
         // D: A and B fill probation; C (1 request) loses to A (2). C again (2) loses to A
         // (2: ties keep the incumbent) in place of D. B's hit: protected. E: C loses again.
         // A's hit: protected, B back to probation.
@@ -68,7 +68,7 @@ struct MorePolicyTests {
         #expect(cache.keys { $0.protected } == [A])
     }
 
-    @Test("wtinylfu keeps a hot set through a scan that flushes LRU")
+    @Test("wtinylfu[variant=caffeine] keeps a hot set through a scan that flushes LRU")
     func wtinylfuScan() throws {
         var items: [(UInt64, Int)] = []
         for round in 0..<20 {
@@ -76,22 +76,22 @@ struct MorePolicyTests {
             for key in 0..<100 { items.append((UInt64(1000 + round * 100 + key), 1)) }  // one-time keys
         }
         let lru = try policyOutcomes(LRUCache(capacity: 100), items).filter { $0 }.count
-        let tiny = try policyOutcomes(try PolicySimulator<WTinyLFUPolicy>(capacity: 100), items).filter { $0 }.count
+        let tiny = try policyOutcomes(try PolicySimulator<WTinyLFUCaffeinePolicy>(capacity: 100), items).filter { $0 }.count
         #expect(lru == 0)
         #expect(tiny >= 19 * 40, "W-TinyLFU hits \(tiny) of the hot set's 950 after the first round")
     }
 
-    @Test("lirs: LIR objects stay; a resident HIR in S is promoted; non-resident ids come back as LIR")
+    @Test("lirs[variant=paper]: LIR objects stay; a resident HIR in S is promoted; non-resident ids come back as LIR")
     func lirs() throws {
         // Capacity 3: LIR 2, HIR 1.
-        let cache = try PolicySimulator<LIRSPolicy>(capacity: 3, options: ["hirs-ratio": "0.34"])
+        let cache = try PolicySimulator<LIRSPaperPolicy>(capacity: 3, options: ["hirs-ratio": "0.34"])
         // A B LIR; C HIR; D evicts C (non-resident in S), D HIR. C: evicts D, comes back
         // LIR, A demoted to HIR. A hit (HIR, not in S); B hit prunes; A hit (in S): LIR,
         // C demoted. D: evicts C; C: evicts D.
         #expect(try policyOutcomes(cache, unit([A, B, C, D, C, A, B, A, D, C])) == [o, o, o, o, o, x, x, x, o, o])
         #expect(try policyOutcomes(cache, unit([A, B, C, D])) == [x, x, x, o])
         // Objects larger than the HIR share are not stored (as libCacheSim's LIRS).
-        let sized = try PolicySimulator<LIRSPolicy>(capacity: 100)
+        let sized = try PolicySimulator<LIRSPaperPolicy>(capacity: 100)
         _ = try policyOutcomes(sized, [(A, 2)])
         #expect(sized.facts.entries == 0)
     }

@@ -47,6 +47,17 @@ public struct BackendKind: Sendable {
         name: String, summary: String, options: [(name: String, help: String)] = [], microsecondsPerRequest: Double? = nil,
         make: @escaping @Sendable (BackendConfig) throws -> Backend
     ) {
+        self.init(name: name, summary: summary, options: options, microsecondsPerRequest: microsecondsPerRequest,
+                  like: Backend.self) { try make($0) }
+    }
+
+    /// A backend whose options choose among types alike in what the replayer asks of them
+    /// (`wtinylfu[variant=caffeine]`, another policy on the same simulator): `like` gives
+    /// the static facts.
+    init<Backend: CacheBackend>(
+        name: String, summary: String, options: [(name: String, help: String)] = [], microsecondsPerRequest: Double? = nil,
+        like _: Backend.Type, make: @escaping @Sendable (BackendConfig) throws -> any CacheBackend
+    ) {
         self.name = name
         self.summary = summary
         self.options = options
@@ -154,16 +165,37 @@ public enum BackendRegistry {
             try PolicySimulator<GDSFPolicy>(capacity: $0.capacityBytes, options: $0.options)
         },
         BackendKind(
-            name: "wtinylfu", summary: "policy-only W-TinyLFU (Einziger et al., ACM ToS 2017), after Caffeine: window LRU, SLRU main, count-min admission",
+            name: "wtinylfu", summary: "policy-only W-TinyLFU (Einziger et al., ACM ToS 2017), as libCacheSim's WTinyLFU.c: window LRU, SLRU main, counting Bloom filter; variant=caffeine after Caffeine",
             options: [
-                ("window-size", "wtinylfu: the window LRU's share of the capacity (Caffeine's default 0.01)"),
-                ("protected-size", "wtinylfu: the protected segment's share of the main cache (default 0.8)"),
-            ]
-        ) { try PolicySimulator<WTinyLFUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+                ("variant", "wtinylfu: libcachesim (default; libCacheSim's WTinyLFU.c, exact) or caffeine (Caffeine's design: count-min sketch with reset, probation/protected duel)"),
+                ("window-size", "wtinylfu: the window LRU's share of the capacity (default 0.01, both variants)"),
+                ("protected-size", "wtinylfu[variant=caffeine]: the protected segment's share of the main cache (default 0.8)"),
+                ("climber", "wtinylfu[variant=caffeine]: on (default; Caffeine's hill climber adapts the window) or off (a fixed window)"),
+            ], like: PolicySimulator<WTinyLFUPolicy>.self
+        ) { config in
+            let options = PolicyOptions(values: config.options)
+            switch try options.choice("variant", among: ["libcachesim", "caffeine"]) {
+            case "caffeine": return try PolicySimulator<WTinyLFUCaffeinePolicy>(capacity: config.capacityBytes, options: config.options)
+            default:
+                for name in ["protected-size", "climber"] where config.options[name] != nil {
+                    throw WorkbenchError("--\(name) applies to wtinylfu[variant=caffeine]; libCacheSim's W-TinyLFU has a fixed window and a 1:4 SLRU main cache")
+                }
+                return try PolicySimulator<WTinyLFUPolicy>(capacity: config.capacityBytes, options: config.options)
+            }
+        },
         BackendKind(
-            name: "lirs", summary: "policy-only LIRS (Jiang & Zhang, SIGMETRICS 2002), after the paper, byte sizes",
-            options: [("hirs-ratio", "lirs: the resident HIR queue's share of the capacity (libCacheSim's default 0.01)")]
-        ) { try PolicySimulator<LIRSPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+            name: "lirs", summary: "policy-only LIRS (Jiang & Zhang, SIGMETRICS 2002), as libCacheSim's LIRS.c; variant=paper after the paper",
+            options: [
+                ("variant", "lirs: libcachesim (default; libCacheSim's LIRS.c step for step, exact) or paper (the paper's steps)"),
+                ("hirs-ratio", "lirs: the resident HIR queue's share of the capacity (libCacheSim's fixed 0.01)"),
+            ], like: LIRSLibCacheSim.self
+        ) { config in
+            let options = PolicyOptions(values: config.options)
+            switch try options.choice("variant", among: ["libcachesim", "paper"]) {
+            case "paper": return try PolicySimulator<LIRSPaperPolicy>(capacity: config.capacityBytes, options: config.options)
+            default: return try LIRSLibCacheSim(capacity: config.capacityBytes, options: options)
+            }
+        },
         BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
@@ -228,7 +260,13 @@ public enum BackendRegistry {
     }
 
     /// Every option name some backend takes.
-    public static var optionNames: Set<String> { Set(all.flatMap { $0.options.map(\.name) }) }
+    /// Options given only inside a backend's brackets (`wtinylfu[variant=caffeine]`): they
+    /// choose what the backend is, so they have no command-line flag (`--variant` would apply
+    /// to every backend at once); the backend list, fingerprinted whole, carries them.
+    public static let bracketOnlyOptions: Set<String> = ["variant", "climber"]
+
+    /// Options with a command-line flag of the same name (`--window-size`).
+    public static var optionNames: Set<String> { Set(all.flatMap { $0.options.map(\.name) }).subtracting(bracketOnlyOptions) }
 
     public static func named(_ name: String) throws -> BackendKind {
         if name.lowercased().hasPrefix("tier:") { return try tier(name) }

@@ -38,6 +38,9 @@ struct CountMinSketch {
         return row * width + Int(hash & UInt64(width - 1))
     }
 
+    /// Increments between two resets (Caffeine's `sampleSize`, also its climber's sample).
+    var sampleSize: Int { 10 * width }
+
     /// The estimated count of `key` (0...15).
     @inline(__always) func estimate(_ key: UInt64) -> Int {
         var lowest = UInt8(15)

@@ -27,4 +27,14 @@ struct PolicyOptions {
         }
         return value
     }
+
+    /// One of `choices` (compared lower-cased); the first is the default.
+    func choice(_ name: String, among choices: [String]) throws -> String {
+        guard let text = values[name] else { return choices[0] }
+        let value = text.trimmingSpaces.lowercased()
+        guard choices.contains(value) else {
+            throw WorkbenchError("--\(name) must be one of \(choices.joined(separator: ", ")), not \(ErrorText.quote(text))")
+        }
+        return value
+    }
 }

@@ -48,6 +48,8 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
 
     /// The keys of one of the policy's queues, head to tail (tests and debugging; O(n)).
     func keys(_ queue: (Policy) -> PolicyNodes<Policy.Meta>.Queue) -> [UInt64] { nodes.pointee.keys(queue(policy.pointee)) }
+    /// Reads the policy's state (tests).
+    func policyState<T>(_ read: (Policy) -> T) -> T { read(policy.pointee) }
 
     var facts: BackendFacts {
         BackendFacts(
@@ -129,6 +131,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == LFUDAPolicy)
     @_specialize(exported: false, where Policy == GDSFPolicy)
     @_specialize(exported: false, where Policy == WTinyLFUPolicy)
-    @_specialize(exported: false, where Policy == LIRSPolicy)
+    @_specialize(exported: false, where Policy == WTinyLFUCaffeinePolicy)
+    @_specialize(exported: false, where Policy == LIRSPaperPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

@@ -14,7 +14,9 @@ public enum Catalog {
                 continue
             }
             for option in kind.options where !tierOptions.contains(option.name) {
-                text += "  \(String(repeating: " ", count: width))    --\(option.name): \(option.help)\n"
+                // Bracket-only options have no flag: shown as `name[option=…]`.
+                let spelled = BackendRegistry.bracketOnlyOptions.contains(option.name) ? "\(kind.name)[\(option.name)=…]" : "--\(option.name)"
+                text += "  \(String(repeating: " ", count: width))    \(spelled): \(option.help)\n"
             }
         }
         text += "\nTwo-tier caches: tier:MEMORY+DISK (e.g. tier:autopurge+files) puts any memory backend above over any disk backend; the presets above are such tiers with a library's defaults (the group `tiers`). --capacity is the memory tier's. A tier takes its backends' options and these:\n"

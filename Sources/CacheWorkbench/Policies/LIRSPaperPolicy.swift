@@ -22,7 +22,7 @@
 ///
 /// Complexity: hit O(1) amortized (pruning removes each stack entry once); miss O(1)
 /// expected (one look-up in S); evict O(1) amortized.
-struct LIRSPolicy: EvictionPolicy {
+struct LIRSPaperPolicy: EvictionPolicy {
     struct Meta {
         var isLIR: Bool
         /// The object's entry in S, or -1.
