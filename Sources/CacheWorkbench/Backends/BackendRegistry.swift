@@ -165,6 +165,49 @@ public enum BackendRegistry {
             options: [("hirs-ratio", "lirs: the resident HIR queue's share of the capacity (libCacheSim's default 0.01)")]
         ) { try PolicySimulator<LIRSPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
+            name: "lruk", summary: "policy-only LRU-K (O'Neil et al., SIGMOD 1993; libCacheSim's LRU_K): evict the oldest k-th last access, objects seen < k times first",
+            options: [("k", "lruk: accesses remembered per object (libCacheSim's default 2)")]
+        ) { try PolicySimulator<LRUKPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "mq", summary: "policy-only MQ, multi-queue (Zhou et al., USENIX ATC 2001; libCacheSim's MQ)",
+            options: [
+                ("n-queue", "mq: LRU queues, an object in queue min(log2 of its requests, n-queue - 1) (libCacheSim's default 8)"),
+                ("lifetime", "mq: ticks (hits and admissions) an object stays unaccessed before dropping a queue (default 10000)"),
+                ("qout-size-ratio", "mq: Qout, the evicted ids and frequencies, as a multiple of the capacity (default 4; libCacheSim's Qout-size-ratio)"),
+            ]
+        ) { try PolicySimulator<MQPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "clock2qplus", summary: "policy-only Clock2Q+: small FIFO with a correlation window, main CLOCK, ghost FIFO (libCacheSim's Clock2QPlus)",
+            options: [
+                ("fifo-size-ratio", "clock2qplus: the small FIFO's share of the capacity (libCacheSim's default 0.10)"),
+                ("ghost-size-ratio", "clock2qplus: the ghost FIFO's size as a share of the capacity (default 0.90)"),
+                ("move-to-main-threshold", "clock2qplus: counted hits that move an object from the small FIFO to main (default 1)"),
+                ("corr-window-ratio", "clock2qplus: hits in the small FIFO count only after this × its bytes admissions (default 0.5)"),
+            ]
+        ) { try PolicySimulator<Clock2QPlusPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "sfifo", summary: "policy-only segmented FIFO: SLRU whose top segment does not reorder on a hit (libCacheSim's SFIFO)",
+            options: [("n-seg", "sfifo: number of equal FIFO segments (libCacheSim's default 4)")]
+        ) { try PolicySimulator<SFIFOPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "s3lru", summary: "policy-only S3-LRU: S3-FIFO's small FIFO and ghost with an LRU main queue (libCacheSim's S3LRU)",
+            options: [
+                ("lru-size-ratio", "s3lru: the small FIFO's share of the capacity (libCacheSim's LRU-size-ratio, default 0.10)"),
+                ("ghost-size-ratio", "s3lru: the ghost's size as a share of the capacity (default 0.90)"),
+                ("move-to-main-threshold", "s3lru: hits in the small FIFO that move an object to main (default 1)"),
+                ("promote-on-hit", "s3lru: 1 = move at the hit that reaches the threshold (default), 0 = when it leaves the small FIFO"),
+            ]
+        ) { try PolicySimulator<S3LRUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "qdlp", summary: "policy-only QD-LP: probationary FIFO, ghost, main CLOCK of its own size (Yang et al., HotOS 2023; libCacheSim's QDLP)",
+            options: [
+                ("fifo-size-ratio", "qdlp: the probationary FIFO's share of the capacity (libCacheSim's default 0.10)"),
+                ("ghost-size-ratio", "qdlp: the ghost FIFO's size as a share of the capacity (default 0.9)"),
+                ("main-cache", "qdlp: the main cache, clock2 (default), clock, clock3 or fifo"),
+                ("move-to-main-threshold", "qdlp: hits in the FIFO that move an object to main when it leaves (default 1)"),
+            ]
+        ) { try PolicySimulator<QDLPPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -259,7 +302,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

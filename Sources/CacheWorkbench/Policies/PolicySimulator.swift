@@ -130,5 +130,11 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == GDSFPolicy)
     @_specialize(exported: false, where Policy == WTinyLFUPolicy)
     @_specialize(exported: false, where Policy == LIRSPolicy)
+    @_specialize(exported: false, where Policy == LRUKPolicy)
+    @_specialize(exported: false, where Policy == MQPolicy)
+    @_specialize(exported: false, where Policy == Clock2QPlusPolicy)
+    @_specialize(exported: false, where Policy == SFIFOPolicy)
+    @_specialize(exported: false, where Policy == S3LRUPolicy)
+    @_specialize(exported: false, where Policy == QDLPPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+private func unit(_ keys: [UInt64]) -> [(UInt64, Int)] { keys.map { ($0, 1) } }
+
+private let (A, B, C, D, E, F): (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4, 5, 6)
+private let (o, x) = (false, true)
+
+@Suite("Policy simulators: LRU-K, MQ, CLOCK-Pro, Clock2QPlus and libCacheSim's FIFO variants")
+struct PolBPolicyTests {
+    @Test("lruk: objects seen fewer than k times go first (FIFO), then the oldest k-th last access")
+    func lruk() throws {
+        let cache = try PolicySimulator<LRUKPolicy>(capacity: 3)
+        // Requests 1…13. A's hit at 4 ranks it (k-th last access 1); B, C are the FIFO.
+        // D(5) evicts B, E(6) C, B(7) D: FIFO first. A(8): k-th last = 4. E(9): ranked at 6.
+        // C(10) evicts B (the FIFO's only one). C(11): ranked at 10. D(12): the FIFO is
+        // empty, A has the oldest k-th access (4) and goes. A(13) evicts D from the FIFO.
+        let keys = [A, B, C, A, D, E, B, A, E, C, C, D, A]
+        #expect(try policyOutcomes(cache, unit(keys)) == [o, o, o, x, o, o, o, x, x, o, x, o, o])
+        #expect(cache.keys { $0.fifo } == [A])
+        #expect(cache.settings == "k=2")
+        #expect(throws: WorkbenchError.self) { try PolicySimulator<LRUKPolicy>(capacity: 3, options: ["k": "0"]) }
+    }
+
+    @Test("lruk with k=1 is LRU")
+    func lrukOneIsLRU() throws {
+        let items = zipfRequests(requests: 5_000, images: 800).map { ($0.id, 1) }
+        for capacity in [20, 200] {
+            let lru = try policyOutcomes(LRUCache(capacity: capacity), items)
+            let lruk = try policyOutcomes(try PolicySimulator<LRUKPolicy>(capacity: capacity, options: ["k": "1"]), items)
+            #expect(lru == lruk, "capacity \(capacity)")
+        }
+    }
+
+    @Test("mq: a hit climbs to queue log2(frequency); Qout restores an evicted frequency; expiry demotes")
+    func mq() throws {
+        let cache = try PolicySimulator<MQPolicy>(capacity: 2, options: ["n-queue": "2", "lifetime": "100"])
+        // A (f 1, Q0); A (f 2, Q1); B (Q0). C evicts Q0's B (Qout: B f 1). B: Qout gives f 2,
+        // Q1; it evicts Q0's C. D: Q0 is empty, Q1's LRU A goes (Qout: A f 2). A: f 3, Q1;
+        // evicts Q0's D. B is a hit.
+        #expect(try policyOutcomes(cache, unit([A, A, B, C, B, D, A, B])) == [o, x, o, o, o, o, o, x])
+        #expect(cache.keys { $0.queues[1] } == [B, A])
+        #expect(cache.settings == "n-queue=2;lifetime=100;qout-size-ratio=4.0")
+        // Lifetime 1: A (tick 1, expires at 1) climbs to Q1 at tick 2 (expires at 3); B's
+        // admission is tick 3, after which A has expired and drops to Q0's head.
+        let expiring = try PolicySimulator<MQPolicy>(capacity: 2, options: ["n-queue": "2", "lifetime": "1"])
+        _ = try policyOutcomes(expiring, unit([A, A, B]))
+        #expect(expiring.keys { $0.queues[0] } == [A, B])
+        #expect(expiring.keys { $0.queues[1] } == [])
+        let lasting = try PolicySimulator<MQPolicy>(capacity: 2, options: ["n-queue": "2", "lifetime": "100"])
+        _ = try policyOutcomes(lasting, unit([A, A, B]))
+        #expect(lasting.keys { $0.queues[0] } == [B])
+        #expect(lasting.keys { $0.queues[1] } == [A])
+    }
+
+    @Test("clock2qplus: hits in the small FIFO count only outside the correlation window")
+    func clock2qplus() throws {
+        // Capacity 10: S 3, M 7, ghost 9. 1 2 3 enter S; before any eviction a full S sends
+        // 4…10 to M. 11 evicts S's oldest, 1 — unless its hit (request 4) counted: with a
+        // window of 3 × 1 = 3 admissions it came 2 admissions after 1's and did not, so 1 is
+        // evicted and misses; with a window of 0 it counted, 1 moved to M and 2 went instead.
+        let keys: [UInt64] = [1, 2, 3, 1, 4, 5, 6, 7, 8, 9, 10, 11, 1]
+        let windowed = try PolicySimulator<Clock2QPlusPolicy>(capacity: 10, options: ["fifo-size-ratio": "0.3", "corr-window-ratio": "1"])
+        #expect(try policyOutcomes(windowed, unit(keys)) == [o, o, o, x, o, o, o, o, o, o, o, o, o])
+        let open = try PolicySimulator<Clock2QPlusPolicy>(capacity: 10, options: ["fifo-size-ratio": "0.3", "corr-window-ratio": "0"])
+        #expect(try policyOutcomes(open, unit(keys)) == [o, o, o, x, o, o, o, o, o, o, o, o, x])
+        #expect(open.keys { $0.small } == [11, 3])
+        #expect(open.keys { $0.main } == [1, 10, 9, 8, 7, 6, 5, 4])
+        // In the windowed cache, 1 was a ghost hit: it entered M, and S's oldest, 2, went.
+        #expect(windowed.keys { $0.small } == [11, 3])
+        #expect(windowed.keys { $0.main } == [1, 10, 9, 8, 7, 6, 5, 4])
+    }
+
+    @Test("sfifo: SLRU whose top segment does not reorder on a hit")
+    func sfifo() throws {
+        // Capacity 4, two FIFO segments of 2. A B fill segment 0, C D segment 1. A's hit
+        // lifts it, and segment 1 cools C down. D's hit in the top segment does nothing
+        // (SLRU would move D to the head). E evicts segment 0's oldest, B. C's hit lifts it
+        // and cools segment 1's oldest: D here, A under SLRU. F evicts E; A is a hit; E
+        // evicts D (SLRU: F); so D misses here and hits under SLRU.
+        let keys = [A, B, C, D, A, A, D, E, C, F, A, E, D]
+        let fifo = try PolicySimulator<SFIFOPolicy>(capacity: 4, options: ["n-seg": "2"])
+        #expect(try policyOutcomes(fifo, unit(keys)) == [o, o, o, o, x, x, x, o, x, o, x, o, o])
+        let lru = try PolicySimulator<SLRUPolicy>(capacity: 4, options: ["n-seg": "2"])
+        #expect(try policyOutcomes(lru, unit(keys)) == [o, o, o, o, x, x, x, o, x, o, x, o, x])
+        #expect(fifo.settings == "n-seg=2")
+        #expect(fifo.admitsForTests(2) && !fifo.admitsForTests(3))
+    }
+
+    @Test("s3lru: a hit in the small FIFO promotes at once; a ghost hit enters the LRU main queue")
+    func s3lru() throws {
+        // Capacity 10: S 3, M 7, ghost 9. S holds what comes until the cache is full: 1's
+        // hit moves it to M; 2…10 fill S. 11 evicts S's oldest, 2 (to the ghost). 2: a ghost
+        // hit, into M; S's oldest 3 goes. 1's hit moves it to M's head. 12 evicts 4; 3, a
+        // ghost hit, enters M and 5 goes.
+        let cache = try PolicySimulator<S3LRUPolicy>(capacity: 10, options: ["lru-size-ratio": "0.3"])
+        let keys: [UInt64] = [1, 2, 3, 1, 4, 5, 6, 7, 8, 9, 10, 11, 2, 1, 12, 3]
+        #expect(try policyOutcomes(cache, unit(keys)) == [o, o, o, x, o, o, o, o, o, o, o, o, o, x, o, o])
+        #expect(cache.keys { $0.main } == [3, 1, 2])
+        #expect(cache.keys { $0.small } == [12, 11, 10, 9, 8, 7, 6])
+        #expect(cache.settings == "lru-size-ratio=0.3;ghost-size-ratio=0.9;move-to-main-threshold=1;promote-on-hit=1")
+    }
+
+    @Test("qdlp: a hit object leaves the FIFO for main when evicted; a ghost hit enters main")
+    func qdlp() throws {
+        // Capacity 10: S 3, M 7 (a CLOCK of its own size), ghost 9. 1 2 3, 1's hit, 4…10
+        // fill the FIFO. 11: the oldest, 1, was hit and moves to M; 2 is evicted (ghost).
+        // 2: a ghost hit; 3 is evicted for it, and 2 enters M. 1 hits in M. 12 evicts 4.
+        let cache = try PolicySimulator<QDLPPolicy>(capacity: 10, options: ["fifo-size-ratio": "0.3"])
+        let keys: [UInt64] = [1, 2, 3, 1, 4, 5, 6, 7, 8, 9, 10, 11, 2, 1, 12]
+        #expect(try policyOutcomes(cache, unit(keys)) == [o, o, o, x, o, o, o, o, o, o, o, o, o, x, o])
+        #expect(cache.keys { $0.main } == [2, 1])
+        #expect(cache.keys { $0.small } == [12, 11, 10, 9, 8, 7, 6, 5])
+        #expect(throws: WorkbenchError.self) { try PolicySimulator<QDLPPolicy>(capacity: 10, options: ["main-cache": "arc"]) }
+    }
+
+    /// libCacheSim's own (its PyPI package in .venv, scripts/reference_libcachesim.py).
+    @Test("equal to libCacheSim: object and byte hits", arguments: [
+        ("lruk", "LRUK", [String]()), ("lruk", "LRUK", ["k=3"]), ("mq", "MQ", []), ("mq", "MQ", ["n_queue=4", "lifetime=100"]),
+        ("clock2qplus", "Clock2QPlus", []), ("clock2qplus", "Clock2QPlus", ["corr_window_ratio=0.0", "fifo_size_ratio=0.2"]),
+        ("qdlp", "QDLP_init", []),
+    ])
+    func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
+        try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: parameters)
+    }
+}
