@@ -124,4 +124,85 @@ struct PolBPolicyTests {
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
         try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: parameters)
     }
+
+    /// SFIFO and S3LRU are not in libCacheSim's PyPI package: their figures come from its C
+    /// `cachesim` (cacheMon/libCacheSim 0252dcf, 2024-03-17) on the 5,000-request Zipf trace
+    /// below (`bench gen --requests 5000 --images 800 --keys id --plain`, and the same with
+    /// every size 1), counted by a build whose sim.c also prints its miss and miss-byte
+    /// counters (`cachesim TRACE csv sfifo 1048576 -t "time-col=1, obj-id-col=2,
+    /// obj-size-col=3, has-header=false" --ignore-obj-size 0`). Literal, so CI checks them
+    /// without the binary; `cachesimLive` re-runs the stock binary where there is one.
+    static let cachesimFigures: [(backend: String, algorithm: String, unit: Bool, capacity: Int, hits: Int, hitBytes: Int)] = [
+        ("sfifo", "sfifo", false, 1 << 20, 560, 68_001_265), ("sfifo", "sfifo", false, 8 << 20, 1441, 239_531_412),
+        ("sfifo", "sfifo", false, 64 << 20, 2730, 554_457_223), ("sfifo", "sfifo", true, 50, 1628, 1628),
+        ("sfifo", "sfifo", true, 300, 2669, 2669), ("sfifo", "sfifo", true, 1500, 3624, 3624),
+        ("s3lru", "s3lru", false, 1 << 20, 647, 31_689_974), ("s3lru", "s3lru", false, 8 << 20, 1527, 300_978_718),
+        ("s3lru", "s3lru", false, 64 << 20, 2743, 585_666_473), ("s3lru", "s3lru", true, 50, 1684, 1684),
+        ("s3lru", "s3lru", true, 300, 2758, 2758), ("s3lru", "s3lru", true, 1500, 3624, 3624),
+    ]
+
+    /// The 5,000-request trace as `time,key,size` CSV files: sized and unit.
+    static func cachesimTraces(_ folder: TemporaryFolder) throws -> (sized: String, unit: String) {
+        var spec = ImageFeedSpec()
+        spec.requests = 5_000
+        spec.images = 800
+        spec.keys = .id
+        let sized = folder.path + "/zipf5k.csv"
+        try TraceExport.write(ImageFeedGenerator(spec: spec), to: sized, shape: .plain)
+        let lines = try String(contentsOfFile: sized, encoding: .utf8).split(separator: "\n").map { line in
+            line.split(separator: ",").prefix(2).joined(separator: ",") + ",1"
+        }
+        let unit = folder.path + "/zipf5k-unit.csv"
+        try OutputFile.write(lines.joined(separator: "\n") + "\n", to: unit)
+        return (sized, unit)
+    }
+
+    static func replay(_ backend: String, _ trace: String, capacity: Int) throws -> ReplayTally {
+        try replayUntimed(try InMemoryTrace.load(TraceFile(path: trace), keepKeyNames: false).requests,
+                          backend: try #require(BackendRegistry.list(parsing: backend).first).make(BackendConfig(capacityBytes: capacity)), capacity: capacity)
+    }
+
+    @Test("sfifo and s3lru equal libCacheSim's cachesim (recorded counts)")
+    func cachesimRecorded() throws {
+        let folder = TemporaryFolder()
+        let traces = try Self.cachesimTraces(folder)
+        for figure in Self.cachesimFigures {
+            let tally = try Self.replay(figure.backend, figure.unit ? traces.unit : traces.sized, capacity: figure.capacity)
+            #expect(tally.requests == 5_000 && tally.hits == figure.hits && tally.hitBytes == figure.hitBytes,
+                    "\(figure.backend) at \(figure.capacity)\(figure.unit ? " objects" : " bytes")")
+        }
+    }
+
+    /// The stock binary prints a 4-decimal miss ratio: on 5,000 requests that pins the
+    /// object count (one request is 0.0002).
+    @Test("sfifo and s3lru equal libCacheSim's cachesim (live, when built)", arguments: [
+        ("sfifo", "sfifo", ""), ("sfifo", "sfifo", "n-seg=2"), ("s3lru", "s3lru", ""), ("s3lru", "s3lru", "LRU-size-ratio=0.25"),
+    ])
+    func cachesimLive(backend: String, algorithm: String, parameters: String) throws {
+        let binary = ProcessInfo.processInfo.environment["CACHESIM"] ?? "/work/ext/build-cacheMon/bin/cachesim"
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            print("skipped: no libCacheSim cachesim at \(binary) (set CACHESIM); the recorded counts are checked instead")
+            return
+        }
+        let folder = TemporaryFolder()
+        let traces = try Self.cachesimTraces(folder)
+        var label = backend
+        if !parameters.isEmpty {
+            let pair = parameters.split(separator: "=")
+            label += "[\(pair[0].lowercased())=\(pair[1])]"
+        }
+        for (trace, capacity) in [(traces.sized, 1 << 20), (traces.sized, 8 << 20), (traces.sized, 64 << 20), (traces.unit, 50), (traces.unit, 300), (traces.unit, 1500)] {
+            let tally = try Self.replay(label, trace, capacity: capacity)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: SourceCheckout.root.path + "/scripts/reference_cachesim.sh")
+            process.arguments = [binary, algorithm, String(capacity), trace, parameters]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let ratio = String(format: "%.4f", Double(tally.requests - tally.hits) / Double(tally.requests))
+            #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "requests=\(tally.requests) miss_ratio=\(ratio)", "\(label) at \(capacity) on \(trace)")
+        }
+    }
 }
