@@ -20,10 +20,6 @@ def main() -> None:
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     policy, capacity, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    params = {}
-    for pair in sys.argv[4:]:
-        name, value = pair.split("=", 1)
-        params[name] = float(value) if "." in value else int(value)
     if policy.endswith("_init"):
         # The C policies the package compiles in but wraps in no class (see
         # `dir(libcachesim.libcachesim_python)`), built as its classes build theirs.
@@ -34,6 +30,10 @@ def main() -> None:
         text = ",".join(sys.argv[4:])
         cache = CacheBase(_cache=init(common, text) if text else init(common))
     else:
+        params = {}
+        for pair in sys.argv[4:]:
+            name, value = pair.split("=", 1)
+            params[name] = float(value) if "." in value else int(value)
         cache = getattr(lcs, policy)(cache_size=capacity, **params)
     rows = []
     with open(path, newline="") as file:

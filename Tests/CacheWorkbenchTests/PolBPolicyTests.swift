@@ -115,11 +115,26 @@ struct PolBPolicyTests {
         #expect(throws: WorkbenchError.self) { try PolicySimulator<QDLPPolicy>(capacity: 10, options: ["main-cache": "arc"]) }
     }
 
+    @Test("car: CLOCK hands over T1 and T2, p adapts on ghost hits, B1 trimmed against T1 + B1")
+    func car() throws {
+        let cache = try PolicySimulator<CARPolicy>(capacity: 3)
+        // A B C in T1; A's bit set. D: T1 (3) ≥ max(1, p = 0): A's bit is cleared and A
+        // moves to T2; B goes to B1 (T1 + B1 = 2 < 3 keeps it). B: a B1 hit, p = 0 +
+        // max(1, ⌊0 / 1⌋) = 1; C goes to B1; B enters T2. C: a B1 hit, p = 1 + 1 = 2; T1
+        // (D, 1) < 2, so T2's front A (bit clear) goes to B2; C enters T2. E: T1 still < 2,
+        // B goes to B2. D hits. A: a B2 hit, p = 2 − max(1, ⌊0 / 2⌋) = 1; T1 (D E) ≥ 1: D's
+        // bit is cleared and D moves to T2, E goes to B1; A enters T2. C hits.
+        #expect(try policyOutcomes(cache, unit([A, B, C, A, D, B, C, E, D, A, C])) == [o, o, o, x, o, o, o, o, x, o, x])
+        #expect(cache.keys { $0.t1 } == [])
+        #expect(cache.keys { $0.t2 } == [A, D, C])
+        #expect(cache.facts.fallbacks == 0)
+    }
+
     /// libCacheSim's own (its PyPI package in .venv, scripts/reference_libcachesim.py).
     @Test("equal to libCacheSim: object and byte hits", arguments: [
         ("lruk", "LRUK", [String]()), ("lruk", "LRUK", ["k=3"]), ("mq", "MQ", []), ("mq", "MQ", ["n_queue=4", "lifetime=100"]),
         ("clock2qplus", "Clock2QPlus", []), ("clock2qplus", "Clock2QPlus", ["corr_window_ratio=0.0", "fifo_size_ratio=0.2"]),
-        ("qdlp", "QDLP_init", []),
+        ("qdlp", "QDLP_init", []), ("qdlp", "QDLP_init", ["fifo-size-ratio=0.2", "main-cache=clock"]), ("car", "CAR_init", []),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
         try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: parameters)

@@ -208,6 +208,10 @@ public enum BackendRegistry {
             ]
         ) { try PolicySimulator<QDLPPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
+            name: "car", summary: "policy-only CAR, CLOCK with adaptive replacement (Bansal & Modha, FAST 2004), as libCacheSim's CAR with its departures",
+            options: [("p", "car: T1's initial target in bytes (libCacheSim's default 0)")]
+        ) { try PolicySimulator<CARPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -302,7 +306,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

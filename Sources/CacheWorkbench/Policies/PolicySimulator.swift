@@ -136,5 +136,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == SFIFOPolicy)
     @_specialize(exported: false, where Policy == S3LRUPolicy)
     @_specialize(exported: false, where Policy == QDLPPolicy)
+    @_specialize(exported: false, where Policy == CARPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
