@@ -130,11 +130,29 @@ struct PolBPolicyTests {
         #expect(cache.facts.fallbacks == 0)
     }
 
+    @Test("flashprob: DRAM's evictions enter flash on libCacheSim's draws (lehmer64 from 0xdeadbeef)")
+    func flashprob() throws {
+        // Capacity 20: DRAM 1, flash 19; DRAM takes every new object beyond its share. Keys
+        // 21…25 each evict DRAM's least recent: lehmer64's first draws modulo 5 are 2, 2, 1,
+        // 2, 0, 3 (3189820697, 6199708794445739982, …: by hand from the 128-bit product's
+        // high half), so 1 2 3 4 go, 5 enters flash, and the same eviction goes on to 6.
+        let cache = try PolicySimulator<FlashProbPolicy>(capacity: 20)
+        let keys = (1...25).map { UInt64($0) } + [5, 6]
+        #expect(try policyOutcomes(cache, unit(keys)) == Array(repeating: o, count: 25) + [x, o])
+        #expect(cache.keys { $0.disk } == [5])
+        #expect(cache.settings == "ram-size-ratio=0.05;disk-admit-prob=0.2;ram-cache=lru;disk-cache=fifo;generator=lehmer64;seed=3735928559")
+        // Admitting everything: for 21, DRAM's 1…19 move to flash, which is then full and
+        // evicts its oldest, 1, for 20 (libCacheSim's loop evicts until the total fits).
+        let all = try PolicySimulator<FlashProbPolicy>(capacity: 20, options: ["disk-admit-prob": "1"])
+        #expect(try policyOutcomes(all, unit((1...21).map { UInt64($0) } + [2, 1])) == Array(repeating: o, count: 21) + [x, o])
+    }
+
     /// libCacheSim's own (its PyPI package in .venv, scripts/reference_libcachesim.py).
     @Test("equal to libCacheSim: object and byte hits", arguments: [
         ("lruk", "LRUK", [String]()), ("lruk", "LRUK", ["k=3"]), ("mq", "MQ", []), ("mq", "MQ", ["n_queue=4", "lifetime=100"]),
         ("clock2qplus", "Clock2QPlus", []), ("clock2qplus", "Clock2QPlus", ["corr_window_ratio=0.0", "fifo_size_ratio=0.2"]),
         ("qdlp", "QDLP_init", []), ("qdlp", "QDLP_init", ["fifo-size-ratio=0.2", "main-cache=clock"]), ("car", "CAR_init", []),
+        ("flashprob", "FlashProb", []), ("flashprob", "FlashProb", ["ram_size_ratio=0.2", "disk_admit_prob=0.5"]),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
         try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: parameters)

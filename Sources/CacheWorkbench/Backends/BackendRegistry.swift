@@ -212,6 +212,17 @@ public enum BackendRegistry {
             options: [("p", "car: T1's initial target in bytes (libCacheSim's default 0)")]
         ) { try PolicySimulator<CARPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
+            name: "flashprob", summary: "policy-only FlashProb: an LRU in DRAM over a flash FIFO admitting a random share of DRAM's evictions (libCacheSim's flashProb)",
+            options: [
+                ("ram-size-ratio", "flashprob: DRAM's share of the capacity (libCacheSim's default 0.05)"),
+                ("disk-admit-prob", "flashprob: the share of DRAM's evictions flash admits, 1 in floor(1/p) draws (default 0.2)"),
+                ("ram-cache", "flashprob: DRAM's policy, lru (the default and only one)"),
+                ("disk-cache", "flashprob: flash's policy, fifo (default) or clock"),
+                ("generator", "flashprob: libCacheSim's next_rand, lehmer64 (the PyPI package's, default) or mmix"),
+                ("seed", "flashprob: the generator's starting state (default: libCacheSim's own)"),
+            ]
+        ) { try PolicySimulator<FlashProbPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -306,7 +317,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {
