@@ -147,12 +147,35 @@ struct PolBPolicyTests {
         #expect(try policyOutcomes(all, unit((1...21).map { UInt64($0) } + [2, 1])) == Array(repeating: o, count: 21) + [x, o])
     }
 
+    @Test("s3fifod: S3-FIFO's queues; the small FIFO resizes once evictions are requested again")
+    func s3fifod() throws {
+        // Capacity 10: S 3, M 7 (a CLOCK of its own size), ghost 7, eviction FIFOs of 1 id.
+        // As qdlp: 11 moves the hit 1 to M and evicts 2; 2 is a ghost hit (and one request
+        // for an id S evicted), enters M after 3 goes; 1 hits in M; 12 evicts 4.
+        let cache = try PolicySimulator<S3FIFOdPolicy>(capacity: 10, options: ["fifo-size-ratio": "0.3"])
+        let keys: [UInt64] = [1, 2, 3, 1, 4, 5, 6, 7, 8, 9, 10, 11, 2, 1, 12]
+        #expect(try policyOutcomes(cache, unit(keys)) == [o, o, o, x, o, o, o, o, o, o, o, o, o, x, o])
+        #expect(cache.keys { $0.main } == [2, 1])
+        #expect(cache.keys { $0.small } == [12, 11, 10, 9, 8, 7, 6, 5])
+        // The differential check's unit trace at 1,500 objects does resize S (from 150), so
+        // that check covers the resizing too.
+        let sized = try PolicySimulator<S3FIFOdPolicy>(capacity: 1500)
+        _ = try policyOutcomes(sized, zipfRequests(requests: 20_000, images: 2_000).map { ($0.id, 1) })
+        var sizes = (small: 0, main: 0)
+        _ = sized.keys { policy in
+            sizes = (policy.smallSize, policy.mainSize)
+            return policy.small
+        }
+        #expect(sizes.small != 150 && sizes.small + sizes.main == 1500)
+    }
+
     /// libCacheSim's own (its PyPI package in .venv, scripts/reference_libcachesim.py).
     @Test("equal to libCacheSim: object and byte hits", arguments: [
         ("lruk", "LRUK", [String]()), ("lruk", "LRUK", ["k=3"]), ("mq", "MQ", []), ("mq", "MQ", ["n_queue=4", "lifetime=100"]),
         ("clock2qplus", "Clock2QPlus", []), ("clock2qplus", "Clock2QPlus", ["corr_window_ratio=0.0", "fifo_size_ratio=0.2"]),
         ("qdlp", "QDLP_init", []), ("qdlp", "QDLP_init", ["fifo-size-ratio=0.2", "main-cache=clock"]), ("car", "CAR_init", []),
         ("flashprob", "FlashProb", []), ("flashprob", "FlashProb", ["ram_size_ratio=0.2", "disk_admit_prob=0.5"]),
+        ("s3fifod", "S3FIFOd_init", []), ("s3fifod", "S3FIFOd_init", ["fifo-size-ratio=0.2", "main-cache=clock"]),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
         try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: parameters)

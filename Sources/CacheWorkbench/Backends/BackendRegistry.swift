@@ -223,6 +223,14 @@ public enum BackendRegistry {
             ]
         ) { try PolicySimulator<FlashProbPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
+            name: "s3fifod", summary: "policy-only S3-FIFOd: S3-FIFO whose small queue resizes by which evictions get requested again (libCacheSim's S3FIFOd)",
+            options: [
+                ("fifo-size-ratio", "s3fifod: the small FIFO's initial share of the capacity (libCacheSim's default 0.10)"),
+                ("main-cache", "s3fifod: the main cache, clock2 (default), clock, clock3 or fifo"),
+                ("move-to-main-threshold", "s3fifod: hits in the small FIFO that move an object to main when it leaves (default 1)"),
+            ]
+        ) { try PolicySimulator<S3FIFOdPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -317,7 +325,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

@@ -138,5 +138,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == QDLPPolicy)
     @_specialize(exported: false, where Policy == CARPolicy)
     @_specialize(exported: false, where Policy == FlashProbPolicy)
+    @_specialize(exported: false, where Policy == S3FIFOdPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
