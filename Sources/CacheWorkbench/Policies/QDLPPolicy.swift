@@ -27,23 +27,14 @@ struct QDLPPolicy: EvictionPolicy {
     private(set) var main = Nodes.Queue()
     private var layout: ProbationLayout
     private let threshold: Int32
-    private let mainKind: String
-    /// M's CLOCK counter maximum: 2^bits − 1 (0 for fifo).
-    private let maximumCount: Int32
+    private let mainClock: MainClock
     /// Set by a ghost hit on this request's miss; read by its admission.
     private var ghostHit = false
 
     init(capacity: Int, options: PolicyOptions) throws {
         layout = try ProbationLayout(capacity: capacity, options: options, ghostDefault: 0.9)
         threshold = Int32(try options.integer("move-to-main-threshold", default: 1, range: 1...1_000_000))
-        mainKind = options.values["main-cache"]?.lowercased() ?? "clock2"
-        switch mainKind {
-        case "fifo": maximumCount = 0
-        case "clock": maximumCount = 1
-        case "clock2": maximumCount = 3
-        case "clock3": maximumCount = 7
-        default: throw WorkbenchError("--main-cache must be fifo, clock, clock2 or clock3 (libCacheSim's others are not offered), not \(ErrorText.quote(mainKind))")
-        }
+        mainClock = try MainClock(options: options)
     }
 
     func deallocate() { layout.deallocate() }
@@ -52,7 +43,7 @@ struct QDLPPolicy: EvictionPolicy {
 
     var newMeta: Meta { Meta(count: 0, inMain: false) }
     var settings: String {
-        "fifo-size-ratio=\(layout.smallRatio);ghost-size-ratio=\(layout.ghostRatio);main-cache=\(mainKind);move-to-main-threshold=\(threshold)"
+        "fifo-size-ratio=\(layout.smallRatio);ghost-size-ratio=\(layout.ghostRatio);main-cache=\(mainClock.kind);move-to-main-threshold=\(threshold)"
     }
 
     func admits(_ cost: Int) -> Bool { cost <= layout.smallSize }
@@ -60,7 +51,7 @@ struct QDLPPolicy: EvictionPolicy {
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
         let meta = nodes[slot].meta
-        if meta.inMain ? meta.count < maximumCount : meta.count < .max { nodes[slot].meta.count += 1 }
+        if meta.inMain ? meta.count < mainClock.maximumCount : meta.count < .max { nodes[slot].meta.count += 1 }
     }
 
     @inline(__always) mutating func miss(_ key: UInt64) { ghostHit = layout.takeFromGhost(key) }
@@ -88,16 +79,7 @@ struct QDLPPolicy: EvictionPolicy {
         return last
     }
 
-    private mutating func evictFromMain(_ nodes: inout Nodes) -> Int32 {
-        var victim = main.tail
-        while nodes[victim].meta.count >= 1 {
-            nodes[victim].meta.count -= 1
-            nodes.moveToHead(victim, &main)
-            victim = main.tail
-        }
-        nodes.unlink(victim, &main)
-        return victim
-    }
+    private mutating func evictFromMain(_ nodes: inout Nodes) -> Int32 { mainClock.evict(&main, &nodes, count: \.count) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         while small.count > 0 {

@@ -43,8 +43,7 @@ struct S3FIFOdPolicy: EvictionPolicy {
     private let capacity: Int
     private let smallRatio: Double
     private let threshold: Int32
-    private let mainKind: String
-    private let maximumCount: Int32
+    private let mainClock: MainClock
     private var smallEvictionHits: Int32 = 0
     private var mainEvictionHits: Int32 = 0
     /// Set by a ghost hit on this request's miss; read by its admission.
@@ -59,14 +58,7 @@ struct S3FIFOdPolicy: EvictionPolicy {
         self.capacity = capacity
         smallRatio = try options.fraction("fifo-size-ratio", default: 0.10)
         threshold = Int32(try options.integer("move-to-main-threshold", default: 1, range: 1...1_000_000))
-        mainKind = options.values["main-cache"]?.lowercased() ?? "clock2"
-        switch mainKind {
-        case "fifo": maximumCount = 0
-        case "clock": maximumCount = 1
-        case "clock2": maximumCount = 3
-        case "clock3": maximumCount = 7
-        default: throw WorkbenchError("--main-cache must be fifo, clock, clock2 or clock3 (libCacheSim's others are not offered), not \(ErrorText.quote(mainKind))")
-        }
+        mainClock = try MainClock(options: options)
         // libCacheSim: (int64_t)cache_size * ratio, truncated; G as large as M; the
         // eviction FIFOs cache_size / 10.
         smallSize = Int(Double(capacity) * smallRatio)
@@ -83,7 +75,7 @@ struct S3FIFOdPolicy: EvictionPolicy {
     }
 
     var newMeta: Meta { Meta(count: 0, inMain: false) }
-    var settings: String { "fifo-size-ratio=\(smallRatio);main-cache=\(mainKind);move-to-main-threshold=\(threshold)" }
+    var settings: String { "fifo-size-ratio=\(smallRatio);main-cache=\(mainClock.kind);move-to-main-threshold=\(threshold)" }
 
     func admits(_ cost: Int) -> Bool { cost <= smallSize }
 
@@ -126,7 +118,7 @@ struct S3FIFOdPolicy: EvictionPolicy {
             if meta.count < .max { nodes[slot].meta.count += 1 }
             return
         }
-        if meta.count < maximumCount { nodes[slot].meta.count += 1 }
+        if meta.count < mainClock.maximumCount { nodes[slot].meta.count += 1 }
         checkEvicted(nodes[slot].key)
     }
 
@@ -152,16 +144,7 @@ struct S3FIFOdPolicy: EvictionPolicy {
         }
     }
 
-    private mutating func evictFromMain(_ nodes: inout Nodes) -> Int32 {
-        var victim = main.tail
-        while nodes[victim].meta.count >= 1 {
-            nodes[victim].meta.count -= 1
-            nodes.moveToHead(victim, &main)
-            victim = main.tail
-        }
-        nodes.unlink(victim, &main)
-        return victim
-    }
+    private mutating func evictFromMain(_ nodes: inout Nodes) -> Int32 { mainClock.evict(&main, &nodes, count: \.count) }
 
     /// An M eviction `S3FIFOd_evict` records in M's eviction FIFO.
     private mutating func evictRecordedFromMain(_ nodes: inout Nodes) -> Int32 {
