@@ -169,6 +169,20 @@ struct PolBPolicyTests {
         #expect(sizes.small != 150 && sizes.small + sizes.main == 1500)
     }
 
+    @Test("fifomerge: examine a batch from where the last stopped, evict the lowest scores, keep the rest")
+    func fifomerge() throws {
+        // Capacity 3, batches of 2, keep 1, recency score 10^12 / (requests since the last
+        // access). D (request 5): from the oldest, A (last 4: 10^12) and B (last 2: 10^12 / 3):
+        // B goes. E (6): the batch's second, A, is where the count stops (2 ≥ 2 − 1), so a new
+        // batch from C: C (10^12 / 3), D (10^12): C goes. A hits. B (8): the batch restarts at
+        // the oldest (the last ran off the newest): A (10^12), D (10^12 / 3): D goes. D (9):
+        // E (10^12 / 3), B (10^12): E goes. A hits.
+        let cache = try PolicySimulator<FIFOMergePolicy>(capacity: 3, options: ["n-exam": "2", "n-keep": "1", "retain-policy": "recency"])
+        #expect(try policyOutcomes(cache, unit([A, B, C, A, D, E, A, B, D, A])) == [o, o, o, x, o, o, x, o, o, x])
+        #expect(cache.keys { $0.queue } == [D, B, A])
+        #expect(cache.settings == "n-exam=2;n-keep=1;retain-policy=recency;generator=lehmer64;seed=3735928559")
+    }
+
     /// libCacheSim's own (its PyPI package in .venv, scripts/reference_libcachesim.py).
     @Test("equal to libCacheSim: object and byte hits", arguments: [
         ("lruk", "LRUK", [String]()), ("lruk", "LRUK", ["k=3"]), ("mq", "MQ", []), ("mq", "MQ", ["n_queue=4", "lifetime=100"]),
@@ -176,6 +190,7 @@ struct PolBPolicyTests {
         ("qdlp", "QDLP_init", []), ("qdlp", "QDLP_init", ["fifo-size-ratio=0.2", "main-cache=clock"]), ("car", "CAR_init", []),
         ("flashprob", "FlashProb", []), ("flashprob", "FlashProb", ["ram_size_ratio=0.2", "disk_admit_prob=0.5"]),
         ("s3fifod", "S3FIFOd_init", []), ("s3fifod", "S3FIFOd_init", ["fifo-size-ratio=0.2", "main-cache=clock"]),
+        ("fifomerge", "FIFO_Merge_init", []), ("fifomerge", "FIFO_Merge_init", ["n-exam=20", "n-keep=5", "retain-policy=recency"]),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
         try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: parameters)

@@ -231,6 +231,16 @@ public enum BackendRegistry {
             ]
         ) { try PolicySimulator<S3FIFOdPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
+            name: "fifomerge", summary: "policy-only FIFO-Merge: examine a batch of the FIFO, keep the best-scored half, evict the rest (libCacheSim's FIFO_Merge)",
+            options: [
+                ("n-exam", "fifomerge: objects examined per batch (libCacheSim's default 100)"),
+                ("n-keep", "fifomerge: of those, kept (default n-exam / 2)"),
+                ("retain-policy", "fifomerge: the score, freq (hits per byte, default) or recency"),
+                ("generator", "fifomerge: libCacheSim's next_rand for the freq score's tie-breaking term, lehmer64 (default) or mmix"),
+                ("seed", "fifomerge: the generator's starting state (default: libCacheSim's own)"),
+            ]
+        ) { try PolicySimulator<FIFOMergePolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -325,7 +335,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

@@ -139,5 +139,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == CARPolicy)
     @_specialize(exported: false, where Policy == FlashProbPolicy)
     @_specialize(exported: false, where Policy == S3FIFOdPolicy)
+    @_specialize(exported: false, where Policy == FIFOMergePolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
