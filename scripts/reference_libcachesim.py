@@ -5,7 +5,10 @@ libCacheSim's, via its PyPI package `libcachesim`, and prints one line:
 
 Usage: reference_libcachesim.py POLICY CAPACITY_BYTES TRACE.csv [key=value ...]
 POLICY is a libcachesim class name (LRU, FIFO, Clock, Sieve, ...); key=value pairs go to
-its constructor (n_bit_counter=2). Size-0 requests are dropped, as the workbench does.
+its constructor (n_bit_counter=2). Or POLICY is an `_init` function the package's native
+module exports without a class (CAR_init, FIFO_Merge_init, QDLP_init, S3FIFOd_init): then
+the key=value pairs are libCacheSim's own parameter string (n-exam=100), passed as is.
+Size-0 requests are dropped, as the workbench does.
 The package is installed by scripts/bootstrap into .venv/."""
 import csv
 import sys
@@ -17,11 +20,21 @@ def main() -> None:
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     policy, capacity, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    params = {}
-    for pair in sys.argv[4:]:
-        name, value = pair.split("=", 1)
-        params[name] = float(value) if "." in value else int(value)
-    cache = getattr(lcs, policy)(cache_size=capacity, **params)
+    if policy.endswith("_init"):
+        # The C policies the package compiles in but wraps in no class (see
+        # `dir(libcachesim.libcachesim_python)`), built as its classes build theirs.
+        from libcachesim import libcachesim_python as native
+        from libcachesim.cache import CacheBase, _create_common_params
+        init = getattr(native, policy)
+        common = _create_common_params(capacity)
+        text = ",".join(sys.argv[4:])
+        cache = CacheBase(_cache=init(common, text) if text else init(common))
+    else:
+        params = {}
+        for pair in sys.argv[4:]:
+            name, value = pair.split("=", 1)
+            params[name] = float(value) if "." in value else int(value)
+        cache = getattr(lcs, policy)(cache_size=capacity, **params)
     rows = []
     with open(path, newline="") as file:
         for row in csv.reader(file):

@@ -197,6 +197,82 @@ public enum BackendRegistry {
             }
         },
         BackendKind(
+            name: "lruk", summary: "policy-only LRU-K (O'Neil et al., SIGMOD 1993; libCacheSim's LRU_K): evict the oldest k-th last access, objects seen < k times first",
+            options: [("k", "lruk: accesses remembered per object (libCacheSim's default 2)")]
+        ) { try PolicySimulator<LRUKPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "mq", summary: "policy-only MQ, multi-queue (Zhou et al., USENIX ATC 2001; libCacheSim's MQ)",
+            options: [
+                ("n-queue", "mq: LRU queues, an object in queue min(log2 of its requests, n-queue - 1) (libCacheSim's default 8)"),
+                ("lifetime", "mq: ticks (hits and admissions) an object stays unaccessed before dropping a queue (default 10000)"),
+                ("qout-size-ratio", "mq: Qout, the evicted ids and frequencies, as a multiple of the capacity (default 4; libCacheSim's Qout-size-ratio)"),
+            ]
+        ) { try PolicySimulator<MQPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "clock2qplus", summary: "policy-only Clock2Q+: small FIFO with a correlation window, main CLOCK, ghost FIFO (libCacheSim's Clock2QPlus)",
+            options: [
+                ("fifo-size-ratio", "clock2qplus: the small FIFO's share of the capacity (libCacheSim's default 0.10)"),
+                ("ghost-size-ratio", "clock2qplus: the ghost FIFO's size as a share of the capacity (default 0.90)"),
+                ("move-to-main-threshold", "clock2qplus: counted hits that move an object from the small FIFO to main (default 1)"),
+                ("corr-window-ratio", "clock2qplus: hits in the small FIFO count only after this × its bytes admissions (default 0.5)"),
+            ]
+        ) { try PolicySimulator<Clock2QPlusPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "sfifo", summary: "policy-only segmented FIFO: SLRU whose top segment does not reorder on a hit (libCacheSim's SFIFO)",
+            options: [("n-seg", "sfifo: number of equal FIFO segments (libCacheSim's default 4)")]
+        ) { try PolicySimulator<SFIFOPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "s3lru", summary: "policy-only S3-LRU: S3-FIFO's small FIFO and ghost with an LRU main queue (libCacheSim's S3LRU)",
+            options: [
+                ("lru-size-ratio", "s3lru: the small FIFO's share of the capacity (libCacheSim's LRU-size-ratio, default 0.10)"),
+                ("ghost-size-ratio", "s3lru: the ghost's size as a share of the capacity (default 0.90)"),
+                ("move-to-main-threshold", "s3lru: hits in the small FIFO that move an object to main (default 1)"),
+                ("promote-on-hit", "s3lru: 1 = move at the hit that reaches the threshold (default), 0 = when it leaves the small FIFO"),
+            ]
+        ) { try PolicySimulator<S3LRUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "qdlp", summary: "policy-only QD-LP: probationary FIFO, ghost, main CLOCK of its own size (Yang et al., HotOS 2023; libCacheSim's QDLP)",
+            options: [
+                ("fifo-size-ratio", "qdlp: the probationary FIFO's share of the capacity (libCacheSim's default 0.10)"),
+                ("ghost-size-ratio", "qdlp: the ghost FIFO's size as a share of the capacity (default 0.9)"),
+                ("main-cache", "qdlp: the main cache, clock2 (default), clock, clock3 or fifo"),
+                ("move-to-main-threshold", "qdlp: hits in the FIFO that move an object to main when it leaves (default 1)"),
+            ]
+        ) { try PolicySimulator<QDLPPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "car", summary: "policy-only CAR, CLOCK with adaptive replacement (Bansal & Modha, FAST 2004), as libCacheSim's CAR with its departures",
+            options: [("p", "car: T1's initial target in bytes (libCacheSim's default 0)")]
+        ) { try PolicySimulator<CARPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "flashprob", summary: "policy-only FlashProb: an LRU in DRAM over a flash FIFO admitting a random share of DRAM's evictions (libCacheSim's flashProb)",
+            options: [
+                ("ram-size-ratio", "flashprob: DRAM's share of the capacity (libCacheSim's default 0.05)"),
+                ("disk-admit-prob", "flashprob: the share of DRAM's evictions flash admits, 1 in floor(1/p) draws (default 0.2)"),
+                ("ram-cache", "flashprob: DRAM's policy, lru (the default and only one)"),
+                ("disk-cache", "flashprob: flash's policy, fifo (default) or clock"),
+                ("generator", "flashprob: libCacheSim's next_rand, lehmer64 (the PyPI package's, default) or mmix"),
+                ("seed", "flashprob: the generator's starting state (default: libCacheSim's own)"),
+            ]
+        ) { try PolicySimulator<FlashProbPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "s3fifod", summary: "policy-only S3-FIFOd: S3-FIFO whose small queue resizes by which evictions get requested again (libCacheSim's S3FIFOd)",
+            options: [
+                ("fifo-size-ratio", "s3fifod: the small FIFO's initial share of the capacity (libCacheSim's default 0.10)"),
+                ("main-cache", "s3fifod: the main cache, clock2 (default), clock, clock3 or fifo"),
+                ("move-to-main-threshold", "s3fifod: hits in the small FIFO that move an object to main when it leaves (default 1)"),
+            ]
+        ) { try PolicySimulator<S3FIFOdPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "fifomerge", summary: "policy-only FIFO-Merge: examine a batch of the FIFO, keep the best-scored half, evict the rest (libCacheSim's FIFO_Merge)",
+            options: [
+                ("n-exam", "fifomerge: objects examined per batch (libCacheSim's default 100)"),
+                ("n-keep", "fifomerge: of those, kept (default n-exam / 2)"),
+                ("retain-policy", "fifomerge: the score, freq (hits per byte, default) or recency"),
+                ("generator", "fifomerge: libCacheSim's next_rand for the freq score's tie-breaking term, lehmer64 (default) or mmix"),
+                ("seed", "fifomerge: the generator's starting state (default: libCacheSim's own)"),
+            ]
+        ) { try PolicySimulator<FIFOMergePolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -297,7 +373,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

@@ -133,5 +133,15 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == WTinyLFUPolicy)
     @_specialize(exported: false, where Policy == WTinyLFUCaffeinePolicy)
     @_specialize(exported: false, where Policy == LIRSPaperPolicy)
+    @_specialize(exported: false, where Policy == LRUKPolicy)
+    @_specialize(exported: false, where Policy == MQPolicy)
+    @_specialize(exported: false, where Policy == Clock2QPlusPolicy)
+    @_specialize(exported: false, where Policy == SFIFOPolicy)
+    @_specialize(exported: false, where Policy == S3LRUPolicy)
+    @_specialize(exported: false, where Policy == QDLPPolicy)
+    @_specialize(exported: false, where Policy == CARPolicy)
+    @_specialize(exported: false, where Policy == FlashProbPolicy)
+    @_specialize(exported: false, where Policy == S3FIFOdPolicy)
+    @_specialize(exported: false, where Policy == FIFOMergePolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

@@ -1,0 +1,116 @@
+/// FIFO-Merge, as libCacheSim's `FIFO_Merge.c` (`FIFO_Merge_evict`, `retain_metric`; the
+/// same counts as the PyPI package 0.3.5's `FIFO_Merge_init`): one FIFO queue, new objects at its
+/// head, a hit counting one. With at most `n-exam` objects cached (default 100) the oldest
+/// goes. Otherwise an eviction examines the next `n-exam` objects from where the last
+/// examination stopped (from the oldest towards the newest, wrapping to the oldest), scores
+/// each, sorts them by score (ascending, equal scores in examination order: libCacheSim's
+/// `qsort` on glibc, here 2.36, is its merge sort, stdlib/msort.c, unless the array is a
+/// sizeable share of memory) and evicts the lowest; the following
+/// evictions take the next ones in that order while fewer than n-exam − `n-keep` (default
+/// n-exam / 2) have been taken, then examine again — the literal counting of libCacheSim's
+/// `pos_in_metric_list`, reproduced.
+///
+/// Scores (`retain-policy`): freq (default) 10^6 × (hits + r) / size, r = (next_rand() mod
+/// 1000) / 10^4 drawn per examined object with libCacheSim's generator
+/// (`LibCacheSimRandom`); recency 10^12 / (requests since its last access) / size.
+///
+/// Complexity: hit O(1); admit O(1); evict O(1) from a sorted batch, O(n-exam log n-exam)
+/// for an examination (about one in n-exam − n-keep evictions).
+struct FIFOMergePolicy: EvictionPolicy {
+    struct Meta {
+        var hits: Int32
+        var lastAccess: Int
+    }
+
+    enum Retain: String { case freq, recency }
+
+    private(set) var queue = Nodes.Queue()
+    let examined: Int
+    let kept: Int
+    let retain: Retain
+    private var random: LibCacheSimRandom
+    /// Where the next examination starts (−1: at the oldest).
+    private var nextToExamine: Int32 = -1
+    /// The last examination's objects, sorted by score, and the position in it.
+    private var ranked: [(score: Double, slot: Int32)] = []
+    private var position = Int.max
+    /// libCacheSim's `n_req`.
+    private var requests = 0
+
+    init(capacity: Int, options: PolicyOptions) throws {
+        examined = try options.integer("n-exam", default: 100, range: 1...100_000)
+        kept = try options.integer("n-keep", default: examined / 2, range: 0...examined)
+        let name = options.values["retain-policy"]?.lowercased() ?? "freq"
+        guard let retain = Retain(rawValue: name == "frequency" ? "freq" : name) else {
+            throw WorkbenchError("--retain-policy must be freq or recency, not \(ErrorText.quote(name))")
+        }
+        self.retain = retain
+        random = try LibCacheSimRandom(options: options)
+    }
+
+    var newMeta: Meta { Meta(hits: 0, lastAccess: requests) }
+    var settings: String { "n-exam=\(examined);n-keep=\(kept);retain-policy=\(retain.rawValue);\(random.settings)" }
+
+    @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
+        requests += 1
+        if nodes[slot].meta.hits < .max { nodes[slot].meta.hits += 1 }
+        nodes[slot].meta.lastAccess = requests
+    }
+
+    @inline(__always) mutating func miss(_ key: UInt64) { requests += 1 }
+
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) {
+        nodes[slot].meta.lastAccess = requests
+        nodes.pushHead(slot, &queue)
+    }
+
+    private mutating func score(_ slot: Int32, _ nodes: Nodes) -> Double {
+        let node = nodes[slot]
+        switch retain {
+        case .freq:
+            let r = Double(random.next() % 1000) / 10000.0
+            return 1.0e6 * (Double(node.meta.hits) + r) / Double(node.cost)
+        case .recency:
+            return 1.0e12 / Double(requests - node.meta.lastAccess) / Double(node.cost)
+        }
+    }
+
+    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        if position < examined {
+            let slot = ranked[position].slot
+            position += 1
+            if position < examined - kept {
+                nodes.unlink(slot, &queue)
+                return slot
+            }
+        }
+        if queue.count <= examined {
+            nextToExamine = -1
+            let victim = queue.tail
+            nodes.unlink(victim, &queue)
+            return victim
+        }
+        ranked.removeAll(keepingCapacity: true)
+        var slot = nextToExamine
+        for _ in 0..<examined {
+            if slot < 0 { slot = queue.tail }
+            ranked.append((score(slot, nodes), slot))
+            slot = nodes[slot].newer
+        }
+        nextToExamine = slot
+        // Stable: equal scores stay in examination order, as glibc's merge sort keeps them.
+        let order = ranked.indices.sorted { ranked[$0].score != ranked[$1].score ? ranked[$0].score < ranked[$1].score : $0 < $1 }
+        ranked = order.map { ranked[$0] }
+        position = 1
+        let victim = ranked[0].slot
+        nodes.unlink(victim, &queue)
+        return victim
+    }
+
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
+        // The examined batch and the resume point may name it: start afresh.
+        if slot == nextToExamine { nextToExamine = -1 }
+        position = Int.max
+        nodes.unlink(slot, &queue)
+    }
+}
