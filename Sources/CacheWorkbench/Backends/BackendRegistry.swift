@@ -336,13 +336,26 @@ public enum BackendRegistry {
     }
 
     /// Every option name some backend takes.
-    /// Options given only inside a backend's brackets (`wtinylfu[variant=caffeine]`): they
-    /// choose what the backend is, so they have no command-line flag (`--variant` would apply
-    /// to every backend at once); the backend list, fingerprinted whole, carries them.
-    public static let bracketOnlyOptions: Set<String> = ["variant", "climber"]
+    /// Backend options with a command-line flag of the same name (`--window-size`), given to
+    /// every backend that takes them; `bench run` and `sweep` declare exactly these
+    /// (`Trust2JournalTests` checks both ways through the sweep fingerprint).
+    public static let flagOptionNames: Set<String> = [
+        "key-hash", "eviction", "count-limit", "purge-target", "inline-limit", "sqlite-evict", "journal-mode",
+        "durability", "synchronous", "batch", "page-size", "mmap-size", "fsync", "sweep-target", "max-age",
+        "max-age-from", "session", "on-warning", "promote", "write", "disk-capacity", "memory-capacity",
+        "urlcache-key", "memory-ttl", "memory-sweep", "memory-entry-limit", "n-bit-counter", "init-freq",
+        "ain-size-ratio", "aout-size-ratio", "n-seg", "fifo-size-ratio", "ghost-size-ratio",
+        "move-to-main-threshold", "window-size", "protected-size", "hirs-ratio"
+    ]
 
-    /// Options with a command-line flag of the same name (`--window-size`).
-    public static var optionNames: Set<String> { Set(all.flatMap { $0.options.map(\.name) }).subtracting(bracketOnlyOptions) }
+    /// Whether an option is given only inside a backend's brackets (`lruk[k=3]`,
+    /// `wtinylfu[variant=caffeine]`): every option without a flag. Policy parameters are, so a
+    /// new policy is one file and one registry line, and `--k` never applies to every backend
+    /// at once; the backend list, fingerprinted whole, carries them.
+    public static func isBracketOnly(_ option: String) -> Bool { !flagOptionNames.contains(option) }
+
+    /// Options with a command-line flag (the sweep fingerprint's).
+    public static var optionNames: Set<String> { flagOptionNames }
 
     public static func named(_ name: String) throws -> BackendKind {
         if name.lowercased().hasPrefix("tier:") { return try tier(name) }

@@ -15,7 +15,7 @@ public enum Catalog {
             }
             for option in kind.options where !tierOptions.contains(option.name) {
                 // Bracket-only options have no flag: shown as `name[option=…]`.
-                let spelled = BackendRegistry.bracketOnlyOptions.contains(option.name) ? "\(kind.name)[\(option.name)=…]" : "--\(option.name)"
+                let spelled = BackendRegistry.isBracketOnly(option.name) ? "\(kind.name)[\(option.name)=…]" : "--\(option.name)"
                 text += "  \(String(repeating: " ", count: width))    \(spelled): \(option.help)\n"
             }
         }
