@@ -52,6 +52,9 @@ public struct RunResult: Sendable {
     public var sampling: ShortTraceSampling? = nil
     /// Requests between memory samples, as used (`--sample-every`, given or scaled).
     public var sampleEvery = ShortTraceSampling.defaultSampleEvery
+    /// How a device-relative capacity was found (`--device`: a preset's own limit or
+    /// `ram:P%`), for the table's notes; nil for a capacity given in bytes or as a share.
+    public var capacityRule: String? = nil
 
     var replayed: Bool { method == "replay" }
 

@@ -42,6 +42,7 @@ extension SweepRun {
                 workingSetBytes: summary?.workingSetBytes, seed: plan.seed, timing: false, memoryWarningSchedule: nil,
                 ignoreObjectSize: options.ignoreObjectSize, loadSeconds: plan.loadSeconds, tally: tally, environment: environment)
             result.method = "mattson"
+            result.capacityRule = point.capacity.deviceRule
             results[point.index] = result
         }
         return results
