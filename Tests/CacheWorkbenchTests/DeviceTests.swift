@@ -40,6 +40,11 @@ struct DeviceTests {
         // Log-spaced 1%..4% in 3 points: 1%, 2%, 4% of 4 GiB = 42949672.96, 85899345.92, 171798691.84.
         let range = try CapacitySweep.capacities(parsing: "ram:1%..ram:4%", points: 3, spacing: .log, device: phone)
         #expect(range.map { $0.resolve(workingSetBytes: 0) } == [42_949_673, 85_899_346, 171_798_692])
+        // A range's point between two decimals is named in full in its note, so its bytes can be
+        // checked: 10^-1.5 % = 3.1622776601683795% of 4 GiB = 135818791.3 → 135818791.
+        let uneven = try CapacitySweep.capacities(parsing: "ram:1%..ram:10%", points: 3, spacing: .log, device: phone)
+        #expect(uneven[1].deviceRule == "ram:3.1622776601683795% of iphone-13's RAM 4GiB (4294967296 bytes) = 135818791 bytes")
+        #expect(uneven[1].description == "ram:3.16%")
         // 100% of 16 GiB is the largest.
         #expect(try Capacity(parsing: "ram:100%", device: DeviceClass.named("ipad-pro-m4-1tb")).resolve(workingSetBytes: 0) == 16 * gib)
     }

@@ -115,7 +115,10 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
     /// How a device-relative capacity was resolved, for the table's notes; nil otherwise.
     public var deviceRule: String? {
         guard case .deviceRAM(let percent, let device) = self else { return nil }
-        return "\(description) of \(device.name)'s RAM \(ByteCount.format(device.ramBytes)) (\(device.ramBytes) bytes) = \(device.bytes(share: percent / 100)) bytes"
+        // The percentage in full when two decimals would round it (a sweep range's points),
+        // so that the bytes can be checked by hand from the note.
+        let exact = Double(ByteCount.trim(percent)) == percent ? description : "ram:\(percent)%"
+        return "\(exact) of \(device.name)'s RAM \(ByteCount.format(device.ramBytes)) (\(device.ramBytes) bytes) = \(device.bytes(share: percent / 100)) bytes"
     }
 
     public var needsWorkingSet: Bool {
