@@ -38,6 +38,8 @@ public struct RunPlan: Sendable {
     public var presetMemoryLimits: [String: DeviceMemoryLimit] = [:]
     /// `--device` without `--capacity`: what the other backends' default capacity rests on.
     public var defaultCapacityRule: String?
+    /// `--device`, recorded in every row.
+    public var device: DeviceClass?
 
     /// The capacities `backend` runs at: its preset's device limit, else `capacities`.
     public func capacities(for backend: BackendKind) -> [Capacity] {
@@ -136,7 +138,7 @@ public struct RunPlan: Sendable {
                     ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
                     environment: environment, disk: measurement, verify: disk.verify, spread: spread,
                     warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
-                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule))
+                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name))
             }
         }
         return results

@@ -102,6 +102,7 @@ public struct RunSetup {
             capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: arguments.capacities, device: device), options: options, preload: arguments.preload,
             traceChecksum: try TraceChecksum.sha256(path: path))
         plan.costModel = costModel
+        plan.device = device
         if let device, !arguments.capacityGiven {
             plan.defaultCapacityRule = "no --capacity: the default \(arguments.capacities) (only the presets have a library limit on \(device.name))"
             for backend in plan.backends {

@@ -43,6 +43,7 @@ extension SweepRun {
                 ignoreObjectSize: options.ignoreObjectSize, loadSeconds: plan.loadSeconds, tally: tally, environment: environment)
             result.method = "mattson"
             result.capacityRule = point.capacity.deviceRule
+            result.device = plan.device?.name
             results[point.index] = result
         }
         return results
