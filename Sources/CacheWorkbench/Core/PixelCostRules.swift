@@ -135,11 +135,12 @@ public struct CostSourceCounts: Sendable, Equatable {
         }
     }
 
-    /// `jpeg:20,png:10,other:3` when any type had its own ratio; nil otherwise.
-    public var ratioTypesDescription: String? {
-        guard ratioByType.dropLast().contains(where: { $0 > 0 }) else { return nil }
+    /// `jpeg:20,png:10,other:3` (zeros left out; `none` when no request was priced by a ratio),
+    /// for rules with per-type ratios.
+    public var ratioTypesDescription: String {
         let names = ImageType.allCases.map(\.rawValue) + ["other"]
-        return zip(names, ratioByType).filter { $0.1 > 0 }.map { "\($0.0):\($0.1)" }.joined(separator: ",")
+        let counted = zip(names, ratioByType).filter { $0.1 > 0 }.map { "\($0.0):\($0.1)" }
+        return counted.isEmpty ? "none" : counted.joined(separator: ",")
     }
 
     /// `dimensions:120,url:30,encoded:8` (zeros left out).

@@ -9,8 +9,8 @@ extension TableReport {
         for result in priced {
             let sources = result.tally.costSources!
             var counts = sources.description + (sources.urlRejected > 0 ? "; URL sizes rejected for decoding below the encoded bytes: \(sources.urlRejected)" : "")
-            if let types = sources.ratioTypesDescription {
-                counts += "; ratio by image type (content type, else URL extension; other: the default ratio or none): \(types)"
+            if result.pixelRules.needsImageType {
+                counts += "; ratio by image type (content type, else URL extension; other: the other= ratio, for types without their own): \(sources.ratioTypesDescription)"
             }
             if result.pixelRules.pointScale != 1 {
                 counts += "; URL sizes read as points × \(result.pixelRules.pointScale) (--url-units points, the device's scale; a URL with @Nx or dpr gives pixels)"

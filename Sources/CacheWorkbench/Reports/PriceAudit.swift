@@ -140,8 +140,8 @@ public struct PriceAudit {
         let byRule = order.filter { objectsByRule[$0] != nil }.map { "\($0) \(objectsByRule[$0]!)" }
         lines.append("objects by rule: " + (byRule.isEmpty ? "none" : byRule.joined(separator: ", ")))
         lines.append("requests by rule (a replay's cost_from_* columns): \(outcome.requestsByRule.description.isEmpty ? "none" : outcome.requestsByRule.description)")
-        if let types = outcome.requestsByRule.ratioTypesDescription {
-            lines.append("ratio requests by image type (content type, else URL extension; other: the default ratio): \(types)")
+        if outcome.rules.needsImageType {
+            lines.append("ratio requests by image type (content type, else URL extension; other: the other= ratio, for types without their own): \(outcome.requestsByRule.ratioTypesDescription)")
         }
         lines.append("first-request totals: encoded \(encodedTotal) bytes, decoded \(decodedTotal) bytes (the working set `%` capacities are shares of under --cost pixels)")
         let rejectedObjects = outcome.entries.filter { $0.price.rejected != nil }.count
