@@ -1,5 +1,5 @@
 // libFuzzer entry for the option parsers (scripts/fuzz options): capacities and capacity
-// lists (--capacity), sizes (--inline-limit, --max-bytes), memory-warning schedules
+// lists (--capacity, ram:P% with and without a --device), sizes (--inline-limit, --max-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
 // --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and the policies' numeric
 // options, --mode http and its options, a tier's --on-warning and --disk-capacity; sweep capacity ranges, backend lists with
@@ -13,7 +13,7 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data + 1, count: size - 1), as: UTF8.self)
     switch data[0] % 6 {
     case 0:
-        if let capacities = try? Capacity.list(parsing: text) {
+        if let capacities = try? Capacity.list(parsing: text, device: size % 2 == 0 ? nil : DeviceClass.all[size % DeviceClass.all.count]) {
             for capacity in capacities {
                 let bytes = capacity.resolve(workingSetBytes: ByteTotal(size) << 70)
                 precondition(bytes >= 1 && bytes <= SizeLimits.largestCapacity, "capacity out of range")
@@ -38,12 +38,15 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // A sweep's capacities: a list, or a range split into 2–50 points.
         let points = 2 + Int(data[0] / 6) % 49
         for spacing in CapacitySweep.Spacing.allCases {
-            guard let capacities = try? CapacitySweep.capacities(parsing: text, points: points, spacing: spacing) else { continue }
+            guard let capacities = try? CapacitySweep.capacities(parsing: text, points: points, spacing: spacing, device: DeviceClass.all[Int(data[0]) % DeviceClass.all.count]) else { continue }
             precondition(!capacities.isEmpty && (text.contains("..") ? capacities.count <= points : true), "points out of range")
             for capacity in capacities {
                 switch capacity {
                 case .bytes(let bytes): precondition(bytes >= 1 && bytes <= SizeLimits.largestCapacity, "range capacity out of range")
                 case .share(let share): precondition(share > 0 && share <= 1, "range share out of range")
+                case .deviceRAM(let percent, let device):
+                    precondition(percent > 0 && percent <= 100, "RAM share out of range")
+                    precondition((1...device.ramBytes).contains(capacity.resolve(workingSetBytes: 0)), "RAM capacity out of range")
                 }
             }
         }

@@ -25,8 +25,11 @@ struct MRCCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Policy: lru (the one with a one-pass curve).", valueName: "name"))
     var policy = "lru"
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities as in `bench run` (bytes, 64MiB, 10%); overrides --points.", valueName: "list"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities as in `bench run` (bytes, 64MiB, 10%, ram:15% with --device); overrides --points.", valueName: "list"))
     var capacity: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("An iPhone/iPad class (bench list --devices) whose RAM ram:P% capacities are shares of.", valueName: "name"))
+    var device: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Log-spaced capacities from 1/10,000 of the working set to all of it.", valueName: "n"))
     var points = 100
@@ -52,6 +55,7 @@ struct MRCCommand: ParsableCommand {
             arguments.formatOptions = reading.formatOptions
             arguments.policy = policy
             arguments.capacities = capacity
+            arguments.device = device
             arguments.points = points
             arguments.ignoreObjectSize = ignoreObjSize
             arguments.samplingRate = samplingRate

@@ -28,8 +28,14 @@ struct PriceCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: `url` reads dimensions from image-CDN URL conventions, `off` does not.", valueName: "url|off"))
     var inferDimensions = "url"
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: price requests still without dimensions at R × encoded bytes.", valueName: "R"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: price requests still without dimensions at R × encoded bytes, or per image type (jpeg=8,png=4,gif=12,other=6).", valueName: "R|TYPE=R,…"))
     var decodedRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: whether URL sizes are pixels (default) or points (× --device's scale).", valueName: "pixels|points"))
+    var urlUnits: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: the device class (bench list --devices), for --url-units points.", valueName: "name"))
+    var device: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Also write the list as CSV to this file.", valueName: "file"))
     var csv: String?
@@ -43,6 +49,8 @@ struct PriceCommand: ParsableCommand {
             arguments.cost = cost
             arguments.inferDimensions = inferDimensions
             arguments.decodedRatio = decodedRatio
+            arguments.urlUnits = urlUnits
+            arguments.device = device
             arguments.csv = csv
             try StandardOutput.writeTable(try PriceAudit(arguments).execute().table, besides: [csv])
         }

@@ -12,8 +12,14 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Backends, comma-separated; `default` (lru and the modeled iOS caches), `policies` (the policy simulators) or `all`. See `bench list`.", valueName: "list"))
     var backend = "default"
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities, comma-separated: bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set. Default: 100MB, AFAutoPurgingImageCache's memory budget.", valueName: "list"))
-    var capacity = "100MB"
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities, comma-separated: bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set, ram:15% of --device's RAM. Default: 100MB, AFAutoPurgingImageCache's memory budget; with --device, each preset's own limit on it.", valueName: "list"))
+    var capacity: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("An iPhone/iPad class (bench list --devices): its RAM for ram:P% capacities and, without --capacity, the presets' own memory limits; its scale for --url-units points.", valueName: "name"))
+    var device: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sizes read from image URLs are pixels (default; every supported convention documents pixels) or points (multiplied by --device's scale unless the URL has @Nx or dpr).", valueName: "pixels|points"))
+    var urlUnits: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions).", valueName: "model"))
     var cost = "auto"
@@ -21,7 +27,7 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests without dimensions: `url` reads them from image-CDN URL conventions (w=/h= queries, Cloudinary w_,h_, Thumbor WxH, -WxH file names, @2x), `off` does not.", valueName: "url|off"))
     var inferDimensions = "url"
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes (default: charge the encoded size, counted and reported).", valueName: "R"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes, or per image type from the content type or URL extension (jpeg=8,png=4,gif=12; other=R for the rest) (default: charge the encoded size, counted and reported).", valueName: "R|TYPE=R,…"))
     var decodedRatio: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("`demand-fill` (every request a read, a miss inserts: libCacheSim's semantics) or `http` (answered by HTTP caching rules from the trace's recorded headers: a HAR).", valueName: "mode"))
@@ -229,7 +235,10 @@ struct ReplayArguments: ParsableArguments {
         arguments.format = reading.format
         arguments.formatOptions = reading.formatOptions
         arguments.backends = backend
-        arguments.capacities = capacity
+        arguments.capacities = capacity ?? "100MB"
+        arguments.capacityGiven = capacity != nil
+        arguments.device = device
+        arguments.urlUnits = urlUnits
         arguments.cost = cost
         arguments.inferDimensions = inferDimensions
         arguments.decodedRatio = decodedRatio

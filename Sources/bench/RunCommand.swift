@@ -22,6 +22,9 @@ struct RunCommand: ParsableCommand {
               bench run --backend sqlite,files --capacity 20MB --verify
               bench run --trace session.har --images-only --backend nscache,autopurge
               bench run --trace session.har --cost pixels --decoded-ratio 8 --backend nscache
+              bench run --trace session.har --cost pixels --decoded-ratio jpeg=8,png=4,gif=12,other=6 --backend nscache
+              bench run --backend kingfisher,nuke,sdwebimage,pincache,afnetworking --device iphone-13
+              bench run --backend lru,nscache --device iphone-se-2 --capacity ram:5%,ram:15%
             """)
 
     @OptionGroup var replay: ReplayArguments

@@ -12,6 +12,8 @@ public struct MissRatioCurveRun {
         public var policy = "lru"
         /// `--capacity`: a list (as `bench run`); nil = `points` log-spaced.
         public var capacities: String?
+        /// `--device NAME`: its RAM for `ram:P%` capacities.
+        public var device: String?
         public var points = 100
         public var ignoreObjectSize = false
         /// `--sampling-rate`: 1 = exact; below 1 = SHARDS.
@@ -75,6 +77,9 @@ public struct MissRatioCurveRun {
             notes.append("\(curve.sizeChanges) requests change their key's size: the curve uses each request's own size, a replay keeps the stored size on a hit, so up to that many outcomes can differ from `bench run`")
         }
         if curve.skippedRows > 0 { notes.append("\(curve.skippedRows) malformed rows skipped (--skip-bad)") }
+        if let text = arguments.capacities {
+            notes += try Capacity.list(parsing: text, device: ReplayOptionText.device(arguments.device)).compactMap(\.deviceRule)
+        }
         if let csv = arguments.csv { try OutputFile.write(csvText(curve, summary: summary, exact: exact), to: csv) }
         return Outcome(table: tableText(curve, summary: summary, exact: exact, seconds: seconds), notes: notes)
     }
@@ -82,7 +87,7 @@ public struct MissRatioCurveRun {
     private func resolveCapacities(_ summary: TraceSummary) throws -> [Int] {
         var values: [Int]
         if let text = arguments.capacities {
-            values = try Capacity.list(parsing: text).map { $0.resolve(workingSetBytes: summary.workingSetBytes) }
+            values = try Capacity.list(parsing: text, device: ReplayOptionText.device(arguments.device)).map { $0.resolve(workingSetBytes: summary.workingSetBytes) }
         } else {
             // Log-spaced from 1/10,000 of the working set (at least 1) to all of it.
             let top = Double(min(summary.workingSetBytes, ByteTotal(SizeLimits.largestCapacity)))

@@ -1,8 +1,9 @@
 /// The image libraries' two-tier caches with their documented defaults, as `TieredCache`
 /// options (sources: ../shared/HTTP-CACHING-FACTS.md §4–5, with file and line for each).
-/// The memory tier's capacity is always the run's `--capacity`: the libraries' own limits
-/// are unlimited (SDWebImage, PINCache) or a share of the device's RAM (Kingfisher 1/4,
-/// Nuke 15% up to 768 MB), which a replay has no device for. What a library does on
+/// The memory tier's capacity is the run's `--capacity`; with `--device` and no
+/// `--capacity` it is the library's own default on that device (`memoryLimit(on:)`): a
+/// share of its RAM (Kingfisher 1/4, Nuke 15% up to 768 MB), a fixed size (AFNetworking),
+/// or none at all (SDWebImage, PINCache: see there). What a library does on
 /// timers or on entering the background (age sweeps, PINCache's clear) is not replayed:
 /// a trace has no such events.
 struct TierPreset: Sendable {
@@ -12,18 +13,26 @@ struct TierPreset: Sendable {
     let disk: String
     /// Tier and backend options, under the user's own.
     let options: [String: String]
+    /// The library's default memory limit on a device: bytes and the rule, sourced.
+    let memoryLimit: @Sendable (DeviceClass) -> DeviceMemoryLimit
 
     static let all: [TierPreset] = [
         TierPreset(
             name: "afnetworking",
             summary: "AFAutoPurgingImageCache (100 MB, purge to 60%, cleared on warning) over the downloader's URLCache on disk (Cache.db, 150 MB)",
             memory: "autopurge", disk: "sqlite",
-            options: ["purge-target": "0.6", "disk-capacity": "150MB", "promote": "on", "on-warning": "clear"]),
+            options: ["purge-target": "0.6", "disk-capacity": "150MB", "promote": "on", "on-warning": "clear"],
+            memoryLimit: { _ in
+                DeviceMemoryLimit(bytes: 100 << 20, rule: "100MiB, AFAutoPurgingImageCache's fixed memoryCapacity (AFAutoPurgingImageCache.m L76 @d9f589cc, ../shared/HTTP-CACHING-FACTS.md §5); not RAM-relative")
+            }),
         TierPreset(
             name: "sdwebimage",
             summary: "SDImageCache: SDMemoryCache (an NSCache) over SDDiskCache files (no size limit, sweep to half), disk hits promoted, cleared on warning",
             memory: "nscache", disk: "files",
-            options: ["disk-capacity": "unlimited", "sweep-target": "0.5", "promote": "on", "on-warning": "clear"]),
+            options: ["disk-capacity": "unlimited", "sweep-target": "0.5", "promote": "on", "on-warning": "clear"],
+            memoryLimit: { device in
+                DeviceMemoryLimit(bytes: device.ramBytes, rule: "no limit of its own: SDImageCacheConfig.maxMemoryCost defaults to 0, \"no memory cost limit\" (SDImageCacheConfig.h L103-108 @36e79ba4), which SDMemoryCache gives NSCache as totalCostLimit (SDMemoryCache.m L59); replayed with the whole RAM (\(device.ramBytes) bytes) as the limit, so only memory warnings (--memory-warning) empty it — iOS's own discarding from such an NSCache is undocumented and not modeled")
+            }),
         TierPreset(
             name: "kingfisher",
             summary: "Kingfisher ImageCache: NSCache memory with a 300 s TTL extended by reads (swept every 120 s) over files kept 7 days from last access",
@@ -31,18 +40,36 @@ struct TierPreset: Sendable {
             options: [
                 "memory-ttl": "300", "memory-sweep": "120", "disk-capacity": "unlimited", "sweep-target": "0.5",
                 "max-age": "604800", "max-age-from": "access", "promote": "on", "on-warning": "clear",
-            ]),
+            ],
+            memoryLimit: { device in
+                // UInt64 division, as Kingfisher's `totalMemory / 4`.
+                DeviceMemoryLimit(bytes: device.ramBytes / 4, rule: "RAM / 4 = \(device.ramBytes) / 4, Kingfisher's MemoryStorage totalCostLimit (ImageCache.swift L294-297 @410984bf)")
+            }),
         TierPreset(
             name: "nuke",
             summary: "Nuke's default pipeline: ImageCache (CLOCK, entries up to 10% of it) over DataLoader's URLCache on disk (150 MB)",
             memory: "clock", disk: "sqlite",
-            options: ["memory-entry-limit": "0.1", "disk-capacity": "150MB", "promote": "on", "on-warning": "clear"]),
+            options: ["memory-entry-limit": "0.1", "disk-capacity": "150MB", "promote": "on", "on-warning": "clear"],
+            memoryLimit: { device in
+                // Int(Double(physicalMemory) * 0.15) truncates, then min(…, 805_306_368), as Nuke.
+                let share = Int(Double(device.ramBytes) * 0.15)
+                let capped = share > 805_306_368
+                return DeviceMemoryLimit(
+                    bytes: min(share, 805_306_368),
+                    rule: "15% of RAM (\(share) bytes)\(capped ? " capped at 768MB (805306368 bytes)" : ", under the 768MB cap"), Nuke's ImageCache.defaultCostLimit (ImageCache.swift L73-76 @c4fc70af)")
+            }),
         TierPreset(
             name: "pincache",
             summary: "PINCache: PINMemoryCache (LRU) over PINDiskCache (50 MB, LRU trim to the limit), disk hits promoted, cleared on warning",
             memory: "lru", disk: "files",
-            options: ["disk-capacity": "50MB", "sweep-target": "1", "promote": "on", "on-warning": "clear"]),
+            options: ["disk-capacity": "50MB", "sweep-target": "1", "promote": "on", "on-warning": "clear"],
+            memoryLimit: { device in
+                DeviceMemoryLimit(bytes: device.ramBytes, rule: "no limit of its own: PINMemoryCache's costLimit is 0 (PINMemoryCache.m L105 @2fb85948) and it trims only when costLimit > 0; replayed with the whole RAM (\(device.ramBytes) bytes) as the limit, so only memory warnings (--memory-warning) empty it")
+            }),
     ]
+
+    /// The preset called `name`, if it is one. O(presets).
+    static func named(_ name: String) -> TierPreset? { all.first { $0.name == name } }
 
     /// The preset as a backend the registry lists.
     func kind(memory memoryKind: BackendKind, disk diskKind: BackendKind) -> BackendKind {

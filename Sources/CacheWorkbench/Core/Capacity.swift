@@ -2,16 +2,31 @@
 /// working set (resolved once the working set is known).
 ///
 /// Accepted: `1048576`, `64KiB`/`64KB`/`64K`, `64MiB`/`64MB`/`64M`, `1.5GiB`, `1TiB`,
-/// `1PiB`, `1EiB` (the largest, 2^60 bytes; every unit is binary: `MB` means 2²⁰, as DESIGN.md rule 6 says), `10%`, `0.1`.
+/// `1PiB`, `1EiB` (the largest, 2^60 bytes; every unit is binary: `MB` means 2²⁰, as DESIGN.md rule 6 says), `10%`, `0.1`,
+/// and `ram:15%` (a share of `--device`'s RAM, `DeviceClass`).
 public enum Capacity: Sendable, Equatable, CustomStringConvertible {
     case bytes(Int)
     /// A fraction in (0, 1] of the working-set bytes.
     case share(Double)
+    /// A percentage in (0, 100] of a device's physical RAM (`ram:P%`), as typed.
+    case deviceRAM(percent: Double, DeviceClass)
 
-    public init(parsing text: String) throws(WorkbenchError) {
+    /// `device` is `--device`'s class; a `ram:P%` capacity without one is an error naming the fix.
+    public init(parsing text: String, device: DeviceClass? = nil) throws(WorkbenchError) {
         let spec = text.trimmingSpaces
         func bad(_ why: String) -> WorkbenchError {
             WorkbenchError("capacity '\(text)': \(why)")
+        }
+        if spec.lowercased().hasPrefix("ram:") {
+            let percent = String(spec.dropFirst(4)).trimmingSpaces
+            guard percent.hasSuffix("%"), let value = Double(percent.dropLast()), value > 0, value <= 100 else {
+                throw bad("a share of the device's RAM is ram:P% with P above 0 and at most 100 (ram:15%, ram:0.5%)")
+            }
+            guard let device else {
+                throw bad("a share of the device's RAM needs --device NAME (bench list --devices names them)")
+            }
+            self = .deviceRAM(percent: value, device)
+            return
         }
         if spec.hasSuffix("%") {
             guard let percent = Double(spec.dropLast()), percent > 0, percent <= 100 else {
@@ -72,15 +87,15 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
         return bytes
     }
 
-    /// Parses a comma-separated list (a sweep).
-    public static func list(parsing text: String) throws(WorkbenchError) -> [Capacity] {
+    /// Parses a comma-separated list (a sweep); `device` resolves `ram:P%` items.
+    public static func list(parsing text: String, device: DeviceClass? = nil) throws(WorkbenchError) -> [Capacity] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: true)
         guard !parts.isEmpty else { throw WorkbenchError("capacity: give at least one value") }
         if text.contains("..") {
             throw WorkbenchError("capacity '\(text)': a range A..B is for `bench sweep` (with --points); here give a comma-separated list")
         }
         var result: [Capacity] = []
-        for part in parts { result.append(try Capacity(parsing: String(part))) }
+        for part in parts { result.append(try Capacity(parsing: String(part), device: device)) }
         return result
     }
 
@@ -92,7 +107,18 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
         case .share(let fraction):
             let bytes = (workingSetBytes.asDouble * fraction).rounded()
             return max(1, bytes >= Double(SizeLimits.largestCapacity) ? SizeLimits.largestCapacity : Int(bytes))
+        case .deviceRAM(let percent, let device):
+            return device.bytes(share: percent / 100)
         }
+    }
+
+    /// How a device-relative capacity was resolved, for the table's notes; nil otherwise.
+    public var deviceRule: String? {
+        guard case .deviceRAM(let percent, let device) = self else { return nil }
+        // The percentage in full when two decimals would round it (a sweep range's points),
+        // so that the bytes can be checked by hand from the note.
+        let exact = Double(ByteCount.trim(percent)) == percent ? description : "ram:\(percent)%"
+        return "\(exact) of \(device.name)'s RAM \(ByteCount.format(device.ramBytes)) (\(device.ramBytes) bytes) = \(device.bytes(share: percent / 100)) bytes"
     }
 
     public var needsWorkingSet: Bool {
@@ -104,6 +130,9 @@ public enum Capacity: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .bytes(let bytes): return ByteCount.format(bytes)
         case .share(let fraction): return "\(ByteCount.trim(fraction * 100))%"
+        case .deviceRAM(let percent, _):
+            // Two decimals, unless that would round a tiny share to 0.
+            return "ram:\(percent >= 0.01 ? ByteCount.trim(percent) : String(percent))%"
         }
     }
 }

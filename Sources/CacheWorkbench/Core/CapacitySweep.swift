@@ -8,11 +8,12 @@ public enum CapacitySweep {
         case log, linear
     }
 
-    public static func capacities(parsing text: String, points: Int, spacing: Spacing) throws(WorkbenchError) -> [Capacity] {
-        guard let range = text.range(of: "..") else { return try Capacity.list(parsing: text) }
+    /// `device` resolves `ram:P%` ends and items (`--device`).
+    public static func capacities(parsing text: String, points: Int, spacing: Spacing, device: DeviceClass? = nil) throws(WorkbenchError) -> [Capacity] {
+        guard let range = text.range(of: "..") else { return try Capacity.list(parsing: text, device: device) }
         guard (2...10_000).contains(points) else { throw WorkbenchError("--points must be from 2 to 10000 for a range, not \(points)") }
-        let low = try Capacity(parsing: String(text[..<range.lowerBound]))
-        let high = try Capacity(parsing: String(text[range.upperBound...]))
+        let low = try Capacity(parsing: String(text[..<range.lowerBound]), device: device)
+        let high = try Capacity(parsing: String(text[range.upperBound...]), device: device)
         func values(_ a: Double, _ b: Double) throws(WorkbenchError) -> [Double] {
             guard a < b else { throw WorkbenchError("capacity range '\(text)': the first end must be below the second") }
             return (0..<points).map { step in
@@ -28,8 +29,10 @@ public enum CapacitySweep {
             return try values(Double(a), Double(b)).map { .bytes(max(1, Int($0.rounded()))) }
         case (.share(let a), .share(let b)):
             return try values(a, b).map { .share(min(1, $0)) }
+        case (.deviceRAM(let a, let device), .deviceRAM(let b, _)):
+            return try values(a, b).map { .deviceRAM(percent: min(100, $0), device) }
         default:
-            throw WorkbenchError("capacity range '\(text)': both ends must be sizes (64MiB) or both shares of the working set (10%)")
+            throw WorkbenchError("capacity range '\(text)': both ends must be sizes (64MiB), both shares of the working set (10%) or both shares of the device's RAM (ram:5%)")
         }
     }
 }

@@ -5,7 +5,9 @@
 /// 2. `url`: dimensions an image-CDN URL states (`ImageURLDimensions`), when on — unless
 ///    the decoded bitmap would be smaller than the encoded size, which no raster image
 ///    is: that inference is rejected (`Price.rejected`, counted) and the next rule prices;
-/// 3. `ratio`: the encoded size × `decodedRatio` (an explicit, user-given assumption);
+/// 3. `ratio`: the encoded size × the ratio for the request's image type (`ratioByType`,
+///    the type from `ImageType`), else × `decodedRatio` (explicit, user-given assumptions;
+///    each type's count is reported);
 /// 4. `encoded`: the encoded size itself — a fallback that undercounts decoded memory
 ///    several-fold, counted and called out in the results.
 public struct PixelCostRules: Sendable, Equatable {
@@ -24,13 +26,24 @@ public struct PixelCostRules: Sendable, Equatable {
 
     /// Read dimensions from image-CDN URL conventions (rule 2).
     public var inferFromURL = true
-    /// Decoded bytes per encoded byte for rule 3; nil = not used.
+    /// Decoded bytes per encoded byte for rule 3, for a request whose type has no ratio of
+    /// its own in `ratioByType` (or is unknown); nil = not used.
     public var decodedRatio: Double?
+    /// Decoded bytes per encoded byte for rule 3, by image type (`--decoded-ratio jpeg=8`).
+    public var ratioByType: [ImageType: Double] = [:]
+    /// Pixels per point of URL sizes (rule 2): 1 when URLs give pixels (every documented
+    /// convention), the device's scale under `--url-units points`.
+    public var pointScale = 1
 
-    public init(inferFromURL: Bool = true, decodedRatio: Double? = nil) {
+    public init(inferFromURL: Bool = true, decodedRatio: Double? = nil, ratioByType: [ImageType: Double] = [:], pointScale: Int = 1) {
         self.inferFromURL = inferFromURL
         self.decodedRatio = decodedRatio
+        self.ratioByType = ratioByType
+        self.pointScale = pointScale
     }
+
+    /// Whether rule 3 reads a request's type (from its content type or URL).
+    public var needsImageType: Bool { !ratioByType.isEmpty }
 
     /// One request's price with everything that explains it, for `bench price`'s audit.
     public struct Price: Sendable {
@@ -43,6 +56,8 @@ public struct PixelCostRules: Sendable, Equatable {
         public var height: UInt32 = 0
         /// A URL inference refused because its decoded cost was below the encoded size.
         public var rejected: ImageURLDimensions.Found?
+        /// Source `ratio`: the type whose own ratio priced it; nil = `decodedRatio` did.
+        public var ratioType: ImageType?
     }
 
     /// The pixel cost of `request` and the rule that gave it. O(1), or O(key length) when a
@@ -62,28 +77,41 @@ public struct PixelCostRules: Sendable, Equatable {
         }
         var rejected: ImageURLDimensions.Found?
         if inferFromURL, let name = request.name {
-            let inferred = ImageURLDimensions.infer(name, encodedSize: request.size)
+            let inferred = ImageURLDimensions.infer(name, encodedSize: request.size, pointScale: Double(pointScale))
             rejected = inferred.rejected
             if let found = inferred.found, let cost = SizeLimits.pixelCost(width: found.width, height: found.height) {
                 return Price(cost: cost, source: .url, urlRule: found.rule, width: found.width, height: found.height, rejected: rejected)
             }
         }
-        if let decodedRatio {
-            let scaled = (Double(request.size) * decodedRatio).rounded()
-            return Price(cost: scaled >= Double(SizeLimits.largestObject) ? SizeLimits.largestObject : Int(scaled), source: .ratio, rejected: rejected)
+        let type = needsImageType ? ImageType.of(request) : nil
+        let typeRatio = type.flatMap { ratioByType[$0] }
+        if let ratio = typeRatio ?? decodedRatio {
+            let scaled = (Double(request.size) * ratio).rounded()
+            return Price(cost: scaled >= Double(SizeLimits.largestObject) ? SizeLimits.largestObject : Int(scaled), source: .ratio, rejected: rejected,
+                         ratioType: typeRatio == nil ? nil : type)
         }
         return Price(cost: request.size, source: .encoded, rejected: rejected)
     }
 
-    /// `url=on;decoded-ratio=none`, for the results.
+    /// `url=on;decoded-ratio=none` (`jpeg:8/png:4/other:6` per type; `;url-units=points@3`
+    /// when URL sizes are points), for the results.
     public var description: String {
-        "url=\(inferFromURL ? "on" : "off");decoded-ratio=\(decodedRatio.map { String($0) } ?? "none")"
+        let perType = ImageType.allCases.compactMap { type in ratioByType[type].map { "\(type.rawValue):\($0)" } }
+            + (decodedRatio.map { ["\(otherLabel(isEmpty: ratioByType.isEmpty))\($0)"] } ?? [])
+        let ratio = perType.isEmpty ? "none" : perType.joined(separator: "/")
+        return "url=\(inferFromURL ? "on" : "off");decoded-ratio=\(ratio)" + (pointScale == 1 ? "" : ";url-units=points@\(pointScale)")
     }
+
+    /// The default ratio's label: bare alone (as before per-type ratios), `other:` among types.
+    private func otherLabel(isEmpty: Bool) -> String { isEmpty ? "" : "other:" }
 }
 
 /// How many requests each rule priced (pixel cost only).
 public struct CostSourceCounts: Sendable, Equatable {
     public var counts = [Int](repeating: 0, count: PixelCostRules.Source.allCases.count)
+    /// Requests of `ratio` by the type whose own ratio priced them (`ImageType` order), and
+    /// last those `decodedRatio` priced (no ratio of their type, or no known type).
+    public var ratioByType = [Int](repeating: 0, count: ImageType.allCases.count + 1)
     /// Requests whose URL size was rejected (decoding below the encoded bytes) and that the
     /// next rule priced; already counted under that rule, so not part of `total`.
     public var urlRejected = 0
@@ -96,6 +124,24 @@ public struct CostSourceCounts: Sendable, Equatable {
     }
 
     public var total: Int { counts.reduce(0, +) }
+
+    /// Counts one priced request: its rule, a rejected URL size, and a ratio's type. O(1).
+    @inline(__always)
+    public mutating func count(_ price: PixelCostRules.Price) {
+        counts[price.source.rawValue] += 1
+        if price.rejected != nil { urlRejected += 1 }
+        if price.source == .ratio {
+            ratioByType[price.ratioType.map { ImageType.allCases.firstIndex(of: $0)! } ?? ImageType.allCases.count] += 1
+        }
+    }
+
+    /// `jpeg:20,png:10,other:3` (zeros left out; `none` when no request was priced by a ratio),
+    /// for rules with per-type ratios.
+    public var ratioTypesDescription: String {
+        let names = ImageType.allCases.map(\.rawValue) + ["other"]
+        let counted = zip(names, ratioByType).filter { $0.1 > 0 }.map { "\($0.0):\($0.1)" }
+        return counted.isEmpty ? "none" : counted.joined(separator: ",")
+    }
 
     /// `dimensions:120,url:30,encoded:8` (zeros left out).
     public var description: String {

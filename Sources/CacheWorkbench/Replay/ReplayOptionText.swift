@@ -1,5 +1,5 @@
 /// The replay options that arrive as text (`--warmup`, `--decoded-ratio`,
-/// `--infer-dimensions`, `bench mrc --sampling-rate`), parsed with their errors worded once. Fuzzed with the other
+/// `--infer-dimensions`, `--url-units`, `--device`, `bench mrc --sampling-rate`), parsed with their errors worded once. Fuzzed with the other
 /// option parsers (`scripts/fuzz options`).
 public enum ReplayOptionText {
     /// `--warmup`: a request count (`100000`) or a share of the trace below 1 (`0.2`, `20%`).
@@ -19,6 +19,55 @@ public enum ReplayOptionText {
             throw WorkbenchError("--decoded-ratio must be a number above 0 and at most 1000 (decoded bytes per encoded byte), not \(ErrorText.quote(text))")
         }
         return ratio
+    }
+
+    /// `--decoded-ratio`, one number for every request (`8`) or per image type
+    /// (`jpeg=8,png=4,gif=12`, `other=R` for the rest and for requests of unknown type).
+    public static func decodedRatios(_ text: String) throws -> (other: Double?, byType: [ImageType: Double]) {
+        guard text.contains("=") else { return (try decodedRatio(text.trimmingSpaces), [:]) }
+        var other: Double?
+        var byType: [ImageType: Double] = [:]
+        let known = ImageType.allCases.map(\.rawValue) + ["other"]
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).trimmingSpaces.lowercased()
+            guard parts.count == 2, known.contains(name) else {
+                throw WorkbenchError("--decoded-ratio \(ErrorText.quote(text)): \(ErrorText.quote(String(item))) is not TYPE=R with TYPE one of \(known.joined(separator: ", "))")
+            }
+            let ratio = try decodedRatio(String(parts[1]).trimmingSpaces)
+            if let type = ImageType(rawValue: name) {
+                guard byType[type] == nil else { throw WorkbenchError("--decoded-ratio \(ErrorText.quote(text)): \(name) is given twice") }
+                byType[type] = ratio
+            } else {
+                guard other == nil else { throw WorkbenchError("--decoded-ratio \(ErrorText.quote(text)): other is given twice") }
+                other = ratio
+            }
+        }
+        return (other, byType)
+    }
+
+    /// `--url-units`: `pixels` (1, the default) or `points`, which takes `device`'s scale.
+    public static func pointScale(urlUnits text: String?, device: DeviceClass?) throws -> Int {
+        switch text?.trimmingSpaces.lowercased() {
+        case nil, "pixels": return 1
+        case "points":
+            guard let device else { throw WorkbenchError("--url-units points needs --device NAME for its screen scale (bench list --devices names them)") }
+            return device.scale
+        default: throw WorkbenchError("--url-units must be pixels or points, not \(ErrorText.quote(text ?? ""))")
+        }
+    }
+
+    /// The pixel rules from `--infer-dimensions`, `--decoded-ratio`, `--url-units` and `--device`.
+    public static func pixelRules(inferDimensions: String, decodedRatio: String?, urlUnits: String?, device: DeviceClass?) throws -> PixelCostRules {
+        let ratios = try decodedRatio.map(decodedRatios)
+        return PixelCostRules(
+            inferFromURL: try self.inferDimensions(inferDimensions), decodedRatio: ratios?.other, ratioByType: ratios?.byType ?? [:],
+            pointScale: try pointScale(urlUnits: urlUnits, device: device))
+    }
+
+    /// `--device NAME`, or nil when not given.
+    public static func device(_ text: String?) throws -> DeviceClass? {
+        try text.map(DeviceClass.named)
     }
 
     /// `--infer-dimensions`: `url` (true) or `off` (false).

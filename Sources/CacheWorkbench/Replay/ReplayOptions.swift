@@ -43,11 +43,11 @@ extension ReplayOptions {
     /// every object counting 1): the replay's one pricing rule, on the few values it reads
     /// (the replay loop keeps just those; a tier's promotions use it through `RunPlan`).
     /// `urlRejected`: a URL size was refused for decoding below the encoded bytes (counted).
-    static func price(_ request: Request, ignoreObjectSize: Bool, pricesPixels: Bool, rules: PixelCostRules) -> (cost: Int, source: PixelCostRules.Source?, urlRejected: Bool) {
-        if ignoreObjectSize { return (1, nil, false) }
-        guard pricesPixels else { return (request.size, nil, false) }
+    static func price(_ request: Request, ignoreObjectSize: Bool, pricesPixels: Bool, rules: PixelCostRules) -> (cost: Int, price: PixelCostRules.Price?) {
+        if ignoreObjectSize { return (1, nil) }
+        guard pricesPixels else { return (request.size, nil) }
         let priced = rules.price(of: request)
-        return (priced.cost, priced.source, priced.rejected != nil)
+        return (priced.cost, priced)
     }
 }
 

@@ -198,9 +198,8 @@ struct ReplayLoop<Backend: CacheBackend> {
         tally.requestedBytes += ByteTotal(size)
         lastTime = request.time
         // Under pixel cost every request is priced (and its rule counted), hit or miss.
-        let (cost, source, urlRejected) = price(request)
-        if let source { tally.costSources![source] += 1 }
-        if urlRejected { tally.costSources!.urlRejected += 1 }
+        let (cost, priced) = price(request)
+        if let priced { tally.costSources!.count(priced) }
         if http != nil {  // the HTTP mode decides what to ask of the backend
             let hit = try answerHTTP(request, cost: cost)
             if schedule != nil { recordOutcome(hit) }
@@ -264,7 +263,7 @@ struct ReplayLoop<Backend: CacheBackend> {
 
     /// What the request costs, and the pixel rule that priced it (`ReplayOptions.price`).
     @inline(__always)
-    private func price(_ request: Request) -> (cost: Int, source: PixelCostRules.Source?, urlRejected: Bool) {
+    private func price(_ request: Request) -> (cost: Int, price: PixelCostRules.Price?) {
         ReplayOptions.price(request, ignoreObjectSize: ignoreObjectSize, pricesPixels: pricesPixels, rules: pixelRules)
     }
 

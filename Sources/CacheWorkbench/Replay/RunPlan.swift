@@ -33,6 +33,18 @@ public struct RunPlan: Sendable {
     public var loadSeconds: Double?
     /// Replays per point (`--repeat`): timing figures are the median over them.
     public var repeats = 1
+    /// `--device` without `--capacity`: each preset's own memory limit on the device, by
+    /// backend name; those backends run at it instead of `capacities`.
+    public var presetMemoryLimits: [String: DeviceMemoryLimit] = [:]
+    /// `--device` without `--capacity`: what the other backends' default capacity rests on.
+    public var defaultCapacityRule: String?
+    /// `--device`, recorded in every row.
+    public var device: DeviceClass?
+
+    /// The capacities `backend` runs at: its preset's device limit, else `capacities`.
+    public func capacities(for backend: BackendKind) -> [Capacity] {
+        presetMemoryLimits[backend.name].map { [.bytes($0.bytes)] } ?? capacities
+    }
 
     public init(
         trace: any Trace, backends: [BackendKind], capacities: [Capacity], options: ReplayOptions = ReplayOptions(),
@@ -74,6 +86,7 @@ public struct RunPlan: Sendable {
         for backend in backends {
             let model = costModel(for: backend, hasDimensions: hasDimensions)
             var summary: TraceSummary?
+            let capacities = capacities(for: backend)
             if capacities.contains(where: \.needsWorkingSet) || warmupFraction != nil {
                 summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
                 summaries[model] = summary
@@ -124,7 +137,8 @@ public struct RunPlan: Sendable {
                     memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
                     ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
                     environment: environment, disk: measurement, verify: disk.verify, spread: spread,
-                    warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval)))
+                    warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
+                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name))
             }
         }
         return results
@@ -212,7 +226,8 @@ public struct RunPlan: Sendable {
     /// reading image-URL conventions under pixel cost, and so does the HTTP mode (a
     /// profile's key is made from the URL).
     var keepsKeyNames: Bool {
-        backends.contains { $0.needsKeyNames } || (costModel == .pixels && options.pixelRules.inferFromURL) || options.http != nil
+        backends.contains { $0.needsKeyNames } || (costModel == .pixels && (options.pixelRules.inferFromURL || options.pixelRules.needsImageType))
+            || options.http != nil
     }
 
     /// Reads the trace into memory now (once for many plans made from this one).

@@ -52,6 +52,11 @@ public struct RunResult: Sendable {
     public var sampling: ShortTraceSampling? = nil
     /// Requests between memory samples, as used (`--sample-every`, given or scaled).
     public var sampleEvery = ShortTraceSampling.defaultSampleEvery
+    /// How a device-relative capacity was found (`--device`: a preset's own limit or
+    /// `ram:P%`), for the table's notes; nil for a capacity given in bytes or as a share.
+    public var capacityRule: String? = nil
+    /// `--device`'s name, when one was given.
+    public var device: String? = nil
 
     var replayed: Bool { method == "replay" }
 
@@ -99,7 +104,7 @@ extension RunResult {
         "get_miss_p50_ns", "get_miss_p90_ns", "get_miss_p99_ns", "get_miss_p999_ns", "get_miss_max_ns", "get_misses_timed",
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
-    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"] + warningCostColumnNames + ["disk_refused", "durability", "model_of"]
+    ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"] + warningCostColumnNames + ["disk_refused", "durability", "model_of", "device", "capacity_rule"]
 
     /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
     /// windows' and sampling's sizes as used.
@@ -238,6 +243,7 @@ extension RunResult {
             + [.text(method)] + httpCells + tierCells + [remarksCell, .from(sweepPoint), .from(tally.finalDetails.orphansRemoved), .from(planID)]
             + warningCostCells + [.from(tally.tiers?.diskRefused)]
             + [.from(tally.finalDetails.durability?.rawValue), .text(ModelFamily.of(backend: backend).rawValue)]
+            + [.from(device), .from(capacityRule)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

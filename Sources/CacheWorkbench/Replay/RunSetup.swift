@@ -8,6 +8,14 @@ public struct RunSetup {
         public var formatOptions: [String: String] = [:]
         public var backends = "default"
         public var capacities = "100MB"
+        /// false: `--capacity` was not given (`capacities` holds the default), so with
+        /// `--device` each preset runs at its library's own memory limit on the device.
+        public var capacityGiven = true
+        /// `--device NAME` (`DeviceClass`): RAM for `ram:P%` capacities and the presets'
+        /// limits, scale for `--url-units points`.
+        public var device: String?
+        /// `--url-units`: `pixels` (default) or `points` (URL sizes × the device's scale).
+        public var urlUnits: String?
         /// Capacities already parsed (a sweep's range); when set, `capacities` is not read.
         public var parsedCapacities: [Capacity]?
         public var cost = "auto"
@@ -63,9 +71,10 @@ public struct RunSetup {
             path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad, formatOptions: arguments.formatOptions)
         let outputs = [("--csv", arguments.csv), ("--json", arguments.json), ("--timeline", arguments.timeline)]
         try OutputFile.check(outputs: outputs.compactMap { option, path in path.map { (option, $0) } }, inputs: [path])
+        let device = try ReplayOptionText.device(arguments.device)
         var options = ReplayOptions()
-        options.pixelRules.inferFromURL = try ReplayOptionText.inferDimensions(arguments.inferDimensions)
-        options.pixelRules.decodedRatio = try arguments.decodedRatio.map(ReplayOptionText.decodedRatio)
+        options.pixelRules = try ReplayOptionText.pixelRules(
+            inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits, device: device)
         options.timing = arguments.timing
         // Not given: scaled to a short trace (counting its requests, up to a bound, only then).
         let counted = arguments.sampleEvery == nil || arguments.warningWindow == nil
@@ -90,9 +99,16 @@ public struct RunSetup {
         let warmupFraction = warmup?.share
         plan = RunPlan(
             trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),
-            capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: arguments.capacities), options: options, preload: arguments.preload,
+            capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: arguments.capacities, device: device), options: options, preload: arguments.preload,
             traceChecksum: try TraceChecksum.sha256(path: path))
         plan.costModel = costModel
+        plan.device = device
+        if let device, !arguments.capacityGiven {
+            plan.defaultCapacityRule = "no --capacity: the default \(arguments.capacities) (only the presets have a library limit on \(device.name))"
+            for backend in plan.backends {
+                if let preset = TierPreset.named(backend.name) { plan.presetMemoryLimits[backend.name] = preset.memoryLimit(device) }
+            }
+        }
         plan.backendOptions = arguments.backendOptions
         plan.seed = arguments.seed
         plan.warmupFraction = warmupFraction

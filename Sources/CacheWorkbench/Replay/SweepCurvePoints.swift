@@ -42,6 +42,8 @@ extension SweepRun {
                 workingSetBytes: summary?.workingSetBytes, seed: plan.seed, timing: false, memoryWarningSchedule: nil,
                 ignoreObjectSize: options.ignoreObjectSize, loadSeconds: plan.loadSeconds, tally: tally, environment: environment)
             result.method = "mattson"
+            result.capacityRule = point.capacity.deviceRule
+            result.device = plan.device?.name
             results[point.index] = result
         }
         return results

@@ -36,6 +36,7 @@ extension SweepRun {
         var fields: [(String, String)] = [
             ("--trace", trace), ("checksum", checksum), ("--format", arguments.format ?? ""), ("--backend", backends), ("capacities", capacities),
             ("--cost", arguments.cost), ("--infer-dimensions", arguments.inferDimensions), ("--decoded-ratio", arguments.decodedRatio ?? ""),
+            ("--device", arguments.device ?? ""), ("--url-units", arguments.urlUnits ?? ""),
             ("--ignore-obj-size", flag(arguments.ignoreObjectSize)), ("--warmup", arguments.warmup ?? ""), ("--no-timing", flag(!arguments.timing)),
             ("--no-materialize", flag(!arguments.materialize)), ("--preload", flag(arguments.preload)), ("--seed", String(arguments.seed)),
             ("--sample-every", arguments.sampleEvery.map(String.init) ?? "auto"), ("--repeat", String(arguments.repeats)),
@@ -63,9 +64,16 @@ extension SweepRun {
     static func fingerprint(_ plan: RunPlan, arguments: RunSetup.Arguments, planID: String? = nil, points: Set<Int>? = nil) -> String {
         let fields = fingerprintFields(
             arguments, trace: plan.trace.label, checksum: plan.traceChecksum ?? "", backends: plan.backends.map(\.label).joined(separator: ","),
-            capacities: plan.capacities.map(String.init(describing:)).joined(separator: ";"), planID: planID, points: points)
+            // Each backend's own (a preset's device limit differs from the list).
+            capacities: capacitiesText(plan), planID: planID, points: points)
         return fingerprintPrefix + CSVRowText.escape(fields.map { CSVReport.escape("\($0.option)=\($0.value)") }.joined(separator: " "))
     }
 
     private static func flag(_ on: Bool) -> String { on ? "on" : "off" }
+
+    /// The capacities as before device limits (`a;b`), each preset's device limit after it.
+    private static func capacitiesText(_ plan: RunPlan) -> String {
+        let limits = plan.backends.compactMap { backend in plan.presetMemoryLimits[backend.name].map { "\(backend.name)=\($0.bytes)" } }
+        return (plan.capacities.map(String.init(describing:)) + limits).joined(separator: ";")
+    }
 }

@@ -67,7 +67,8 @@ public struct SweepRun {
         let jobs = arguments.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         guard (1...256).contains(jobs) else { throw WorkbenchError("--jobs must be from 1 to 256, not \(jobs)") }
         self.jobs = jobs
-        let capacities = try CapacitySweep.capacities(parsing: arguments.run.capacities, points: arguments.points, spacing: spacing)
+        let capacities = try CapacitySweep.capacities(
+            parsing: arguments.run.capacities, points: arguments.points, spacing: spacing, device: ReplayOptionText.device(arguments.run.device))
         if jobs > 1, case .above? = try arguments.run.memoryWarning.map(MemoryWarningSchedule.init(parsing:)) {
             throw WorkbenchError("--memory-warning above: reads the process's heap, which parallel points share; add --jobs 1")
         }
@@ -75,7 +76,8 @@ public struct SweepRun {
         run.parsedCapacities = capacities
         plan = try RunSetup(run).plan
         csvPath = arguments.run.csv
-        points = plan.backends.flatMap { backend in capacities.map { (backend, $0) } }.enumerated().map {
+        let built = plan
+        points = built.backends.flatMap { backend in built.capacities(for: backend).map { (backend, $0) } }.enumerated().map {
             Point(index: $0.offset, backend: $0.element.0, capacity: $0.element.1)
         }
         onlyPoints = arguments.onlyPoints

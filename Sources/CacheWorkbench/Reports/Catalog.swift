@@ -19,7 +19,7 @@ public enum Catalog {
                 text += "  \(String(repeating: " ", count: width))    \(spelled): \(option.help)\n"
             }
         }
-        text += "\nTwo-tier caches: tier:MEMORY+DISK (e.g. tier:autopurge+files) puts any memory backend above over any disk backend; the presets above are such tiers with a library's defaults (the group `tiers`). --capacity is the memory tier's. A tier takes its backends' options and these:\n"
+        text += "\nTwo-tier caches: tier:MEMORY+DISK (e.g. tier:autopurge+files) puts any memory backend above over any disk backend; the presets above are such tiers with a library's defaults (the group `tiers`). --capacity is the memory tier's; with --device and no --capacity, a preset's memory tier takes its library's own limit on that device (docs/device.md). A tier takes its backends' options and these:\n"
         for option in TieredCache.options {
             text += "    --\(option.name): \(option.help.hasPrefix("tier: ") ? String(option.help.dropFirst(6)) : option.help)\n"
         }

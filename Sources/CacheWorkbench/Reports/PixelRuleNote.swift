@@ -8,14 +8,20 @@ extension TableReport {
         let priced = results.filter { ($0.tally.costSources?.total ?? 0) > 0 }
         for result in priced {
             let sources = result.tally.costSources!
-            let counts = sources.description + (sources.urlRejected > 0 ? "; URL sizes rejected for decoding below the encoded bytes: \(sources.urlRejected)" : "")
+            var counts = sources.description + (sources.urlRejected > 0 ? "; URL sizes rejected for decoding below the encoded bytes: \(sources.urlRejected)" : "")
+            if result.pixelRules.needsImageType {
+                counts += "; ratio by image type (content type, else URL extension; other: the other= ratio, for types without their own): \(sources.ratioTypesDescription)"
+            }
+            if result.pixelRules.pointScale != 1 {
+                counts += "; URL sizes read as points × \(result.pixelRules.pointScale) (--url-units points, the device's scale; a URL with @Nx or dpr gives pixels)"
+            }
             if rowsOf[counts] == nil { distinct.append(counts) }
             rowsOf[counts, default: []].append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))")
         }
         return distinct.map { counts in
             let rows = rowsOf[counts]!
             let covered = distinct.count == 1 ? "every pixel-cost row (\(rows.count))" : rows.joined(separator: ", ")
-            return "pixel costs by rule, in requests: \(counts) — \(covered) (dimensions: the trace's; url: image-CDN URL conventions, a size decoding below the encoded bytes rejected for the next rule; ratio: --decoded-ratio; encoded: the size itself); `bench price TRACE` lists every object's price"
+            return "pixel costs by rule, in requests: \(counts) — \(covered) (dimensions: the trace's; url: image-CDN URL conventions, a size decoding below the encoded bytes rejected for the next rule; ratio: --decoded-ratio, per image type where given; encoded: the size itself); `bench price TRACE` lists every object's price"
         }
     }
 }

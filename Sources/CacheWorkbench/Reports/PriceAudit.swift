@@ -16,6 +16,9 @@ public struct PriceAudit {
         public var cost = "pixels"
         public var inferDimensions = "url"
         public var decodedRatio: String?
+        /// `--url-units` (pixels or points) and `--device` (its scale for points).
+        public var urlUnits: String?
+        public var device: String?
         public var csv: String?
 
         public init(trace: String) { self.trace = trace }
@@ -50,9 +53,9 @@ public struct PriceAudit {
         guard arguments.cost == "pixels" else {
             throw WorkbenchError("--cost \(ErrorText.quote(arguments.cost)): bench price audits pixel prices, so --cost must be pixels (under encoded cost every object costs its size)")
         }
-        rules = PixelCostRules(
-            inferFromURL: try ReplayOptionText.inferDimensions(arguments.inferDimensions),
-            decodedRatio: try arguments.decodedRatio.map(ReplayOptionText.decodedRatio))
+        rules = try ReplayOptionText.pixelRules(
+            inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits,
+            device: ReplayOptionText.device(arguments.device))
         trace = try TraceFile(path: arguments.trace, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad,
                               formatOptions: arguments.formatOptions)
         if let csv = arguments.csv { try OutputFile.check(outputs: [("--csv", csv)], inputs: [arguments.trace]) }
@@ -72,7 +75,7 @@ public struct PriceAudit {
                     continue
                 }
                 let price = rules.price(of: request)
-                outcome.requestsByRule[price.source] += 1
+                outcome.requestsByRule.count(price)
                 if price.rejected != nil { outcome.rejectedRequests += 1 }
                 let key = request.keyText
                 if let index = indexOfKey[key] {
@@ -93,7 +96,7 @@ public struct PriceAudit {
 
     /// `url:thumbor`, `dimensions`, `encoded`: the rule as the listing names it.
     static func ruleName(_ price: PixelCostRules.Price) -> String {
-        price.urlRule.map { "url:\($0.rawValue)" } ?? price.source.name
+        price.urlRule.map { "url:\($0.rawValue)" } ?? price.ratioType.map { "ratio:\($0.rawValue)" } ?? price.source.name
     }
 
     static func rejectedText(_ price: PixelCostRules.Price, encodedSize: Int) -> String {
@@ -131,11 +134,15 @@ public struct PriceAudit {
         let requests = outcome.requestsByRule.total
         var lines = ["\(ErrorText.escapingControls(trace)): \(outcome.entries.count) unique objects in \(requests) requests, priced under --cost pixels (\(outcome.rules.description))"]
         let order = PixelCostRules.Source.allCases.flatMap { source in
-            source == .url ? ImageURLDimensions.Rule.allCases.map { "url:\($0.rawValue)" } : [source.name]
+            source == .url ? ImageURLDimensions.Rule.allCases.map { "url:\($0.rawValue)" }
+                : source == .ratio ? ImageType.allCases.map { "ratio:\($0.rawValue)" } + [source.name] : [source.name]
         }
         let byRule = order.filter { objectsByRule[$0] != nil }.map { "\($0) \(objectsByRule[$0]!)" }
         lines.append("objects by rule: " + (byRule.isEmpty ? "none" : byRule.joined(separator: ", ")))
         lines.append("requests by rule (a replay's cost_from_* columns): \(outcome.requestsByRule.description.isEmpty ? "none" : outcome.requestsByRule.description)")
+        if outcome.rules.needsImageType {
+            lines.append("ratio requests by image type (content type, else URL extension; other: the other= ratio, for types without their own): \(outcome.requestsByRule.ratioTypesDescription)")
+        }
         lines.append("first-request totals: encoded \(encodedTotal) bytes, decoded \(decodedTotal) bytes (the working set `%` capacities are shares of under --cost pixels)")
         let rejectedObjects = outcome.entries.filter { $0.price.rejected != nil }.count
         lines.append(rejectedObjects == 0

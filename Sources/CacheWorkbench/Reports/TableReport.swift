@@ -119,6 +119,7 @@ public enum TableReport {
         notes += httpNotes(results)
         notes += backendNotes(results)
         notes += pixelRuleNotes(results)
+        notes += deviceNotes(results)
         notes += ModelNotes.notes(results)
         for result in results where (result.spread?.disagreements ?? 0) > 0 {
             notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.spread!.disagreements) of \(result.spread!.repeats) repeats counted different hits than the first (the row shows the first's counts); replays are meant to be deterministic for a trace, options and seed")

@@ -24,6 +24,11 @@
 /// - `@Nx`: Apple's scale suffix (`icon@2x.png`, Human Interface Guidelines, "Images")
 ///   multiplies dimensions found by another rule by N; alone it states no size.
 ///
+/// Units. Every convention above documents its sizes in pixels, so they are read as pixels.
+/// An app whose own image URLs carry sizes in points (`--url-units points`) passes its
+/// device's scale as `pointScale`: each size is multiplied by it (w × s by h × s, a cost
+/// × s²) unless the URL states its own pixel ratio (`@Nx`, `dpr`), which already gives pixels.
+///
 /// Both a width and a height are needed (a missing one is never guessed). A dimension
 /// of 0, above 100,000 px, or a cost above the object limit is not believed. Given the
 /// response's encoded size, an inference whose decoded bitmap (width × height × 4) is
@@ -54,21 +59,24 @@ public enum ImageURLDimensions {
 
     /// The first rule's dimensions whose decoded cost is at least `encodedSize`, and the first
     /// inference rejected for being below it (nil when none was).
-    public static func infer(_ url: String, encodedSize: Int) -> (found: Found?, rejected: Found?) {
+    public static func infer(_ url: String, encodedSize: Int, pointScale: Double = 1) -> (found: Found?, rejected: Found?) {
         var url = url
-        return url.withUTF8 { infer(UnsafeRawBufferPointer($0), encodedSize: encodedSize) }
+        return url.withUTF8 { infer(UnsafeRawBufferPointer($0), encodedSize: encodedSize, pointScale: pointScale) }
     }
 
-    public static func infer(_ bytes: UnsafeRawBufferPointer, encodedSize: Int) -> (found: Found?, rejected: Found?) {
+    /// `pointScale`: pixels per point when the URL's sizes are points (1: they are pixels).
+    public static func infer(_ bytes: UnsafeRawBufferPointer, encodedSize: Int, pointScale: Double = 1) -> (found: Found?, rejected: Found?) {
         let queryStart = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
         let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         let pathEnd = min(queryStart, fragmentStart)
         let path = UnsafeRawBufferPointer(rebasing: bytes[..<pathEnd])
         let query = queryStart < fragmentStart ? UnsafeRawBufferPointer(rebasing: bytes[(queryStart + 1)..<fragmentStart]) : UnsafeRawBufferPointer(start: nil, count: 0)
-        let scale = Double(appleScale(path))
+        let suffixScale = appleScale(path)
         var rejected: Found?
         // Each rule in order; an implausible answer is remembered and the next rule tried.
-        func accept(_ found: (Double, Double)?, _ rule: Rule) -> Found? {
+        // A URL stating its pixel ratio (@Nx, dpr) gives pixels; otherwise points × pointScale.
+        func accept(_ found: (Double, Double)?, _ rule: Rule, statesRatio: Bool = false) -> Found? {
+            let scale = suffixScale != 1 || statesRatio ? Double(suffixScale) : pointScale
             guard let found, let dimensions = checked(found.0 * scale, found.1 * scale, rule) else { return nil }
             guard let cost = SizeLimits.pixelCost(width: dimensions.width, height: dimensions.height), cost >= encodedSize else {
                 if rejected == nil { rejected = dimensions }
@@ -76,14 +84,15 @@ public enum ImageURLDimensions {
             }
             return dimensions
         }
-        if let found = accept(fromQuery(query), .query) { return (found, rejected) }
+        let queried = fromQuery(query)
+        if let found = accept(queried.map { ($0.0, $0.1) }, .query, statesRatio: queried?.2 ?? false) { return (found, rejected) }
         // The path's segments (after the scheme and host).
         var segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         if let first = segments.first, first.last == UInt8(ascii: ":") { segments.removeFirst(min(2, segments.count)) }
         let folders = segments.dropLast()
-        var cloudinary: (Double, Double)?
+        var cloudinary: (Double, Double, Bool)?
         for segment in folders where cloudinary == nil { cloudinary = fromCloudinary(UnsafeRawBufferPointer(rebasing: segment)) }
-        if let found = accept(cloudinary, .cloudinary) { return (found, rejected) }
+        if let found = accept(cloudinary.map { ($0.0, $0.1) }, .cloudinary, statesRatio: cloudinary?.2 ?? false) { return (found, rejected) }
         if let found = accept(fromThumbor(folders), .thumbor) { return (found, rejected) }
         if let found = accept(fromAspectRatio(segments[...]), .aspectRatio) { return (found, rejected) }
         if let last = segments.last, let found = accept(fromFilename(UnsafeRawBufferPointer(rebasing: last)), .filename) {
@@ -100,10 +109,10 @@ public enum ImageURLDimensions {
         return (w, h, rule)
     }
 
-    /// `w=`/`width=` and `h=`/`height=`, times `dpr=`.
-    private static func fromQuery(_ query: UnsafeRawBufferPointer) -> (Double, Double)? {
+    /// `w=`/`width=` and `h=`/`height=`, times `dpr=`; and whether a `dpr` was given.
+    private static func fromQuery(_ query: UnsafeRawBufferPointer) -> (Double, Double, Bool)? {
         guard !query.isEmpty else { return nil }
-        var width: Double?, height: Double?, dpr = 1.0
+        var width: Double?, height: Double?, dpr = 1.0, statesRatio = false
         for pair in query.split(separator: UInt8(ascii: "&")) {
             let pair = UnsafeRawBufferPointer(rebasing: pair)
             guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
@@ -115,22 +124,24 @@ public enum ImageURLDimensions {
                 height = wholeNumber(value)
             } else if matches(name, "dpr"), let ratio = decimal(value), ratio > 0, ratio <= 5 {
                 dpr = ratio
+                statesRatio = true
             }
         }
         guard let width, let height else { return nil }
-        return (width * dpr, height * dpr)
+        return (width * dpr, height * dpr, statesRatio)
     }
 
-    /// `w_300,h_200,c_fill` (any order), times `dpr_2.0`.
-    private static func fromCloudinary(_ segment: UnsafeRawBufferPointer) -> (Double, Double)? {
+    /// `w_300,h_200,c_fill` (any order), times `dpr_2.0`; and whether a `dpr_` was given.
+    private static func fromCloudinary(_ segment: UnsafeRawBufferPointer) -> (Double, Double, Bool)? {
         guard segment.contains(UInt8(ascii: "_")) else { return nil }
-        var width: Double?, height: Double?, dpr = 1.0
+        var width: Double?, height: Double?, dpr = 1.0, statesRatio = false
         for part in segment.split(separator: UInt8(ascii: ",")) {
             let part = UnsafeRawBufferPointer(rebasing: part)
             guard part.count > 2, part[1] == UInt8(ascii: "_") else {
                 if part.count > 4, matches(UnsafeRawBufferPointer(rebasing: part.prefix(4)), "dpr_"),
                    let ratio = decimal(UnsafeRawBufferPointer(rebasing: part.dropFirst(4))), ratio > 0, ratio <= 5 {
                     dpr = ratio
+                    statesRatio = true
                 }
                 continue
             }
@@ -139,7 +150,7 @@ public enum ImageURLDimensions {
             if part[0] == UInt8(ascii: "h") { height = wholeNumber(value) }
         }
         guard let width, let height else { return nil }
-        return (width * dpr, height * dpr)
+        return (width * dpr, height * dpr, statesRatio)
     }
 
     /// Thumbor's size segment, found by walking its URL layout: `unsafe` or a signature,
