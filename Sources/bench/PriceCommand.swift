@@ -22,14 +22,7 @@ struct PriceCommand: ParsableCommand {
 
     @OptionGroup var reading: TraceReadingOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Cost model to audit: pixels (the only one with rules).", valueName: "model"))
-    var cost = "pixels"
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: `url` reads dimensions from image-CDN URL conventions, `off` does not.", valueName: "url|off"))
-    var inferDimensions = "url"
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: price requests still without dimensions at R × encoded bytes.", valueName: "R"))
-    var decodedRatio: String?
+    @OptionGroup var pricing: PricingOptions
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Also write the list as CSV to this file.", valueName: "file"))
     var csv: String?
@@ -40,9 +33,9 @@ struct PriceCommand: ParsableCommand {
             arguments.format = reading.format
             arguments.skipBad = reading.skipBad
             arguments.formatOptions = reading.formatOptions
-            arguments.cost = cost
-            arguments.inferDimensions = inferDimensions
-            arguments.decodedRatio = decodedRatio
+            arguments.cost = pricing.cost
+            arguments.inferDimensions = pricing.inferDimensions
+            arguments.decodedRatio = pricing.decodedRatio
             arguments.csv = csv
             try StandardOutput.writeTable(try PriceAudit(arguments).execute().table, besides: [csv])
         }

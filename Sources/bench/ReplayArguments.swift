@@ -15,14 +15,7 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities, comma-separated: bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set. Default: 100MB, AFAutoPurgingImageCache's memory budget.", valueName: "list"))
     var capacity = "100MB"
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions).", valueName: "model"))
-    var cost = "auto"
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests without dimensions: `url` reads them from image-CDN URL conventions (w=/h= queries, Cloudinary w_,h_, Thumbor WxH, -WxH file names, @2x), `off` does not.", valueName: "url|off"))
-    var inferDimensions = "url"
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes (default: charge the encoded size, counted and reported).", valueName: "R"))
-    var decodedRatio: String?
+    @OptionGroup var pricing: PricingOptions
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("`demand-fill` (every request a read, a miss inserts: libCacheSim's semantics) or `http` (answered by HTTP caching rules from the trace's recorded headers: a HAR).", valueName: "mode"))
     var mode = "demand-fill"
@@ -230,9 +223,9 @@ struct ReplayArguments: ParsableArguments {
         arguments.formatOptions = reading.formatOptions
         arguments.backends = backend
         arguments.capacities = capacity
-        arguments.cost = cost
-        arguments.inferDimensions = inferDimensions
-        arguments.decodedRatio = decodedRatio
+        arguments.cost = pricing.cost
+        arguments.inferDimensions = pricing.inferDimensions
+        arguments.decodedRatio = pricing.decodedRatio
         arguments.ignoreObjectSize = ignoreObjectSize
         arguments.warmup = warmup
         arguments.timing = !noTiming
