@@ -73,6 +73,17 @@ struct HTTPCacheModel {
     /// Counts a request that joined a download in flight.
     mutating func countCoalesced() { counts.coalescedRequests += 1 }
 
+    /// Counts a hit of a layer that reads no headers (`HTTPLayers`).
+    mutating func countLibraryHit() { counts.libraryHits += 1 }
+
+    /// Counts a request no layer answered and none asks a URLCache about: the library
+    /// downloads it in full (SDWebImage and Kingfisher bypass URLCache: `HTTPLayers`).
+    mutating func countLibraryFetch(_ request: Request) {
+        counts.originFetches += 1
+        counts.originRequests += 1
+        counts.originBytes += ByteTotal(Self.bodySize(request))
+    }
+
     /// Counts a hit the backend answered with another URL's body (its own key collided).
     mutating func countWrongBody() { counts.wrongBodyHits += 1 }
 
