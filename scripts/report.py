@@ -92,7 +92,7 @@ def facts(results):
         ("timing", ", ".join(sorted(results["timing"].astype(str).unique()))),
         ("repeats per point", ", ".join(str(int(v)) for v in sorted(results["repeats"].dropna().unique())) if "repeats" in results else "1"),
         ("seed", ", ".join(str(v) for v in sorted(results["seed"].unique()))),
-        ("command line", first["command"] if "command" in results else "not recorded in the results CSV"),
+        ("command line", " | ".join(distinct(results["command"])) or "not recorded in the results CSV" if "command" in results else "not recorded in the results CSV"),
         ("capacities in", capacity_units(results)),
         ("warm-up", warmup(results)),
         ("backend parameters", parameters(results)),

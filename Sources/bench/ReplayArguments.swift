@@ -243,6 +243,7 @@ struct ReplayArguments: ParsableArguments {
         arguments.cacheDirectory = cacheDir
         arguments.keep = keep
         arguments.verify = verify
+        arguments.command = ShellQuoting.line(["bench"] + CommandLine.arguments.dropFirst())
         arguments.http.mode = mode
         arguments.http.profile = httpProfile
         arguments.http.requestPolicy = requestPolicy

@@ -42,6 +42,9 @@ extension SweepRun {
                 workingSetBytes: summary?.workingSetBytes, seed: plan.seed, timing: false, memoryWarningSchedule: nil,
                 ignoreObjectSize: options.ignoreObjectSize, loadSeconds: plan.loadSeconds, tally: tally, environment: environment)
             result.method = "mattson"
+            result.uniqueObjects = curve.uniqueKeys  // no warm-up here: every first request is compulsory
+            result.compulsoryMisses = curve.uniqueKeys
+            result.command = plan.command
             results[point.index] = result
         }
         return results
