@@ -170,6 +170,12 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers: entries costlier than this share of the memory capacity stay out of memory (Nuke 0.1; default none).", valueName: "share"))
     var memoryEntryLimit: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers, --mode http: the memory layer's rules, none (an image cache: serves what it holds, headers unread; default) or http (the run's --http-profile).", valueName: "none|http"))
+    var memoryRules: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers, --mode http: the disk layer's rules, http (a URLCache: default over sqlite and foundation-urlcache) or none (a library's file cache: default over files).", valueName: "http|none"))
+    var diskRules: String?
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("foundation-urlcache: its memory capacity (default 4MiB, URLCache.shared's on Linux; --capacity is its disk capacity).", valueName: "size"))
     var memoryCapacity: String?
 
@@ -262,6 +268,7 @@ struct ReplayArguments: ParsableArguments {
             "max-age-from": maxAgeFrom, "session": session, "on-warning": onWarning, "promote": promote, "write": write,
             "disk-capacity": diskCapacity, "memory-capacity": memoryCapacity, "urlcache-key": urlcacheKey,
             "memory-ttl": memoryTtl, "memory-sweep": memorySweep, "memory-entry-limit": memoryEntryLimit,
+            "memory-rules": memoryRules, "disk-rules": diskRules,
             "n-bit-counter": nBitCounter, "init-freq": initFreq, "ain-size-ratio": ainSizeRatio, "aout-size-ratio": aoutSizeRatio,
             "n-seg": nSeg, "fifo-size-ratio": fifoSizeRatio, "ghost-size-ratio": ghostSizeRatio,
             "move-to-main-threshold": moveToMainThreshold, "window-size": windowSize, "protected-size": protectedSize,

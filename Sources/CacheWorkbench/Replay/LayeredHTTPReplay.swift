@@ -69,12 +69,17 @@ extension ReplayLoop {
             http!.countLibraryHit()
             return true
         }
-        http!.countLibraryFetch(request)
-        guard libraries else { return false }  // not the library's request: never cached
+        guard libraries else {  // not the library's request: never cached
+            let reason: NotStoredReason = request.http?.isHEAD == true ? .head : request.http?.asksForRange == true ? .partial : .method
+            http!.countLibraryFetch(request, notStored: reason)
+            return false
+        }
         guard fits(request, cost: cost) else {
+            http!.countLibraryFetch(request, notStored: .tooLarge)
             tally.tooLarge += 1
             return false
         }
+        http!.countLibraryFetch(request, notStored: nil)
         if downloading {
             let finish = downloads!.start(url: request.id, at: request.time, recordedSeconds: request.http?.downloadSeconds)
             downloads!.deliver(at: finish, request: request, entry: nil, cost: cost)
