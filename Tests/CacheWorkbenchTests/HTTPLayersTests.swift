@@ -170,3 +170,27 @@ struct RowFactsTests {
         #expect(commands == ["bench run --trace '\(trace)' --backend lru,fifo --capacity 1KiB --no-timing --csv \(csv)"])
     }
 }
+
+extension HTTPLayersTests {
+    @Test("with downloads in flight (--coalesce) every request is answered exactly once, by a layer or the origin, and hits add up by kind")
+    func downloadsAddUp() throws {
+        let folder = TemporaryFolder()
+        let csv = folder.path + "/c.csv"
+        let result = try bench(["run", "--mode", "http", "--backend", "afnetworking,sdwebimage,nuke,lru", "--capacity", "2MB", "--no-timing", "--coalesce", "--csv", csv])
+        #expect(result.status == 0, "\(result.err)")
+        let rows = try csvRows(csv)
+        #expect(rows.count == 4)
+        for row in rows {
+            let n = { (column: String) in Int(row[column] ?? "") ?? -1 }
+            // The bundled session has no stale-while-revalidate, so no background revalidation: each request is
+            // one hit (a library's, fresh, stale or 304), one full fetch, or one join of a download in flight.
+            #expect(n("background_revalidations") == 0 && n("offline_failures") == 0)
+            #expect(n("hits") == n("library_hits") + n("fresh_hits") + n("stale_served") + n("not_modified"), "\(row["backend"]!)")
+            #expect(n("hits") + n("origin_fetches") + n("coalesced_requests") == n("requests"), "\(row["backend"]!)")
+            #expect(n("coalesced_requests") > 0)
+        }
+        // Only the URLCache layers revalidate; the libraries' own caches never do.
+        #expect(rows.first { $0["backend"] == "sdwebimage" }?["revalidations"] == "0")
+        #expect(rows.first { $0["backend"] == "afnetworking" }.map { Int($0["not_modified"]!)! > 0 } == true)
+    }
+}

@@ -234,6 +234,12 @@ struct ReadingTests {
         let commands = rows.map { $0.merging(["command": "bench run --trace 'my t.har' --backend lru,autopurge,fifo --ignore-obj-size"]) { $1 } }
         let commanded = try Self.page([Self.csv(commands, extra: extra + ["command"], in: folder, name: "c.csv")], in: folder)
         #expect(commanded.contains("<tr><th>command line</th><td>bench run --trace &#x27;my t.har&#x27; --backend lru,autopurge,fifo --ignore-obj-size</td></tr>"))
+        // Demand-fill rows have no HTTP rules: no such line. HTTP rows: each backend's layers.
+        #expect(!page.contains("HTTP rules by layer") && !commanded.contains("HTTP rules by layer"))
+        let layered = [Self.row("afnetworking", 10, requests: 4, hits: 2, evictions: 0, ["mode": "http", "http_rules": "memory:none;disk:rfc9111"]),
+                       Self.row("lru", 10, requests: 4, hits: 1, evictions: 0, ["mode": "http", "http_rules": "whole:rfc9111"])]
+        let http = try Self.page([Self.csv(layered, extra: ["http_rules"], in: folder, name: "h.csv")], in: folder)
+        #expect(http.contains("<tr><th>HTTP rules by layer</th><td>afnetworking: memory:none;disk:rfc9111; lru: whole:rfc9111</td></tr>"))
         // The same remark on three rows: one line naming them, with each row's count.
         let lines = try Self.reading(page)
         #expect(lines.contains("3 rows — lru at 10 objects (3), autopurge at 10 objects (5), fifo at 20 objects (2): orphaned bodies removed."))
