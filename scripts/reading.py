@@ -5,10 +5,11 @@ claim that says what it rests on (issue 21 §4).
   errors of a difference of two proportions over the requests replayed (95%); otherwise the
   backends are indistinguishable on this trace, and the reading says how many requests
   would tell the observed difference apart.
-- The ceiling: the best possible hit ratio of the trace is re-requests / requests. No CSV
-  column holds the trace's unique objects, so it is read from a run that evicted, refused
-  and expired nothing in demand-fill mode (every miss was then a first request: compulsory);
-  without such a run the ceiling is said to be unknown.
+- The ceiling: the best possible hit ratio of the trace is re-requests / requests, where
+  re-requests = requests − compulsory_misses (each row carries the replay's compulsory misses
+  and the trace's unique_objects). A CSV written before those columns falls back to a run that
+  evicted, refused and expired nothing in demand-fill mode (every miss was then a first
+  request); without either the ceiling is said to be unknown.
 - Like with like: rows are ranked only within one cost model and one class: two-tier
   caches (memory_hits filled) with tiers, disk caches (write_amplification filled) with disk
   caches, memory caches with memory caches. The offline bounds and foundation-nscache (the
@@ -88,36 +89,51 @@ def ceiling_key(row):
 
 
 def ceilings(results):
-    """{(trace, requests): (hits, requests, row)} from a run whose every miss was compulsory:
-    demand-fill, nothing evicted (an empty evictions cell does not count), refused, too large,
-    expired or released by a warning. Several such runs: the most hits (they should agree)."""
+    """{(trace, requests): (re-requests, requests, row)}: from a row's compulsory_misses, else
+    (an older CSV) from a run whose every miss was compulsory: demand-fill, nothing evicted (an
+    empty evictions cell does not count), refused, too large, expired or released by a warning.
+    Several such runs: the most hits (they should agree)."""
     found = {}
     for _, row in results[results["requests"] > 0].iterrows():
+        key = ceiling_key(row)
+        if filled(row, "compulsory_misses"):
+            found[key] = (int(row["requests"]) - int(row["compulsory_misses"]), int(row["requests"]), row)
+            continue
+        if key in found and filled(found[key][2], "compulsory_misses"):
+            continue
         if str(row.get("mode", "demand-fill")) not in ("demand-fill", "", "nan") or not filled(row, "evictions") or row["evictions"] != 0:
             continue
         if not all(zero_or_empty(row, c) for c in ("too_large", "disk_evictions", "memory_expired", "memory_refused", "memory_warnings")):
             continue
-        key = ceiling_key(row)
         if key not in found or hits(row) > found[key][0]:
             found[key] = (hits(row), int(row["requests"]), row)
     return found
+
+
+def ceiling_source(row):
+    """What the ceiling rests on: the row's own columns, or the run that evicted nothing."""
+    if filled(row, "compulsory_misses"):
+        unique = f"; {int(row['unique_objects']):,} unique objects in the trace" if filled(row, "unique_objects") else ""
+        return f"the replay's compulsory_misses{unique}"
+    return f"measured by {e(row_name(row))}, which evicted nothing"
 
 
 def ceiling_lines(results, known):
     lines = []
     for (trace, requests), _ in results.groupby([results["trace"].astype(str), results["requests"]], sort=False):
         if (trace, requests) not in known:
-            lines.append(f"The ceiling of {e(trace)} ({requests:,} requests) is not known: every run evicted, refused or released something, "
-                         f"so none shows which misses were compulsory (replay one capacity above the working set to measure it).")
+            lines.append(f"The ceiling of {e(trace)} ({requests:,} requests) is not known: no row records its compulsory misses and every run "
+                         f"evicted, refused or released something, so none shows which misses were compulsory (replay one capacity above the "
+                         f"working set, or with a bench that writes compulsory_misses, to measure it).")
             continue
         reuse, _, row = known[(trace, requests)]
         if reuse == 0:
             lines.append(f"No reuse in {e(trace)}: every one of its {requests:,} requests asks for an object for the first time "
-                         f"(measured by {e(row_name(row))}, which evicted nothing), so no cache can hit: nothing to size.")
+                         f"({ceiling_source(row)}), so no cache can hit: nothing to size.")
         else:
             lines.append(f"Ceiling of {e(trace)}: at most {e(percent(reuse / requests))} of its {requests:,} requests can hit "
                          f"({reuse:,} re-requests; {requests - reuse:,} compulsory misses, first requests of their objects), "
-                         f"measured by {e(row_name(row))}, which evicted nothing.")
+                         f"{ceiling_source(row)}.")
     return lines
 
 

@@ -78,6 +78,16 @@ def pricing(results):
     return "; ".join(items)
 
 
+def http_rules(results):
+    """--mode http: which layer of each backend followed which rules (the http_rules column);
+    None (no line) for a CSV without the column."""
+    if "http_rules" not in results:
+        return None
+    if results["http_rules"].isna().all():
+        return "none: demand-fill (no row ran --mode http)"
+    return "; ".join(f"{label}: {' | '.join(distinct(rows['http_rules'])) or '–'}" for label, rows in results.groupby("label", sort=False))
+
+
 def facts(results):
     first = results.iloc[0]
     items = [
@@ -92,16 +102,17 @@ def facts(results):
         ("timing", ", ".join(sorted(results["timing"].astype(str).unique()))),
         ("repeats per point", ", ".join(str(int(v)) for v in sorted(results["repeats"].dropna().unique())) if "repeats" in results else "1"),
         ("seed", ", ".join(str(v) for v in sorted(results["seed"].unique()))),
-        ("command line", first["command"] if "command" in results else "not recorded in the results CSV"),
+        ("command line", " | ".join(distinct(results["command"])) or "not recorded in the results CSV" if "command" in results else "not recorded in the results CSV"),
         ("capacities in", capacity_units(results)),
         ("warm-up", warmup(results)),
         ("backend parameters", parameters(results)),
         ("pricing", pricing(results)),
+        ("HTTP rules by layer", http_rules(results)),
         ("workbench revision", first.get("git_rev", "")),
         ("Swift", first.get("swift_version", "")),
         ("allocator", first.get("allocator", "")),
     ]
-    return "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in items)
+    return "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in items if v is not None)
 
 
 def table(results):

@@ -64,7 +64,9 @@ KINDS = [
         "cost_from_dimensions": COUNT, "cost_from_url": COUNT, "cost_from_ratio": COUNT, "cost_from_encoded": COUNT,
         # Counterfactual warning cost (a replay without warnings): may be negative (a warning that helped).
         "warning_hits_lost": SIGNED, "warning_memory_hits_lost": SIGNED, "warning_hits_lost_per_warning": SIGNED,
-        "warning_recovery_requests": COUNT}),
+        "warning_recovery_requests": COUNT,
+        # The ceiling from the row itself (issue 21 §4): the trace's objects, the replay's first requests.
+        "unique_objects": COUNT, "compulsory_misses": COUNT}),
     ("mrc", "object_miss_ratio", {
         "method": TEXT, "ignore_obj_size": TEXT, "capacity_bytes": CAPACITY, "object_miss_ratio": RATIO, "byte_miss_ratio": RATIO}, {}),
     ("similar", "key_set", {

@@ -22,14 +22,7 @@ struct PriceCommand: ParsableCommand {
 
     @OptionGroup var reading: TraceReadingOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Cost model to audit: pixels (the only one with rules).", valueName: "model"))
-    var cost = "pixels"
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: `url` reads dimensions from image-CDN URL conventions, `off` does not.", valueName: "url|off"))
-    var inferDimensions = "url"
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: price requests still without dimensions at R × encoded bytes, or per image type (jpeg=8,png=4,gif=12,other=6).", valueName: "R|TYPE=R,…"))
-    var decodedRatio: String?
+    @OptionGroup var pricing: PricingOptions
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("As in `bench run`: whether URL sizes are pixels (default) or points (× --device's scale).", valueName: "pixels|points"))
     var urlUnits: String?
@@ -46,9 +39,9 @@ struct PriceCommand: ParsableCommand {
             arguments.format = reading.format
             arguments.skipBad = reading.skipBad
             arguments.formatOptions = reading.formatOptions
-            arguments.cost = cost
-            arguments.inferDimensions = inferDimensions
-            arguments.decodedRatio = decodedRatio
+            arguments.cost = pricing.cost
+            arguments.inferDimensions = pricing.inferDimensions
+            arguments.decodedRatio = pricing.decodedRatio
             arguments.urlUnits = urlUnits
             arguments.device = device
             arguments.csv = csv

@@ -21,14 +21,7 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sizes read from image URLs are pixels (default; every supported convention documents pixels) or points (multiplied by --device's scale unless the URL has @Nx or dpr).", valueName: "pixels|points"))
     var urlUnits: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions).", valueName: "model"))
-    var cost = "auto"
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests without dimensions: `url` reads them from image-CDN URL conventions (w=/h= queries, Cloudinary w_,h_, Thumbor WxH, -WxH file names, @2x), `off` does not.", valueName: "url|off"))
-    var inferDimensions = "url"
-
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes, or per image type from the content type or URL extension (jpeg=8,png=4,gif=12; other=R for the rest) (default: charge the encoded size, counted and reported).", valueName: "R|TYPE=R,…"))
-    var decodedRatio: String?
+    @OptionGroup var pricing: PricingOptions
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("`demand-fill` (every request a read, a miss inserts: libCacheSim's semantics) or `http` (answered by HTTP caching rules from the trace's recorded headers: a HAR).", valueName: "mode"))
     var mode = "demand-fill"
@@ -183,6 +176,12 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers: entries costlier than this share of the memory capacity stay out of memory (Nuke 0.1; default none).", valueName: "share"))
     var memoryEntryLimit: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers, --mode http: the memory layer's rules, none (an image cache: serves what it holds, headers unread; default) or http (the run's --http-profile).", valueName: "none|http"))
+    var memoryRules: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Tiers, --mode http: the disk layer's rules, http (a URLCache: default over sqlite and foundation-urlcache) or none (a library's file cache: default over files).", valueName: "http|none"))
+    var diskRules: String?
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("foundation-urlcache: its memory capacity (default 4MiB, URLCache.shared's on Linux; --capacity is its disk capacity).", valueName: "size"))
     var memoryCapacity: String?
 
@@ -239,9 +238,9 @@ struct ReplayArguments: ParsableArguments {
         arguments.capacityGiven = capacity != nil
         arguments.device = device
         arguments.urlUnits = urlUnits
-        arguments.cost = cost
-        arguments.inferDimensions = inferDimensions
-        arguments.decodedRatio = decodedRatio
+        arguments.cost = pricing.cost
+        arguments.inferDimensions = pricing.inferDimensions
+        arguments.decodedRatio = pricing.decodedRatio
         arguments.ignoreObjectSize = ignoreObjectSize
         arguments.warmup = warmup
         arguments.timing = !noTiming
@@ -259,6 +258,7 @@ struct ReplayArguments: ParsableArguments {
         arguments.cacheDirectory = cacheDir
         arguments.keep = keep
         arguments.verify = verify
+        arguments.command = ShellQuoting.line(["bench"] + CommandLine.arguments.dropFirst())
         arguments.http.mode = mode
         arguments.http.profile = httpProfile
         arguments.http.requestPolicy = requestPolicy
@@ -277,6 +277,7 @@ struct ReplayArguments: ParsableArguments {
             "max-age-from": maxAgeFrom, "session": session, "on-warning": onWarning, "promote": promote, "write": write,
             "disk-capacity": diskCapacity, "memory-capacity": memoryCapacity, "urlcache-key": urlcacheKey,
             "memory-ttl": memoryTtl, "memory-sweep": memorySweep, "memory-entry-limit": memoryEntryLimit,
+            "memory-rules": memoryRules, "disk-rules": diskRules,
             "n-bit-counter": nBitCounter, "init-freq": initFreq, "ain-size-ratio": ainSizeRatio, "aout-size-ratio": aoutSizeRatio,
             "n-seg": nSeg, "fifo-size-ratio": fifoSizeRatio, "ghost-size-ratio": ghostSizeRatio,
             "move-to-main-threshold": moveToMainThreshold, "window-size": windowSize, "protected-size": protectedSize,

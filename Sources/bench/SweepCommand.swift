@@ -93,6 +93,7 @@ struct SweepCommand: ParsableCommand {
                     FileDescriptorOutput.write("bench: note: \(run.resultsPath) holds \(run.rerunning.count) failed points (\(run.rerunning.prefix(8).map(String.init).joined(separator: ", "))\(run.rerunning.count > 8 ? ", …" : "")); running them again, its other rows kept\n", to: 2)
                 }
                 arguments = ready
+                arguments.run.command = ShellQuoting.line(["bench", "sweep"] + planned.command)  // the sweep's, not this shard's
             } else if shard != nil {
                 throw WorkbenchError("--shard runs a shard of a plan: add --plan FILE")
             }

@@ -19,8 +19,7 @@ struct HonestAnswerTests {
         ("https://thumbor.example/unsafe/300x200/star@3x.png", 900, 600, "thumbor"),  // issue 21 §3: Thumbor's layout only
     ] as [(String, Int, Int, String)])
     func urlRules(url: String, width: Int, height: Int, rule: String) {
-        let found = ImageURLDimensions.infer(url)
-        #expect(found.map { Int($0.width) } == width && found.map { Int($0.height) } == height && found?.rule.rawValue == rule, "\(String(describing: found))")
+        expectInferredDimensions(url, width: width, height: height, rule: rule)
     }
 
     @Test("URLs without a stated size, or with implausible ones, give nothing", arguments: [

@@ -18,8 +18,7 @@ struct PriceTests {
         ("https://news.example/images/9x16/90/story.jpg", 90, 160, "aspect-ratio"),
     ] as [(String, Int, Int, String)])
     func conventions(url: String, width: Int, height: Int, rule: String) {
-        let found = ImageURLDimensions.infer(url)
-        #expect(found.map { Int($0.width) } == width && found.map { Int($0.height) } == height && found?.rule.rawValue == rule, "\(String(describing: found))")
+        expectInferredDimensions(url, width: width, height: height, rule: rule)
     }
 
     @Test("a WxH folder outside a documented convention states no size", arguments: [

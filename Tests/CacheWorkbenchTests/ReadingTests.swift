@@ -101,12 +101,34 @@ struct ReadingTests {
         // Every run evicted: the ceiling is not known, and said so.
         let evicting = [Self.row("lru", 1024, requests: 100, hits: 10, evictions: 5), Self.row("lru", 2048, requests: 100, hits: 20, evictions: 1)]
         let lines = try Self.reading(Self.page([Self.csv(evicting, in: folder, name: "e.csv")], in: folder))
-        #expect(lines.first == "The ceiling of t.har (100 requests) is not known: every run evicted, refused or released something, so none shows "
-            + "which misses were compulsory (replay one capacity above the working set to measure it).")
+        #expect(lines.first == "The ceiling of t.har (100 requests) is not known: no row records its compulsory misses and every run evicted, refused "
+            + "or released something, so none shows which misses were compulsory (replay one capacity above the working set, or with a bench that "
+            + "writes compulsory_misses, to measure it).")
         // A row that was refused objects (too_large) or was warned is no ceiling either.
         let refused = [Self.row("lru", 1024, requests: 100, hits: 10, evictions: 0, ["too_large": "3"]),
                        Self.row("fifo", 1024, requests: 100, hits: 12, evictions: 0, ["memory_warnings": "1"])]
         #expect(try Self.reading(Self.page([Self.csv(refused, in: folder, name: "f.csv")], in: folder)).first?.hasPrefix("The ceiling of t.har (100 requests) is not known") == true)
+    }
+
+    @Test("21 §4: the ceiling comes from the row's compulsory_misses and unique_objects, even when every run evicted")
+    func ceilingFromColumns() throws {
+        let folder = TemporaryFolder()
+        let ceiling = ["unique_objects": "137", "compulsory_misses": "137"]
+        // Every run evicted; the rows say 137 of the 337 requests were first requests: 200 / 337 = 59.35%.
+        let rows = [Self.row("lru", 1024, requests: 337, hits: 170, evictions: 40, ceiling), Self.row("lru", 2048, requests: 337, hits: 190, evictions: 3, ceiling)]
+        let lines = try Self.reading(Self.page([Self.csv(rows, extra: ["unique_objects", "compulsory_misses"], in: folder)], in: folder))
+        #expect(lines.first == "Ceiling of t.har: at most 59.35% of its 337 requests can hit (200 re-requests; 137 compulsory misses, first requests of "
+            + "their objects), the replay's compulsory_misses; 137 unique objects in the trace.")
+        // After a warm-up the counted first requests are fewer than the trace's objects: 100 requests, 60 compulsory → 40%.
+        let warmed = [Self.row("fifo", 1024, requests: 100, hits: 20, evictions: 9, ["unique_objects": "80", "compulsory_misses": "60", "warmup_requests": "30"])]
+        #expect(try Self.reading(Self.page([Self.csv(warmed, extra: ["unique_objects", "compulsory_misses"], in: folder, name: "w.csv")], in: folder)).first
+            == "Ceiling of t.har: at most 40.00% of its 100 requests can hit (40 re-requests; 60 compulsory misses, first requests of their objects), "
+            + "the replay's compulsory_misses; 80 unique objects in the trace.")
+        // No reuse, said from the columns though the run evicted.
+        let none = [Self.row("lru", 1024, requests: 100, hits: 0, evictions: 90, ["unique_objects": "100", "compulsory_misses": "100"])]
+        #expect(try Self.reading(Self.page([Self.csv(none, extra: ["unique_objects", "compulsory_misses"], in: folder, name: "n.csv")], in: folder))
+            == ["No reuse in t.har: every one of its 100 requests asks for an object for the first time (the replay's compulsory_misses; 100 unique "
+                + "objects in the trace), so no cache can hit: nothing to size."])
     }
 
     @Test("21 §4: like with like — tiers with tiers, disk with disk, memory with memory; foundation-nscache never ranked; one cost model per comparison")
@@ -208,6 +230,16 @@ struct ReadingTests {
         #expect(page.contains("<tr><th>backend parameters</th><td>lru: defaults; autopurge: preferred=0.6; fifo: defaults</td></tr>"))
         #expect(page.contains("<tr><th>pricing</th><td>pixels: requests priced 120 from the trace&#x27;s dimensions, 30 from URL rules, "
             + "0 by --decoded-ratio, 5 at their encoded size</td></tr>"))
+        // With the command column: each distinct command line once (a sweep's rows share one).
+        let commands = rows.map { $0.merging(["command": "bench run --trace 'my t.har' --backend lru,autopurge,fifo --ignore-obj-size"]) { $1 } }
+        let commanded = try Self.page([Self.csv(commands, extra: extra + ["command"], in: folder, name: "c.csv")], in: folder)
+        #expect(commanded.contains("<tr><th>command line</th><td>bench run --trace &#x27;my t.har&#x27; --backend lru,autopurge,fifo --ignore-obj-size</td></tr>"))
+        // Demand-fill rows have no HTTP rules: no such line. HTTP rows: each backend's layers.
+        #expect(!page.contains("HTTP rules by layer") && !commanded.contains("HTTP rules by layer"))
+        let layered = [Self.row("afnetworking", 10, requests: 4, hits: 2, evictions: 0, ["mode": "http", "http_rules": "memory:none;disk:rfc9111"]),
+                       Self.row("lru", 10, requests: 4, hits: 1, evictions: 0, ["mode": "http", "http_rules": "whole:rfc9111"])]
+        let http = try Self.page([Self.csv(layered, extra: ["http_rules"], in: folder, name: "h.csv")], in: folder)
+        #expect(http.contains("<tr><th>HTTP rules by layer</th><td>afnetworking: memory:none;disk:rfc9111; lru: whole:rfc9111</td></tr>"))
         // The same remark on three rows: one line naming them, with each row's count.
         let lines = try Self.reading(page)
         #expect(lines.contains("3 rows — lru at 10 objects (3), autopurge at 10 objects (5), fifo at 20 objects (2): orphaned bodies removed."))

@@ -26,7 +26,8 @@ struct ReportTests {
         #expect(page.hasPrefix("<!doctype html>") && page.hasSuffix("</html>\n"))
         #expect(page.components(separatedBy: "src='data:image/png;base64,").count - 1 >= 4)  // mrc, bars, latency, disk, memory
         #expect(!page.contains("src='http") && !page.contains("<script"))  // self-contained
-        #expect(page.contains("lru: 3MiB (79.50%, plateau 80.00%)"))
+        // Every row now carries compulsory_misses, so the knee names the trace's ceiling after the plateau.
+        #expect(page.contains("lru: 3MiB (79.50%, plateau 80.00%, ceiling "))
         #expect(page.contains("Distance from Belady"))
         #expect(page.contains("files at 32MiB writes"))
         // Issue 21 §4: the warnings' cost comes from the counterfactual columns (or is "not measured"), never the timeline's gap;

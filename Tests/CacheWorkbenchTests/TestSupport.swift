@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import CacheWorkbench
 
 /// A fresh temporary folder per test, removed when the value goes away.
@@ -135,4 +136,12 @@ func runBounded(
     process.waitUntilExit()
     let (out, err) = try (Data(contentsOf: URL(fileURLWithPath: files[0])), Data(contentsOf: URL(fileURLWithPath: files[1])))
     return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}
+
+/// Expects `ImageURLDimensions.infer(url)` to read width × height from the URL by `rule`
+/// (the URL-convention tables of HonestAnswerTests and PriceTests share it).
+func expectInferredDimensions(_ url: String, width: Int, height: Int, rule: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let found = ImageURLDimensions.infer(url)
+    #expect(found.map { Int($0.width) } == width && found.map { Int($0.height) } == height && found?.rule.rawValue == rule,
+            "\(String(describing: found))", sourceLocation: sourceLocation)
 }

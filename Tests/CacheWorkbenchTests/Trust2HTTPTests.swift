@@ -52,8 +52,8 @@ private func boundedBench(_ arguments: [String], seconds: Int = 60) throws -> (s
 }
 
 /// `tier:lru+files` with 1,024 bytes of memory over 5,000 bytes of disk, in `folder`.
-private func smallTier(in folder: TemporaryFolder) throws -> any CacheBackend {
-    let config = BackendConfig(capacityBytes: 1024, options: ["disk-capacity": "5000"],
+private func smallTier(in folder: TemporaryFolder, options: [String: String] = [:]) throws -> any CacheBackend {
+    let config = BackendConfig(capacityBytes: 1024, options: options.merging(["disk-capacity": "5000"]) { $1 },
                                disk: DiskContext(directory: folder.path, probe: DiskIOProbe(), verify: true))
     return try BackendRegistry.named("tier:lru+files").make(config)
 }
@@ -229,7 +229,8 @@ struct Trust2HTTPTests {
     @Test("20 §3.5: in --mode http a tier stores a response too large for memory on disk, and serves it fresh")
     func tierTooLargeInHTTPMode() throws {
         let folder = TemporaryFolder()
-        let cache = try smallTier(in: folder)
+        // The whole tier under the RFC (issue 21 §6: memory-rules=http;disk-rules=http), as this test was written.
+        let cache = try smallTier(in: folder, options: ["memory-rules": "http", "disk-rules": "http"])
         let h: [(String, String)] = [("Cache-Control", "max-age=3600")]
         let entries = [Entry(at: 0, url: "https://x.test/a", size: 2000, headers: h), Entry(at: 1, url: "https://x.test/a", size: 2000, headers: h),
                        Entry(at: 2, url: "https://x.test/c", size: 6000, headers: h), Entry(at: 3, url: "https://x.test/c", size: 6000, headers: h)]
@@ -240,6 +241,13 @@ struct Trust2HTTPTests {
         try cache.close()
         #expect(tally.hits == 1 && tally.http?.freshHits == 1 && tally.tooLarge == 2)
         #expect(tally.http?.notStoredText == "too-large=2" && tally.tiers?.diskHits == 1 && tally.tiers?.memoryRefused == 2)
+        // Its default (files: no layer reads headers): a on disk, served as a library hit; c too large for both, twice.
+        let other = TemporaryFolder()
+        let library = try smallTier(in: other)
+        let demand = try replay(try parse(entries).requests, backend: library, capacity: 1024, options: options)
+        try library.close()
+        #expect(demand.hits == 1 && demand.http?.libraryHits == 1 && demand.http?.freshHits == 0 && demand.tooLarge == 2)
+        #expect(demand.http?.notStoredText == "too-large=2" && demand.tiers?.diskHits == 1 && demand.tiers?.memoryRefused == 2)
     }
 
     @Test("20 §3.5: the issue's command: tier:lru+files[disk-capacity=100MiB] at 1KiB keeps 2,000-byte objects on disk")

@@ -115,6 +115,8 @@ struct Trust2ReportTests {
         "hits", "trace_requests", "warmup_requests", "too_large", "memory_hits", "disk_hits", "disk_evictions", "memory_expired",
         "memory_refused", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded", "warning_hits_lost",
         "warning_memory_hits_lost", "warning_hits_lost_per_warning", "warning_recovery_requests",
+        // The ceiling from the row itself.
+        "unique_objects", "compulsory_misses",
     ]
 
     /// `csv` with every other column's cells (empty ones too) prefixed with hostile markup,

@@ -43,6 +43,8 @@ public enum LRUMissRatioCurve {
         public var samplingRate = 1.0
         /// Counted requests whose size differs from their key's previous request.
         public var sizeChanges = 0
+        /// Distinct keys counted: each one's first request is a compulsory miss.
+        public var uniqueKeys = 0
 
         /// Bytes of all non-zero-size requests read (sampled or not).
         public var traceBytes: ByteTotal = 0
@@ -227,6 +229,7 @@ public enum LRUMissRatioCurve {
                 // Slots are 32-bit (half the index's memory): 2^31 keys is the limit.
                 guard keys.count < Int(Int32.max) else { throw WorkbenchError("more than \(Int32.max) distinct keys: above what a curve can follow") }
                 index.insert(id, Int32(keys.count))
+                result.uniqueKeys += 1
                 keys.append(Key(lastPosition: position, size: size, band: Int32(band)))
             }
             if band < capacities.count {

@@ -345,7 +345,7 @@ public enum BackendRegistry {
         "max-age-from", "session", "on-warning", "promote", "write", "disk-capacity", "memory-capacity",
         "urlcache-key", "memory-ttl", "memory-sweep", "memory-entry-limit", "n-bit-counter", "init-freq",
         "ain-size-ratio", "aout-size-ratio", "n-seg", "fifo-size-ratio", "ghost-size-ratio",
-        "move-to-main-threshold", "window-size", "protected-size", "hirs-ratio"
+        "move-to-main-threshold", "window-size", "protected-size", "hirs-ratio", "memory-rules", "disk-rules"
     ]
 
     /// Whether an option is given only inside a backend's brackets (`lruk[k=3]`,

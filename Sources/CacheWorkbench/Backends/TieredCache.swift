@@ -33,7 +33,7 @@
 /// backend's set; `clear` / `trim:F` = the memory backend's trim; `flush-to-disk`
 /// O(entries written since the last flush) gets and disk sets; a TTL sweep O(entries read
 /// or written in memory).
-public final class TieredCache: CacheBackend {
+public final class TieredCache: CacheBackend, LayeredCache {
     public static let needsKeyNames = true
     public static let holdsPayloads = true
     public static let storesBytes = true
@@ -49,6 +49,8 @@ public final class TieredCache: CacheBackend {
         ("memory-ttl", "tier: seconds of trace time an unread memory entry lives, each read extends it (Kingfisher 300; default none)"),
         ("memory-sweep", "tier: seconds between sweeps of expired memory entries (Kingfisher 120; default 120 with memory-ttl)"),
         ("memory-entry-limit", "tier: entries costlier than this share of the memory capacity stay out of memory (Nuke 0.1; default none)"),
+        ("memory-rules", "tier, --mode http: the memory layer's rules, none (an image cache: serves what it holds, headers unread; default) or http (the run's --http-profile)"),
+        ("disk-rules", "tier, --mode http: the disk layer's rules, http (a URLCache: default over sqlite and foundation-urlcache) or none (a library's file cache: default over files)"),
     ]
 
     /// The options a tier takes: its own, then its memory and disk backends' (each gets its own).
@@ -74,6 +76,8 @@ public final class TieredCache: CacheBackend {
     public let memoryTTL: Double?
     public let memorySweep: Double
     public let memoryEntryLimit: Int
+    /// `--mode http`: which layer reads response headers (`HTTPLayers`).
+    public let httpLayers: HTTPLayers
     private let memory: any CacheBackend
     private let disk: (any CacheBackend)?
     private let memoryName: String
@@ -107,6 +111,7 @@ public final class TieredCache: CacheBackend {
         memoryEntryLimit = config.options["memory-entry-limit"] == nil ? Int.max
             : Int((Double(config.capacityBytes) * (try config.fraction("memory-entry-limit", default: 1))).rounded(.down))
         if writeBack && ephemeral { throw WorkbenchError("write=back needs a disk tier; session=ephemeral has none") }
+        httpLayers = try Self.layers(config, diskKind: diskKind.name, ephemeral: ephemeral, writeBack: writeBack)
         memoryCost = config.memoryCost
         diskCost = config.diskCost
         materialize = config.materialize
@@ -129,6 +134,21 @@ public final class TieredCache: CacheBackend {
         }
     }
 
+    /// `memory-rules` and `disk-rules`: the disk layer is a URLCache when its backend models
+    /// one (sqlite is Cache.db, foundation-urlcache the corelibs URLCache), unless write=back
+    /// (no URLCache writes only on warnings); the memory layer is an image cache.
+    private static func layers(_ config: BackendConfig, diskKind: String, ephemeral: Bool, writeBack: Bool) throws -> HTTPLayers {
+        let rules = HTTPLayers.Rules.allCases.map(\.rawValue)
+        let memory = HTTPLayers.Rules(rawValue: try config.choice("memory-rules", rules.reversed()))!
+        let urlCache = ["sqlite", "foundation-urlcache"].contains(diskKind) && !writeBack
+        let disk = HTTPLayers.Rules(rawValue: try config.choice("disk-rules", urlCache ? rules : rules.reversed()))!
+        if disk == .http && writeBack { throw WorkbenchError("disk-rules=http needs write=through: a URLCache stores each response as it arrives") }
+        if memory == .http && disk == .none && !ephemeral {
+            throw WorkbenchError("memory-rules=http over disk-rules=none is not modeled: no library puts a URLCache in front of its own file cache")
+        }
+        return HTTPLayers(memory: memory, disk: ephemeral ? nil : disk)
+    }
+
     private static func isPartial(_ response: TierWarningResponse) -> Bool {
         if case .trim(let share) = response { return share > 0 }
         return false
@@ -147,6 +167,7 @@ public final class TieredCache: CacheBackend {
             + ";promote=\(promote ? "on" : "off");write=\(writeBack ? "back" : "through");on-warning=\(onWarning)"
             + ";memory-ttl=\(memoryTTL.map { String($0) } ?? "none")"
             + (memoryEntryLimit == Int.max ? "" : ";memory-entry-limit=\(memoryEntryLimit)")
+            + ";memory-rules=\(httpLayers.memory.rawValue)" + (httpLayers.disk.map { ";disk-rules=\($0.rawValue)" } ?? "")
     }
 
     public var facts: BackendFacts { memory.facts }
@@ -165,28 +186,52 @@ public final class TieredCache: CacheBackend {
     }
 
     public func get(_ request: Request) throws -> Bool {
+        if try getMemory(request) { return true }
+        guard try getDisk(request) else { return false }
+        if promote { try fillMemory(request, cost: memoryCost(request), payload: nil, promoted: true) }
+        return true
+    }
+
+    /// The memory tier alone (expired entries go). O(the memory backend's get).
+    public func getMemory(_ request: Request) throws -> Bool {
         lastTime = max(lastTime, request.time)
         if memoryTTL != nil { try sweepExpired(at: request.time) }
-        if try memory.get(request) {
-            if let memoryTTL, let last = touched[request.keyText] {
-                if request.time - last.at <= memoryTTL {
-                    touched[request.keyText] = (request, request.time)
-                    counts.memoryHits += 1
-                    return true
-                }
+        guard try memory.get(request) else { return false }
+        if let memoryTTL, let last = touched[request.keyText] {
+            guard request.time - last.at <= memoryTTL else {
                 try memory.remove(request)  // expired: gone from memory, perhaps on disk
                 touched[request.keyText] = nil
                 counts.memoryExpired += 1
-            } else {
-                counts.memoryHits += 1
-                return true
+                return false
             }
+            touched[request.keyText] = (request, request.time)
         }
-        guard let disk, try disk.get(request) else { return false }
-        counts.diskHits += 1
-        if promote, try storeInMemory(request, cost: memoryCost(request), payload: nil) { counts.promotions += 1 }
+        counts.memoryHits += 1
         return true
     }
+
+    /// The disk tier alone, no promotion. O(the disk backend's get).
+    public func getDisk(_ request: Request) throws -> Bool {
+        guard let disk, try disk.get(request) else { return false }
+        counts.diskHits += 1
+        return true
+    }
+
+    /// A body the request got into memory: counted as a promotion when it came from disk.
+    /// O(the memory backend's set).
+    public func fillMemory(_ request: Request, cost: Int, payload: Payload?, promoted: Bool) throws {
+        if try storeInMemory(request, cost: cost, payload: payload), promoted { counts.promotions += 1 }
+    }
+
+    public func setDisk(_ request: Request) throws -> Int? {
+        try storeOnDisk(request) ? diskCost(request) : nil
+    }
+
+    public func removeDisk(_ request: Request) throws {
+        try disk?.remove(request)
+    }
+
+    public func diskBytes(_ request: Request) -> Int { diskCost(request) }
 
     /// Too large for memory goes to the disk alone (with `write=through`: `write=back` reaches
     /// the disk only through memory); too large for both is refused. O(1).

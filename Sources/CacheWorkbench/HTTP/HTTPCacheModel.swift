@@ -73,6 +73,20 @@ struct HTTPCacheModel {
     /// Counts a request that joined a download in flight.
     mutating func countCoalesced() { counts.coalescedRequests += 1 }
 
+    /// Counts a hit of a layer that reads no headers (`HTTPLayers`).
+    mutating func countLibraryHit() { counts.libraryHits += 1 }
+
+    /// Counts a request no layer answered and none asks a URLCache about: the library
+    /// downloads it in full (SDWebImage and Kingfisher bypass URLCache: `HTTPLayers`), and
+    /// why its body is not kept, if it is not (`notStored`: too large for every layer, or not
+    /// the library's request — a HEAD, a Range request, another method).
+    mutating func countLibraryFetch(_ request: Request, notStored reason: NotStoredReason?) {
+        counts.originFetches += 1
+        counts.originRequests += 1
+        counts.originBytes += ByteTotal(Self.bodySize(request))
+        if let reason { counts.notStored[reason, default: 0] += 1 }
+    }
+
     /// Counts a hit the backend answered with another URL's body (its own key collided).
     mutating func countWrongBody() { counts.wrongBodyHits += 1 }
 

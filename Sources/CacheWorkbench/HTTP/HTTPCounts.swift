@@ -2,9 +2,12 @@
 /// A request is answered one way: with the cached body (a hit: fresh, stale, or after a
 /// 304 in the foreground), with a full response from the origin (a miss, counted in
 /// `originFetches` with revalidations that found the content changed), by a download
-/// already in flight (`coalescedRequests`), or not at all (`offlineFailures`). So hits = freshHits + staleServed + notModified −
-/// (background revalidations answered 304).
+/// already in flight (`coalescedRequests`), or not at all (`offlineFailures`). So hits =
+/// libraryHits + freshHits + staleServed + notModified − (background revalidations answered 304).
 public struct HTTPCounts: Sendable, Equatable {
+    /// Hits served by a layer that reads no headers (an image library's own memory or disk
+    /// cache, `HTTPLayers`): whatever Cache-Control or Expires said.
+    public var libraryHits = 0
     public var freshHits = 0
     /// Served stale: a request policy that takes any age, stale-while-revalidate, or
     /// stale-if-error when the origin failed.

@@ -19,7 +19,9 @@ struct DownloadScheduler {
         var order: Int
         /// The request the backend stores it under (the profile's key).
         var request: Request
-        var entry: StoredResponse
+        /// The response the HTTP model stores; nil when only a library's own cache takes the
+        /// body (a layer that reads no headers, `LayeredHTTPReplay`).
+        var entry: StoredResponse?
         var cost: Int
 
         static func < (a: Completion, b: Completion) -> Bool { (a.finish, a.order) < (b.finish, b.order) }
@@ -60,7 +62,7 @@ struct DownloadScheduler {
     }
 
     /// Holds a fetched response until its download finishes at `finish`.
-    mutating func deliver(at finish: Double, request: Request, entry: StoredResponse, cost: Int) {
+    mutating func deliver(at finish: Double, request: Request, entry: StoredResponse?, cost: Int) {
         completions.insert(Completion(finish: finish, order: Int(queueWait.count), request: request, entry: entry, cost: cost))
     }
 

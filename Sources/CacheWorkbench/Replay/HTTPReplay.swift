@@ -8,6 +8,7 @@ extension ReplayLoop {
     @inline(never)
     mutating func answerHTTP(_ request: Request, cost: Int) throws -> Bool {
         if downloads != nil { try deliverDownloads(by: request.time) }
+        if let layered { return try answerLayered(request, cost: cost, layers: layered) }
         // A HEAD brings no body: it neither joins a download nor starts one.
         let downloading = downloads != nil && request.http?.isHEAD != true
         if downloading {
@@ -44,7 +45,12 @@ extension ReplayLoop {
     /// Stores the responses whose downloads finished by `time` (all of them at the end).
     mutating func deliverDownloads(by time: Double) throws {
         for done in time.isInfinite ? downloads!.drain() : downloads!.finished(by: time) {
-            if http!.commit(done.entry, key: done.request.id) { try backend.remove(done.request) }
+            if let layered {
+                try deliverToLayers(done, layers: layered)
+                continue
+            }
+            guard let entry = done.entry else { continue }
+            if http!.commit(entry, key: done.request.id) { try backend.remove(done.request) }
             try timedSet(done.request, cost: done.cost)
         }
     }

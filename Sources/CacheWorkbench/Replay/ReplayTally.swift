@@ -39,6 +39,9 @@ public struct ReplayTally: Sendable {
     public var finalFacts = BackendFacts(entries: 0, accountedBytes: 0, evictions: 0)
     /// `--mode http`: how requests were answered (fresh, stale, revalidated, fetched…).
     public var http: HTTPCounts?
+    /// `--mode http`: which layer followed which rules (`memory:none;disk:rfc9111`, or
+    /// `whole:rfc9111` for a backend that is one HTTP cache); the `http_rules` column.
+    public var httpRules: String?
     /// Set when the backend failed mid-run; the counts then cover the requests before it.
     public var failure: String?
 

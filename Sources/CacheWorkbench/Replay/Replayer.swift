@@ -68,6 +68,8 @@ public struct Replayer {
                 loop.tally.failure = loop.tally.failure ?? String(describing: error)
                 loop.tally.http = loop.http?.counts
             }
+            let profile = options.http!.profile.rawValue
+            loop.tally.httpRules = loop.layered?.httpLayers.description(profile: profile) ?? HTTPLayers.whole(profile: profile)
         }
         let wall = Double(MonotonicClock.now() - started) / 1e9
         if loop.lastSampleAt != loop.tally.requests { loop.sampleMemory(warningReleased: nil) }  // the end, once
@@ -133,6 +135,10 @@ struct ReplayLoop<Backend: CacheBackend> {
     var timelineMark = (requests: 0, hits: 0)
     /// `--mode http`: the HTTP cache's decisions (`HTTPReplay.swift`); nil in demand-fill.
     var http: HTTPCacheModel?
+    /// `--mode http` over a backend whose layers keep their own rules (`HTTPLayers`: an image
+    /// library's memory cache over a URLCache or its own files); nil when the whole backend
+    /// is one HTTP cache.
+    var layered: (any LayeredCache)?
     /// `--coalesce` / `--max-active-downloads` / `--origin-latency`: downloads take time.
     var downloads: DownloadScheduler?
     /// The backend's details when counting started (after the warm-up): a tier's counts and
@@ -163,7 +169,10 @@ struct ReplayLoop<Backend: CacheBackend> {
         if pricesPixels { tally.costSources = CostSourceCounts() }
         if case .above = schedule { heap = HeapTracker() }
         if let settings = options.http {
-            http = HTTPCacheModel(settings: settings, capacity: capacity)
+            if let layers = backend as? any LayeredCache, layers.httpLayers.memory == .none { layered = layers }
+            // Under a URLCache disk layer the model's size rules are the disk's.
+            let modelCapacity = layered.map { $0.httpLayers.disk == .http ? $0.diskCapacity : capacity } ?? capacity
+            http = HTTPCacheModel(settings: settings, capacity: modelCapacity)
             downloads = settings.downloads.map { DownloadScheduler(settings: $0, seed: options.seed) }
         }
     }

@@ -45,6 +45,8 @@ public struct RunPlan: Sendable {
     public func capacities(for backend: BackendKind) -> [Capacity] {
         presetMemoryLimits[backend.name].map { [.bytes($0.bytes)] } ?? capacities
     }
+    /// The command line that made the plan (the `command` column), shell-quoted.
+    public var command: String?
 
     public init(
         trace: any Trace, backends: [BackendKind], capacities: [Capacity], options: ReplayOptions = ReplayOptions(),
@@ -85,24 +87,23 @@ public struct RunPlan: Sendable {
         var results: [RunResult] = []
         for backend in backends {
             let model = costModel(for: backend, hasDimensions: hasDimensions)
-            var summary: TraceSummary?
             let capacities = capacities(for: backend)
-            if capacities.contains(where: \.needsWorkingSet) || warmupFraction != nil {
-                summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
-                summaries[model] = summary
-                if summary?.workingSetBytes == 0, capacities.contains(where: \.needsWorkingSet) {
-                    throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
-                }
+            // Every row carries the trace's unique objects (the ceiling), so the trace is scanned once per cost model.
+            let summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
+            summaries[model] = summary
+            if summary.workingSetBytes == 0, capacities.contains(where: \.needsWorkingSet) {
+                throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
             }
             var runOptions = options
             runOptions.costModel = model
             runOptions.seed = seed
-            if let warmupFraction, let summary {
+            if let warmupFraction {
                 runOptions.warmupRequests = Int((Double(summary.requests - summary.droppedZeroSize) * warmupFraction).rounded(.down))
             }
             runOptions.materialize = options.materialize && backend.holdsPayloads
+            let warmedKeys = try TraceSummary.uniqueKeys(trace, firstRequests: runOptions.warmupRequests)
             for capacity in capacities {
-                let bytes = capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0)
+                let bytes = capacity.resolve(workingSetBytes: summary.workingSetBytes)
                 willRun(backend, bytes)
                 var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
                 let (ignoreSize, pricesPixels, rules) = (runOptions.ignoreObjectSize, model == .pixels, runOptions.pixelRules)
@@ -133,12 +134,12 @@ public struct RunPlan: Sendable {
                     runID: environment.runID(index: firstRunIndex + results.count), trace: trace.label, traceChecksum: traceChecksum,
                     mode: options.http == nil ? .demandFill : .http, httpSettings: options.http, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
                     costModel: model, pixelRules: options.pixelRules, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
-                    workingSetBytes: summary?.workingSetBytes, seed: seed, timing: options.timing,
+                    workingSetBytes: summary.workingSetBytes, seed: seed, timing: options.timing,
                     memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
                     ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
                     environment: environment, disk: measurement, verify: disk.verify, spread: spread,
                     warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
-                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name))
+                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: summary.uniqueKeys, compulsoryMisses: summary.uniqueKeys - warmedKeys, command: command))
             }
         }
         return results
@@ -241,8 +242,8 @@ public struct RunPlan: Sendable {
 
     /// Scans the trace once per cost model the backends use, when a capacity or the warm-up
     /// needs the working set, and keeps the scans for `execute`.
+    /// Once for all points: every row carries the trace's unique objects.
     public mutating func scanSummaries() throws {
-        guard capacities.contains(where: \.needsWorkingSet) || warmupFraction != nil else { return }
         let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
         for backend in backends {
             let model = costModel(for: backend, hasDimensions: hasDimensions)

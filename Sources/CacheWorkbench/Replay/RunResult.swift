@@ -57,6 +57,13 @@ public struct RunResult: Sendable {
     public var capacityRule: String? = nil
     /// `--device`'s name, when one was given.
     public var device: String? = nil
+    /// The trace's distinct objects (keys of non-zero-size requests), and the replay's
+    /// compulsory misses: counted requests that were their object's first (after a warm-up,
+    /// the objects it did not request). The ceiling is (requests − compulsory) / requests.
+    public var uniqueObjects: Int? = nil
+    public var compulsoryMisses: Int? = nil
+    /// The command line the row was made with (`bench run …`, a sweep's own), shell-quoted.
+    public var command: String? = nil
 
     var replayed: Bool { method == "replay" }
 
@@ -105,6 +112,7 @@ extension RunResult {
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
     ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"] + warningCostColumnNames + ["disk_refused", "durability", "model_of", "device", "capacity_rule"]
+        + ["http_rules", "library_hits", "unique_objects", "compulsory_misses", "command"]
 
     /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
     /// windows' and sampling's sizes as used.
@@ -244,6 +252,7 @@ extension RunResult {
             + warningCostCells + [.from(tally.tiers?.diskRefused)]
             + [.from(tally.finalDetails.durability?.rawValue), .text(ModelFamily.of(backend: backend).rawValue)]
             + [.from(device), .from(capacityRule)]
+            + [.from(tally.httpRules), .from(tally.http?.libraryHits), .from(uniqueObjects), .from(compulsoryMisses), .from(command)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

@@ -47,6 +47,8 @@ public struct RunSetup {
         public var verify = false
         /// `--mode` and the HTTP mode's options, as typed.
         public var http = ReplayOptionText.HTTPModeText()
+        /// The command line, shell-quoted (`ShellQuoting`), for every row's `command` column.
+        public var command: String?
 
         public init() {}
     }
@@ -112,6 +114,7 @@ public struct RunSetup {
         plan.backendOptions = arguments.backendOptions
         plan.seed = arguments.seed
         plan.warmupFraction = warmupFraction
+        plan.command = arguments.command
         guard (1...1_000).contains(arguments.repeats) else { throw WorkbenchError("--repeat must be from 1 to 1000, not \(arguments.repeats)") }
         if arguments.repeats > 1 && arguments.cacheDirectory != nil {
             throw WorkbenchError("--repeat replays each point from a fresh cache; --cache-dir reopens one, so they do not go together")

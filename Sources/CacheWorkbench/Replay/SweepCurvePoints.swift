@@ -44,6 +44,9 @@ extension SweepRun {
             result.method = "mattson"
             result.capacityRule = point.capacity.deviceRule
             result.device = plan.device?.name
+            result.uniqueObjects = curve.uniqueKeys  // no warm-up here: every first request is compulsory
+            result.compulsoryMisses = curve.uniqueKeys
+            result.command = plan.command
             results[point.index] = result
         }
         return results

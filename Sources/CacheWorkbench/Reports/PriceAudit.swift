@@ -12,7 +12,8 @@ public struct PriceAudit {
         public var format: String?
         public var skipBad = false
         public var formatOptions: [String: String] = [:]
-        /// `--cost`: only `pixels` has rules to audit.
+        /// `--cost`: only `pixels` has rules to audit; `auto` (the shared option's default,
+        /// pixels for memory backends) audits pixels too.
         public var cost = "pixels"
         public var inferDimensions = "url"
         public var decodedRatio: String?
@@ -50,8 +51,8 @@ public struct PriceAudit {
     private let rules: PixelCostRules
 
     public init(_ arguments: Arguments) throws {
-        guard arguments.cost == "pixels" else {
-            throw WorkbenchError("--cost \(ErrorText.quote(arguments.cost)): bench price audits pixel prices, so --cost must be pixels (under encoded cost every object costs its size)")
+        guard arguments.cost == "pixels" || arguments.cost == "auto" else {
+            throw WorkbenchError("--cost \(ErrorText.quote(arguments.cost)): bench price audits pixel prices, so --cost must be pixels or auto (under encoded cost every object costs its size)")
         }
         rules = try ReplayOptionText.pixelRules(
             inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits,

@@ -172,6 +172,9 @@ public enum TableReport {
             if let wrong = result.wrongBodyHits, wrong > 0 {
                 notes.append("\(at): \(wrong) hits served another URL's body (corelibs keys by host + port + path: a different query or scheme collides); they count as hits")
             }
+            if let rules = result.tally.httpRules, !rules.hasPrefix("whole:") {
+                notes.append("\(at): HTTP rules by layer, \(rules): \(h.libraryHits) hits served by a layer that reads no headers (library_hits), whatever Cache-Control or Expires said")
+            }
             if settings.profile == .corelibs && settings.policy != .useProtocolCachePolicy {
                 notes.append("\(at): corelibs ignores --request-policy \(settings.policy.rawValue) (FoundationNetworking never reads URLRequest.cachePolicy)")
             }
@@ -201,8 +204,18 @@ public enum TableReport {
             if t.diskRefused > 0 { text += ", \(t.diskRefused) kept off the disk (over the disk tier's capacity: held in memory only; disk_refused)" }
             notes.append(text)
             if result.tally.http != nil {
-                notes.append("\(at): in the HTTP mode the tier counts lookups that found a body, stale ones the model then revalidated or fetched again included, so memory + disk hits can exceed the hits")
-                notes.append("\(at): the HTTP mode's too_large is per tier (a response too large for memory is stored on disk only); --entry-share-limit, when set, compares with the run's capacity, the memory tier's, not the disk tier's (an assumption: the libraries' own rules differ)")
+                // A tier whose layers read no headers serves every body it finds: its lookups are its hits.
+                if result.tally.httpRules?.hasSuffix(";disk:none") != true && result.tally.httpRules != "memory:none" {
+                    notes.append("\(at): in the HTTP mode the tier counts lookups that found a body, stale ones the model then revalidated or fetched again included, so memory + disk hits can exceed the hits")
+                }
+                let rules = result.tally.httpRules ?? ""
+                if rules.hasPrefix("whole:") {
+                    notes.append("\(at): the HTTP mode's too_large is per tier (a response too large for memory is stored on disk only); --entry-share-limit, when set, compares with the run's capacity, the memory tier's, not the disk tier's (an assumption: the libraries' own rules differ)")
+                } else if rules.contains(";disk:") && !rules.contains(";disk:none") {
+                    notes.append("\(at): the HTTP mode's too_large is per tier (a response too large for the disk layer, a URLCache, still fills memory when it fits); --entry-share-limit, when set, compares with the disk layer's capacity")
+                } else {
+                    notes.append("\(at): the HTTP mode's too_large is per tier (a response too large for memory is stored on disk only)")
+                }
             }
         }
         return notes

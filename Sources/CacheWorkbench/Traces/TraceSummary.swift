@@ -39,4 +39,23 @@ public struct TraceSummary: Sendable, Equatable {
         summary.uniqueKeys = seen.count
         return summary
     }
+
+    /// Distinct keys among the first `count` non-zero-size requests (a warm-up): the trace's
+    /// unique keys minus these are the replay's compulsory misses. O(count) time, O(their
+    /// unique keys) memory; stops reading after them.
+    public static func uniqueKeys(_ trace: any Trace, firstRequests count: Int) throws -> Int {
+        guard count > 0 else { return 0 }
+        let source = try trace.open(keepKeyNames: false)
+        var seen = IdIndex()
+        defer { seen.deallocate() }
+        var left = count
+        while left > 0, let chunk = try source.nextChunk() {
+            for request in chunk where request.size > 0 {
+                if seen.find(request.id) == nil { seen.insert(request.id, 0) }
+                left -= 1
+                if left == 0 { break }
+            }
+        }
+        return seen.count
+    }
 }
