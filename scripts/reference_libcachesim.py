@@ -6,7 +6,7 @@ libCacheSim's, via its PyPI package `libcachesim`, and prints one line:
 Usage: reference_libcachesim.py POLICY CAPACITY_BYTES TRACE.csv [key=value ...]
 POLICY is a libcachesim class name (LRU, FIFO, Clock, Sieve, ...); key=value pairs go to
 its constructor (n_bit_counter=2). Size-0 requests are dropped, as the workbench does.
-The package is installed by scripts/bootstrap into .venv/."""
+The package is installed by scripts/bootstrap --python into .venv/."""
 import csv
 import sys
 
