@@ -9,7 +9,7 @@ its constructor (n_bit_counter=2). Or POLICY is an `_init` function the package'
 module exports without a class (CAR_init, FIFO_Merge_init, QDLP_init, S3FIFOd_init): then
 the key=value pairs are libCacheSim's own parameter string (n-exam=100), passed as is.
 Size-0 requests are dropped, as the workbench does.
-The package is installed by scripts/bootstrap into .venv/."""
+The package is installed by scripts/bootstrap --python into .venv/."""
 import csv
 import sys
 

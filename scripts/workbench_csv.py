@@ -38,7 +38,7 @@ class Number:
 
 
 TEXT = None  # a text column: any value (it is escaped wherever it is shown)
-LARGEST = 2**63 - 1  # the workbench writes no number above it (README, "Never a crash")
+LARGEST = 2**63 - 1  # the workbench writes no number above it (docs/promises.md, "Never a crash")
 CAPACITY = Number(0, 2**60, may_be_empty=False)  # a capacity is at most 1 EiB
 RATIO = Number(0, 1)
 COUNT = Number(0, LARGEST)

@@ -11,6 +11,9 @@ struct Bench: ParsableCommand {
             and every modeled iOS cache at 100 MB (AFAutoPurgingImageCache's memory budget), \
             printed as a table. `--backend all` adds the policy simulators.
             """,
+        // ArgumentParser prints this static text for --version; `main` answers `bench
+        // --version` itself first, with the revision read when asked (not on every run).
+        version: WorkbenchVersion.number,
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, MRCCommand.self, PlotCommand.self, ReportCommand.self, GenCommand.self, ConvertCommand.self, StatsCommand.self, PriceCommand.self, HTTPCheckCommand.self, ExperimentCommand.self, ListCommand.self],
         defaultSubcommand: RunCommand.self)
 
@@ -18,6 +21,10 @@ struct Bench: ParsableCommand {
     /// one line `bench: error: …` and exit 2 for every bad option, so its errors are
     /// rewritten here. Help and version still print as usual.
     static func main() {
+        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+            print(WorkbenchVersion.text())
+            return
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

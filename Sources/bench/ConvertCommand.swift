@@ -46,8 +46,9 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats",
         abstract: "Describe a trace: requests, unique keys, working set, sizes, one-hit wonders, reuse distances, image dimensions.",
         discussion: """
-            Example:
+            Examples:
               bench stats Traces/default.csv
+              bench stats Traces/http-session.har.gz --json
             """)
 
     @Argument(help: ArgumentHelp("Trace to describe (compressed is fine).", valueName: "file"))
@@ -55,11 +56,19 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var reading: TraceReadingOptions
 
+    @Flag(name: .long, help: "Print the figures as JSON (shares as fractions, sizes in bytes).")
+    var json = false
+
     func run() throws {
         try reportingErrors {
             let trace = try TraceFile(path: file, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
                                       formatOptions: reading.formatOptions)
-            try StandardOutput.writeTable(try TraceStatistics.compute(trace).text(label: "\(file) (\(trace.format.name))"), besides: [])
+            let statistics = try TraceStatistics.compute(trace)
+            if json {
+                try StandardOutput.write(statistics.json(trace: file, format: trace.format.name))
+                return
+            }
+            try StandardOutput.writeTable(statistics.text(label: "\(file) (\(trace.format.name))"), besides: [])
         }
     }
 }

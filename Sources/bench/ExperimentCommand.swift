@@ -96,10 +96,11 @@ extension ExperimentCommand {
             commandName: "blob-size",
             abstract: "SQLite blobs (all inline) against one file per blob, by blob size: µs per write and read, write amplification, footprint, crossover.",
             discussion: """
-                For each size, writes --count blobs (at most --max-bytes worth) through the sqlite                 backend with every body inline and through the files backend, each in a fresh                 temporary folder, then reads --reads of them at random. Neither syncs unless --sync.
+                For each size, writes --count blobs (at most --max-bytes worth) through the sqlite backend with every body inline and through the files backend, each in a fresh temporary folder, then reads --reads of them at random. Neither syncs unless --sync.
 
                 Example:
-                  bench experiment blob-size --sizes 1KiB,4KiB,10KiB,20KiB,50KiB,100KiB,1MiB --count 2000
+                  bench experiment blob-size --sizes 1KiB,4KiB,10KiB,20KiB,50KiB,100KiB,1MiB \\
+                      --count 2000
                 """)
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Blob sizes, comma-separated (1KiB … 1MiB by default).", valueName: "list"))

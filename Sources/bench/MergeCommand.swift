@@ -17,7 +17,8 @@ struct MergeCommand: ParsableCommand {
 
             Examples:
               bench merge --plan plan.json plan.shard-*-of-8.csv --csv sweep.csv
-              bench merge --plan plan.json plan.shard-*-of-8.csv --csv sweep.csv --against local.csv
+              bench merge --plan plan.json plan.shard-*-of-8.csv --csv sweep.csv \\
+                  --against local.csv
             """)
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The plan the shards ran.", valueName: "file"))

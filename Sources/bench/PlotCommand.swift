@@ -4,7 +4,7 @@ import CacheWorkbench
 struct PlotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot",
-        abstract: "PNG charts from results CSVs (matplotlib, installed by scripts/bootstrap).",
+        abstract: "PNG charts from results CSVs (matplotlib in .venv: scripts/bootstrap --python, run on first use).",
         discussion: """
             Reads `bench run`/`bench sweep` results, `bench mrc` curves and the similar-keys and \
             blob-size experiments' CSVs, and draws every chart they allow: mrc.png (miss-ratio \

@@ -9,7 +9,7 @@ struct ReplayArguments: ParsableArguments {
 
     @OptionGroup var reading: TraceReadingOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Backends, comma-separated; `default` (lru and the modeled iOS caches), `policies` (the policy simulators) or `all`. See `bench list`.", valueName: "list"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Backends, comma-separated, mixed with the groups `default` (lru and the modeled iOS caches), `policies` (lru, the policy simulators and bounds), `tiers` (the libraries' two-tier presets) and `all`. `tier:MEMORY+DISK` is any memory backend over any disk backend (tier:autopurge+files). A variant gives one backend its own options, `name[option=value;…]` (nscache[key-hash=full]). `bench list` shows every name and option.", valueName: "list"))
     var backend = "default"
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities, comma-separated: bytes, 64MiB (MB = MiB = 2^20), 10% or 0.1 of the working set, ram:15% of --device's RAM. Default: 100MB, AFAutoPurgingImageCache's memory budget; with --device, each preset's own limit on it.", valueName: "list"))

@@ -10,7 +10,7 @@ struct ReportCommand: ParsableCommand {
             ratio at each capacity, the knee of each curve (the smallest capacity within 1 \
             point of its plateau), each policy's distance from the offline bounds (belady, \
             pfoo-l), how many times its payload each disk backend writes, and what each memory \
-            warning cost (with --timeline). Needs scripts/bootstrap's .venv (matplotlib, pandas).
+            warning cost (with --timeline). Runs Python in .venv (matplotlib, pandas), made by scripts/bootstrap --python on first use.
 
             Examples:
               bench report sweep.csv --out report.html

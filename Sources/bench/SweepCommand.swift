@@ -16,13 +16,19 @@ struct SweepCommand: ParsableCommand {
             sweep continues with --resume, and FILE is written whole at the end.
 
             Examples:
-              bench sweep --trace zipf.oracleGeneral.bin --backend policies --capacity 1%..50% --points 12 --no-timing --csv sweep.csv
-              bench sweep --trace zipf.oracleGeneral.bin --backend policies --capacity 1%..50% --points 12 --no-timing --csv sweep.csv --resume
-              bench sweep --backend default --capacity 16MiB..1GiB --points 8 --csv memory.csv
-              bench sweep --backend nscache,autopurge --device iphone-13 --capacity ram:1%..ram:25% --points 6 --csv device.csv
-              bench sweep --trace OLTP.lis --ignore-obj-size --backend arc,lru --capacity 1000..100000 --points 10
-              bench sweep --trace zipf.oracleGeneral.bin --backend policies --capacity 1%..50% --points 12 --no-timing --plan plan.json
-              bench sweep --plan plan.json --shard 3/8          # or --shard 8 in a Slurm array task
+              bench sweep --trace zipf.oracleGeneral.bin --backend policies \\
+                  --capacity 1%..50% --points 12 --no-timing --csv sweep.csv
+              bench sweep --trace zipf.oracleGeneral.bin --backend policies \\
+                  --capacity 1%..50% --points 12 --no-timing --csv sweep.csv --resume
+              bench sweep --backend default --capacity 16MiB..1GiB --points 8 \\
+                  --csv memory.csv
+              bench sweep --backend nscache,autopurge --device iphone-13 \\
+                  --capacity ram:1%..ram:25% --points 6 --csv device.csv
+              bench sweep --trace OLTP.lis --ignore-obj-size --backend arc,lru \\
+                  --capacity 1000..100000 --points 10
+              bench sweep --trace zipf.oracleGeneral.bin --backend policies \\
+                  --capacity 1%..50% --points 12 --no-timing --plan plan.json
+              bench sweep --plan plan.json --shard 3/8   # --shard 8 in a Slurm array
               bench merge --plan plan.json plan.shard-*-of-8.csv --csv sweep.csv
 
             With --plan FILE, a sweep is planned first (written to FILE, nothing run), then run \

@@ -3,7 +3,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// The differential check every policy shares: the workbench's policy `backend` against
-/// libCacheSim's `reference` (a class of its PyPI package, installed by scripts/bootstrap
+/// libCacheSim's `reference` (a class of its PyPI package, installed by scripts/bootstrap --python
 /// into .venv/, run through scripts/reference_libcachesim.py) on a generated Zipf trace at
 /// 1, 8 and 64 MiB and on the same requests with every size 1 at 50, 300 and 1,500 objects.
 /// Object and byte hits must be equal. `parameters` are libCacheSim's `name=value`
@@ -14,7 +14,7 @@ func expectEqualToLibCacheSim(backend: String, reference: String, parameters: [S
                               requests: Int = 20_000, images: Int = 2_000,
                               sourceLocation: SourceLocation = #_sourceLocation) throws {
     let python = SourceCheckout.root.path + "/.venv/bin/python"
-    try #require(FileManager.default.isExecutableFile(atPath: python), "run scripts/bootstrap: it makes .venv with libcachesim")
+    try #require(FileManager.default.isExecutableFile(atPath: python), "run scripts/bootstrap --python: it makes .venv with libcachesim")
     let folder = TemporaryFolder()
     var spec = ImageFeedSpec()
     spec.requests = requests

@@ -8,7 +8,7 @@ import Testing
 struct NotebookTests {
     @Test("scripts/check-notebooks executes every notebook without an error")
     func notebooksRun() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap: it makes .venv with jupyter")
+        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap --python: it makes .venv with jupyter")
         let bench = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .deletingLastPathComponent().appendingPathComponent("bench").path
         let process = Process()

@@ -12,7 +12,7 @@ struct PlotTests {
 
     @Test("charts from a sweep, a timed run with warnings and its timeline: every chart they allow, each a valid PNG; the staging folder is gone")
     func charts() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap: it makes .venv with matplotlib")
+        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap --python: it makes .venv with matplotlib")
         let folder = TemporaryFolder()
         let sweep = try bench(["sweep", "--backend", "lru,sieve,arc", "--capacity", "2%..50%", "--points", "4", "--no-timing", "--csv", folder.path + "/sweep.csv"])
         #expect(sweep.status == 0)
@@ -30,7 +30,7 @@ struct PlotTests {
 
     @Test("a chart the inputs do not allow is named as skipped; bad inputs are one line and exit 2")
     func refusals() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap: it makes .venv with matplotlib")
+        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap --python: it makes .venv with matplotlib")
         let folder = TemporaryFolder()
         let run = try bench(["run", "--backend", "lru", "--capacity", "32MiB", "--no-timing", "--csv", folder.path + "/one.csv"])
         #expect(run.status == 0)

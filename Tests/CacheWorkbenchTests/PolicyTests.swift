@@ -126,7 +126,7 @@ struct PolicyTests {
     }
 
     /// The workbench's policies against libCacheSim's own (its PyPI package, installed by
-    /// scripts/bootstrap into .venv/), on generated Zipf traces at several capacities.
+    /// scripts/bootstrap --python into .venv/), on generated Zipf traces at several capacities.
     @Test("equal to libCacheSim: object and byte hits", arguments: [
         ("lru", "LRU", [String]()), ("fifo", "FIFO", []), ("clock", "Clock", []), ("sieve", "Sieve", []),
         ("clock", "Clock", ["n_bit_counter=2"]), ("arc", "ARC", []), ("2q", "TwoQ", []), ("slru", "SLRU", []), ("lfu", "LFU", []), ("belady", "Belady", []),

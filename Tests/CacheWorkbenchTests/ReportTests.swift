@@ -8,7 +8,7 @@ import Testing
 struct ReportTests {
     @Test("a sweep with the offline bound and a timed run with warnings: one page, charts embedded, the reading's sentences; a knee computed by hand")
     func page() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap: it makes .venv with matplotlib")
+        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap --python: it makes .venv with matplotlib")
         let folder = TemporaryFolder()
         let sweep = folder.path + "/sweep.csv"
         #expect(try bench(["sweep", "--backend", "lru,belady", "--capacity", "1MiB,2MiB,3MiB,4MiB", "--no-timing", "--csv", sweep]).status == 0)
@@ -38,7 +38,7 @@ struct ReportTests {
 
     @Test("CLI: inputs that are not results are one line and exit 2; an existing page is replaced whole")
     func refusals() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap: it makes .venv with matplotlib")
+        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap --python: it makes .venv with matplotlib")
         let folder = TemporaryFolder()
         let timeline = folder.path + "/t.csv"
         #expect(try bench(["run", "--backend", "lru", "--capacity", "8MiB", "--timeline", timeline, "--csv", folder.path + "/r.csv"]).status == 0)

@@ -39,7 +39,7 @@ struct Trust2ReportTests {
     }
 
     static func requirePython() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: python), "run scripts/bootstrap: it makes .venv with matplotlib")
+        try #require(FileManager.default.isExecutableFile(atPath: python), "run scripts/bootstrap --python: it makes .venv with matplotlib")
     }
 
     // MARK: §1.1 argument injection

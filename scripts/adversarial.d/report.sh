@@ -4,7 +4,7 @@
 B() { timeout 120 "$BENCH" "$@"; }
 check() { if eval "$2"; then echo "ok $1"; else echo "FAIL $1: ${3:-condition false: $2}"; fi; }
 if [ ! -x "$REPO/.venv/bin/python" ]; then
-    echo "FAIL report-needs-venv: $REPO/.venv/bin/python missing (run scripts/bootstrap)"
+    echo "FAIL report-needs-venv: $REPO/.venv/bin/python missing (run scripts/bootstrap --python)"
     exit 0
 fi
 # A small sweep: lru, fifo and the offline bound at four capacities.

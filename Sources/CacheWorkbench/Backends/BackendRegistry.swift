@@ -360,10 +360,15 @@ public enum BackendRegistry {
     public static func named(_ name: String) throws -> BackendKind {
         if name.lowercased().hasPrefix("tier:") { return try tier(name) }
         guard let kind = all.first(where: { $0.name == name.lowercased() }) else {
-            throw WorkbenchError("unknown backend '\(name)'; known: \(all.map(\.name).joined(separator: ", ")), the groups default, policies, tiers, all, and tier:MEMORY+DISK")
+            let suggestion = EditDistance.closest(to: name.lowercased(), among: all.map(\.name) + groupNames)
+                .map { " (did you mean '\($0)'?)" } ?? ""
+            throw WorkbenchError("unknown backend '\(name)'\(suggestion); known: \(all.map(\.name).joined(separator: ", ")), the groups \(groupNames.joined(separator: ", ")), and tier:MEMORY+DISK")
         }
         return kind
     }
+
+    /// The names `--backend` takes for groups of backends (`list(parsing:)`).
+    public static let groupNames = ["default", "policies", "tiers", "all"]
 
     /// `tier:MEM+DISK`: a memory backend over a disk backend (`TieredCache`).
     static func tier(_ name: String) throws -> BackendKind {

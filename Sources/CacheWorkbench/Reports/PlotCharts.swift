@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// `bench plot`: PNG charts from results CSVs, drawn by `scripts/plot.py` with matplotlib
-/// in the virtual environment `scripts/bootstrap` makes (`.venv/`); the workbench itself
+/// in the virtual environment `scripts/bootstrap --python` makes (`.venv/`, on first use if missing); the workbench itself
 /// never needs Python. The charts are drawn into a new temporary folder inside `--out`,
 /// then each (a name `plot.py` may write, checked) is renamed into place, so a chart
 /// appears whole or not at all, and nothing but those names is touched.

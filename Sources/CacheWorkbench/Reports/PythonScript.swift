@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A script of `scripts/` run with the virtual environment `scripts/bootstrap` makes
-/// (`.venv/`, matplotlib and pandas): what `bench plot` and `bench report` draw with. The
+/// A script of `scripts/` run with the virtual environment `scripts/bootstrap --python`
+/// makes (`.venv/`, matplotlib and pandas; `PythonEnvironment` makes it on first use): what `bench plot` and `bench report` draw with. The
 /// workbench's other commands never need Python.
 enum PythonScript {
     struct Output {
@@ -59,11 +59,8 @@ enum PythonScript {
     /// the inputs as given, or the exit status when it printed none.
     static func run(_ name: String, out: String, staging: String, inputs: [String], timeline: String?, errorPrefix: String) throws -> Output {
         let root = SourceCheckout.root.path
-        let python = root + "/.venv/bin/python"
         let script = root + "/scripts/" + name
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw WorkbenchError("this command needs matplotlib and pandas in \(root)/.venv: run scripts/bootstrap (it makes the virtual environment)")
-        }
+        let python = try PythonEnvironment.ensure(purpose: "scripts/\(name)")
         guard FileManager.default.isReadableFile(atPath: script) else { throw WorkbenchError("\(script): missing from the checkout") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

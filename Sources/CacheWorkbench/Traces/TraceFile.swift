@@ -93,7 +93,7 @@ public struct TraceFormat: Sendable {
             extensions: [],
             open: { path, options in try LineTraceReader(path: path, format: CacheLibFormat(), options: options) }),
         TraceFormat(
-            name: "arc-lis", summary: "ARC paper block traces (.lis): start_block n_blocks ignored request_no; 512-byte blocks",
+            name: "arc-lis", summary: "ARC paper block traces: start_block n_blocks ignored request_no; 512-byte blocks",
             extensions: ["lis"],
             open: { path, options in try LineTraceReader(path: path, format: ARCListFormat(), options: options) }),
         TraceFormat(
