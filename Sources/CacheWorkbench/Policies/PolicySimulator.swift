@@ -130,5 +130,12 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == GDSFPolicy)
     @_specialize(exported: false, where Policy == WTinyLFUPolicy)
     @_specialize(exported: false, where Policy == LIRSPolicy)
+    @_specialize(exported: false, where Policy == MRUPolicy)
+    @_specialize(exported: false, where Policy == SizePolicy)
+    @_specialize(exported: false, where Policy == BeladySizePolicy)
+    @_specialize(exported: false, where Policy == RandomPolicy)
+    @_specialize(exported: false, where Policy == RandomTwoPolicy)
+    @_specialize(exported: false, where Policy == LRUProbPolicy)
+    @_specialize(exported: false, where Policy == HyperbolicPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
