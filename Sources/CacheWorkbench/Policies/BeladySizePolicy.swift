@@ -21,24 +21,20 @@ struct BeladySizePolicy: EvictionPolicy {
     private let future: [Int64]
     private var position = 0
     private var pendingNext = NextAccess.never
-    private var buckets: LibCacheSimBuckets
-    private var generator: LibCacheSimRandom
+    private var sampler: LibCacheSimSampler
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
     private let samples: Int
-    private let hashpower: Int
 
     init(capacity: Int, options: PolicyOptions) throws {
         guard let nextAccess = options.nextAccess else { throw WorkbenchError("beladysize needs next-access times (a first pass over the trace)") }
         future = nextAccess.positions
         samples = try options.integer("n-sample", default: 128, range: 1...100_000)
-        hashpower = try options.integer("hashpower", default: 24, range: 1...40)
-        generator = try LibCacheSimRandom(options: options)
-        buckets = LibCacheSimBuckets(hashpower: hashpower, form: generator.generator)
+        sampler = try LibCacheSimSampler(options: options, reduced: false)
     }
 
     var newMeta: Int64 { pendingNext }
-    var settings: String { "hashpower=\(hashpower);n-sample=\(samples);\(generator.settings)" }
+    var settings: String { "\(sampler.settings);n-sample=\(samples)" }
 
     /// The next access of the request being handled; a trace read differently than it was
     /// measured (it cannot happen through RunPlan) counts as never again.
@@ -51,7 +47,7 @@ struct BeladySizePolicy: EvictionPolicy {
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
         let next = advance()
         if next == NextAccess.never {
-            buckets.remove(slot)
+            sampler.remove(slot)
             nodes.free(slot)
         } else {
             nodes[slot].meta = next
@@ -62,13 +58,13 @@ struct BeladySizePolicy: EvictionPolicy {
 
     func storesAfterEviction(_ cost: Int) -> Bool { pendingNext != NextAccess.never }
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { buckets.insert(slot, id: nodes[slot].key) }
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { sampler.insert(slot, id: nodes[slot].key) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var victim: Int32 = -1
         var victimScore: Int64 = -1
         for _ in 0..<samples {
-            let sampled = buckets.random(&generator)
+            let sampled = sampler.random()
             let score = Int64(nodes[sampled].cost) &* (nodes[sampled].meta &- now)
             if victimScore < score {
                 victim = sampled
@@ -77,10 +73,10 @@ struct BeladySizePolicy: EvictionPolicy {
         }
         // libCacheSim draws again when every score was negative (it cannot be: a cached
         // object's next access is after now).
-        if victim < 0 { victim = buckets.random(&generator) }
-        buckets.remove(victim)
+        if victim < 0 { victim = sampler.random() }
+        sampler.remove(victim)
         return victim
     }
 
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { buckets.remove(slot) }
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
 }

@@ -15,22 +15,18 @@ struct HyperbolicPolicy: EvictionPolicy {
         var entered: Int64
     }
 
-    private var buckets: LibCacheSimBuckets
-    private var generator: LibCacheSimRandom
+    private var sampler: LibCacheSimSampler
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
     private let samples: Int
-    private let hashpower: Int
 
     init(capacity: Int, options: PolicyOptions) throws {
         samples = try options.integer("n-sample", default: 64, range: 1...100_000)
-        hashpower = try options.integer("hashpower", default: 24, range: 1...40)
-        generator = try LibCacheSimRandom(options: options)
-        buckets = LibCacheSimBuckets(hashpower: max(12, hashpower - 8), form: generator.generator)
+        sampler = try LibCacheSimSampler(options: options, reduced: true)
     }
 
     var newMeta: Meta { Meta(frequency: 1, entered: now) }
-    var settings: String { "hashpower=\(hashpower);n-sample=\(samples);\(generator.settings)" }
+    var settings: String { "\(sampler.settings);n-sample=\(samples)" }
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
         now += 1
@@ -39,13 +35,13 @@ struct HyperbolicPolicy: EvictionPolicy {
 
     @inline(__always) mutating func miss(_ key: UInt64) { now += 1 }
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { buckets.insert(slot, id: nodes[slot].key) }
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { sampler.insert(slot, id: nodes[slot].key) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var best: Int32 = -1
         var bestScore = 1.0e16
         for _ in 0..<samples {
-            let sampled = buckets.random(&generator)
+            let sampled = sampler.random()
             let meta = nodes[sampled].meta
             // Every cached object entered at an earlier request, so the age is at least 1.
             let score = 1.0e8 * Double(meta.frequency) / Double(now - meta.entered)
@@ -54,9 +50,9 @@ struct HyperbolicPolicy: EvictionPolicy {
                 bestScore = score
             }
         }
-        buckets.remove(best)
+        sampler.remove(best)
         return best
     }
 
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { buckets.remove(slot) }
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
 }

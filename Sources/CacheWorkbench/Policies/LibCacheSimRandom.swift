@@ -216,3 +216,26 @@ struct LibCacheSimBuckets {
         }
     }
 }
+
+/// What a sampling policy keeps to draw as libCacheSim does: its generator and its objects'
+/// hash-table layout, built from the shared options (`hashpower`, `generator`, `seed`).
+struct LibCacheSimSampler {
+    let hashpower: Int
+    private var generator: LibCacheSimRandom
+    private var buckets: LibCacheSimBuckets
+
+    /// `reduced`: the table has `max(12, hashpower − 8)` bits, as `Random_init`,
+    /// `RandomTwo_init` and `Hyperbolic_init` make it; otherwise `hashpower` bits.
+    init(options: PolicyOptions, reduced: Bool) throws {
+        hashpower = try options.integer("hashpower", default: 24, range: 1...40)
+        generator = try LibCacheSimRandom(options: options)
+        buckets = LibCacheSimBuckets(hashpower: reduced ? max(12, hashpower - 8) : hashpower, form: generator.generator)
+    }
+
+    var settings: String { "hashpower=\(hashpower);\(generator.settings)" }
+
+    @inline(__always) mutating func insert(_ slot: Int32, id: UInt64) { buckets.insert(slot, id: id) }
+    @inline(__always) mutating func remove(_ slot: Int32) { buckets.remove(slot) }
+    /// `hashtable_rand_obj`; only while an object is held.
+    @inline(__always) mutating func random() -> Int32 { buckets.random(&generator) }
+}

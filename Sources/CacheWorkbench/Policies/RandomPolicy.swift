@@ -8,28 +8,24 @@
 /// Complexity: hit O(1); admit O(1) amortized; evict O(buckets / objects) expected draws.
 struct RandomPolicy: EvictionPolicy {
     typealias Meta = Void
-    private var buckets: LibCacheSimBuckets
-    private var generator: LibCacheSimRandom
-    private let hashpower: Int
+    private var sampler: LibCacheSimSampler
 
     init(capacity: Int, options: PolicyOptions) throws {
-        hashpower = try options.integer("hashpower", default: 24, range: 1...40)
-        generator = try LibCacheSimRandom(options: options)
-        buckets = LibCacheSimBuckets(hashpower: max(12, hashpower - 8), form: generator.generator)
+        sampler = try LibCacheSimSampler(options: options, reduced: true)
     }
 
     var newMeta: Void { () }
-    var settings: String { "hashpower=\(hashpower);\(generator.settings)" }
+    var settings: String { sampler.settings }
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {}
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { buckets.insert(slot, id: nodes[slot].key) }
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { sampler.insert(slot, id: nodes[slot].key) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        let victim = buckets.random(&generator)
-        buckets.remove(victim)
+        let victim = sampler.random()
+        sampler.remove(victim)
         return victim
     }
 
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { buckets.remove(slot) }
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
 }

@@ -11,20 +11,16 @@
 struct RandomTwoPolicy: EvictionPolicy {
     /// The request number of the object's last access (`last_access_vtime`).
     typealias Meta = Int64
-    private var buckets: LibCacheSimBuckets
-    private var generator: LibCacheSimRandom
+    private var sampler: LibCacheSimSampler
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
-    private let hashpower: Int
 
     init(capacity: Int, options: PolicyOptions) throws {
-        hashpower = try options.integer("hashpower", default: 24, range: 1...40)
-        generator = try LibCacheSimRandom(options: options)
-        buckets = LibCacheSimBuckets(hashpower: max(12, hashpower - 8), form: generator.generator)
+        sampler = try LibCacheSimSampler(options: options, reduced: true)
     }
 
     var newMeta: Int64 { now }
-    var settings: String { "hashpower=\(hashpower);\(generator.settings)" }
+    var settings: String { sampler.settings }
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
         now += 1
@@ -33,15 +29,15 @@ struct RandomTwoPolicy: EvictionPolicy {
 
     @inline(__always) mutating func miss(_ key: UInt64) { now += 1 }
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { buckets.insert(slot, id: nodes[slot].key) }
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { sampler.insert(slot, id: nodes[slot].key) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        let first = buckets.random(&generator)
-        let second = buckets.random(&generator)
+        let first = sampler.random()
+        let second = sampler.random()
         let victim = nodes[first].meta < nodes[second].meta ? first : second
-        buckets.remove(victim)
+        sampler.remove(victim)
         return victim
     }
 
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { buckets.remove(slot) }
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
 }
