@@ -16,18 +16,7 @@ func expectEqualToLibCacheSim(backend: String, reference: String, parameters: [S
     let python = SourceCheckout.root.path + "/.venv/bin/python"
     try #require(FileManager.default.isExecutableFile(atPath: python), "run scripts/bootstrap --python: it makes .venv with libcachesim")
     let folder = TemporaryFolder()
-    var spec = ImageFeedSpec()
-    spec.requests = requests
-    spec.images = images
-    spec.keys = .id
-    let trace = folder.path + "/zipf.csv"
-    try TraceExport.write(ImageFeedGenerator(spec: spec), to: trace, shape: .plain)
-    // The same requests with every size 1: capacities are then object counts.
-    let unit = folder.path + "/unit.csv"
-    let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { line in
-        line.split(separator: ",").prefix(2).joined(separator: ",") + ",1"
-    }
-    try OutputFile.write(lines.joined(separator: "\n") + "\n", to: unit)
+    let (trace, unit) = try libCacheSimTestTraces(in: folder, requests: requests, images: images)
     var workbenchOptions: [String: String] = [:]
     if let options {
         workbenchOptions = options
@@ -44,6 +33,24 @@ func expectEqualToLibCacheSim(backend: String, reference: String, parameters: [S
                                      options: workbenchOptions, trace: trace, capacity: capacity,
                                      sourceLocation: sourceLocation)
     }
+}
+
+/// The generated Zipf trace of the differential checks (`requests` requests over `images`
+/// images, integer ids; `bench gen --requests 20000 --images 2000 --keys id --plain` by
+/// default) and the same requests with every size 1, where capacities are object counts.
+func libCacheSimTestTraces(in folder: TemporaryFolder, requests: Int = 20_000, images: Int = 2_000) throws -> (zipf: String, unit: String) {
+    var spec = ImageFeedSpec()
+    spec.requests = requests
+    spec.images = images
+    spec.keys = .id
+    let trace = folder.path + "/zipf.csv"
+    try TraceExport.write(ImageFeedGenerator(spec: spec), to: trace, shape: .plain)
+    let unit = folder.path + "/unit.csv"
+    let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { line in
+        line.split(separator: ",").prefix(2).joined(separator: ",") + ",1"
+    }
+    try OutputFile.write(lines.joined(separator: "\n") + "\n", to: unit)
+    return (trace, unit)
 }
 
 /// One trace (`time,key,size` CSV, integer keys) at one capacity in bytes.

@@ -272,6 +272,37 @@ public enum BackendRegistry {
                 ("seed", "fifomerge: the generator's starting state (default: libCacheSim's own)"),
             ]
         ) { try PolicySimulator<FIFOMergePolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(name: "mru", summary: "policy-only MRU: evict the most recently used (Chou & DeWitt 1985; libCacheSim's MRU)") {
+            try PolicySimulator<MRUPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
+        BackendKind(name: "size", summary: "policy-only Size: evict the largest object (Williams et al. 1996; libCacheSim's Size, its heap's ties)") {
+            try PolicySimulator<SizePolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
+        BackendKind(
+            name: "beladysize", summary: "policy-only sampled size-aware Belady: evict the largest size × time to next access among samples (libCacheSim's BeladySize)",
+            options: [
+                ("n-sample", "beladysize/hyperbolic: objects sampled per eviction (libCacheSim's defaults 128 and 64)"),
+                ("hashpower", "random/randomtwo/hyperbolic/beladysize: libCacheSim's hash-table size parameter, which decides its random draws (default 24, as its PyPI package)"),
+                ("generator", "random/randomtwo/hyperbolic/lruprob/beladysize: libCacheSim's next_rand, lehmer64 (default, as its PyPI package 0.3.5) or mmix (its older C code)"),
+                ("seed", "random/randomtwo/hyperbolic/lruprob/beladysize: set_rand_seed's value (default: the generator's own start, 0xdeadbeef for lehmer64, 0 for mmix)"),
+            ]
+        ) { try PolicySimulator<BeladySizePolicy>(capacity: $0.capacityBytes, options: $0.options, nextAccess: $0.nextAccess) },
+        BackendKind(
+            name: "random", summary: "policy-only Random eviction, libCacheSim's draws reproduced (libCacheSim's Random)",
+            options: [("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
+        ) { try PolicySimulator<RandomPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "randomtwo", summary: "policy-only RandomTwo: of two random objects evict the less recently used (libCacheSim's RandomTwo)",
+            options: [("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
+        ) { try PolicySimulator<RandomTwoPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "lruprob", summary: "policy-only LRU-Prob: LRU whose hits promote with probability prob (libCacheSim's LRU_Prob)",
+            options: [("prob", "lruprob: the chance a hit moves the object to the head (libCacheSim's default 0.5)"), ("generator", "as beladysize"), ("seed", "as beladysize")]
+        ) { try PolicySimulator<LRUProbPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "hyperbolic", summary: "policy-only Hyperbolic caching: evict the lowest requests/time-in-cache among samples (Blankstein et al., ATC 2017; libCacheSim's Hyperbolic)",
+            options: [("n-sample", "as beladysize"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
+        ) { try PolicySimulator<HyperbolicPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
@@ -391,7 +422,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

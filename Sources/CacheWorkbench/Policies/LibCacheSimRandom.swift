@@ -53,7 +53,8 @@ struct LibCacheSimRandom {
     }
 }
 
-/// The options every randomized policy shares: `generator` (lehmer64, mmix) and `seed`.
+/// The options every randomized policy shares: `generator` (lehmer64, mmix: which
+/// libCacheSim's generator and hash-table draw are followed) and `seed`.
 extension LibCacheSimRandom {
     init(options: PolicyOptions) throws {
         let name = options.values["generator"] ?? Generator.lehmer64.rawValue
@@ -69,19 +70,27 @@ extension LibCacheSimRandom {
 }
 
 /// The slots of a policy's objects laid out as libCacheSim's chained hash table lays out its
-/// objects (`dataStructure/hashtable/chainedHashTableV2.c`), for `hashtable_rand_obj`: a
-/// random bucket (`next_rand() & mask`, drawn again while empty) gives its chain's head.
-/// What that picks depends on the bucket of each id (XXH3-64 of the id's 8 bytes,
-/// `HASH_TYPE XXHASH3` in `include/config.h`), on new objects going to the head of their
-/// chain (`add_to_bucket`), and on the table doubling when it holds more objects than
-/// buckets (`CHAINED_HASHTABLE_EXPAND_THRESHOLD 1`), re-adding chains bucket by bucket
-/// (`_chained_hashtable_expand_v2`). All three are reproduced.
+/// objects (`dataStructure/hashtable/chainedHashTableV2.c`), for `hashtable_rand_obj`. Each
+/// id's bucket is XXH3-64 of its 8 bytes (`HASH_TYPE XXHASH3`, `include/config.h`; the PyPI
+/// build's `chained_hashtable_insert_v2` inlines the same XXH3 steps); a new object goes to
+/// the head of its chain; a table holding more than `threshold` × buckets objects doubles,
+/// re-adding chains bucket by bucket. The draw has two forms, after the two generators:
+/// - `mmix`, the cacheMon snapshot: draw buckets (`next_rand() & mask`) until one is not
+///   empty and take its chain's head; the table doubles past 1 object per bucket
+///   (`CHAINED_HASHTABLE_EXPAND_THRESHOLD 1`).
+/// - `lehmer64`, the PyPI package 0.3.5 (as access-bits/libCacheSim@712e9fbb
+///   `chained_hashtable_rand_obj_v2`, and its `.so`: the 32-draw limit and the chain walk are
+///   in its disassembly): after more than 32 empty draws in one pick, every further empty draw
+///   first halves the table (`_chained_hashtable_shrink_v2`); then a second draw picks a
+///   position in the chain (`next_rand() % chain length`). The table doubles past 2 objects per
+///   bucket (its insert compares `n_obj` with `2 << hashpower`).
 ///
 /// Memory: one bit per bucket plus a dictionary entry per non-empty bucket and 12 bytes per
 /// slot. Complexity: insert O(1) amortized, remove O(chain), random pick O(buckets / objects)
-/// expected draws.
+/// expected draws (bounded near 32 once the PyPI form has shrunk the table).
 struct LibCacheSimBuckets {
     private(set) var hashpower: Int
+    let form: LibCacheSimRandom.Generator
     private var mask: UInt64
     /// Whether each bucket holds an object.
     private var occupied: [UInt64]
@@ -93,8 +102,9 @@ struct LibCacheSimBuckets {
     private(set) var count = 0
 
     /// libCacheSim's `hashpower`: 2^hashpower buckets to begin with.
-    init(hashpower: Int) {
+    init(hashpower: Int, form: LibCacheSimRandom.Generator) {
         self.hashpower = hashpower
+        self.form = form
         mask = (1 << UInt64(hashpower)) - 1
         occupied = [UInt64](repeating: 0, count: max(1, (1 << hashpower) / 64))
     }
@@ -114,7 +124,8 @@ struct LibCacheSimBuckets {
 
     /// `chained_hashtable_insert_v2`: grow first if over the threshold, then head of chain.
     mutating func insert(_ slot: Int32, id: UInt64) {
-        if count > Int(mask) + 1 { expand() }
+        let threshold = form == .lehmer64 ? 2 : 1
+        if count > (Int(mask) + 1) * threshold { rehash(to: hashpower + 1) }
         let index = Int(slot)
         if index >= chainNext.count {
             let grown = max(index + 1, chainNext.count * 2)
@@ -141,12 +152,30 @@ struct LibCacheSimBuckets {
         if chainNext[Int(current)] == slot { chainNext[Int(current)] = chainNext[Int(slot)] }
     }
 
-    /// `chained_hashtable_rand_obj_v2`: the head of the first non-empty bucket drawn. Only
-    /// called while an object is held (else it would draw forever, as libCacheSim does).
+    /// `chained_hashtable_rand_obj_v2` in the table's form. Only called while an object is
+    /// held (else it would draw forever, as libCacheSim does).
     mutating func random(_ generator: inout LibCacheSimRandom) -> Int32 {
         var bucket = generator.next() & mask
-        while occupied[Int(bucket >> 6)] & (1 << (bucket & 63)) == 0 { bucket = generator.next() & mask }
-        return heads[bucket]!  // an occupied bucket has a head
+        var tries = 0
+        while occupied[Int(bucket >> 6)] & (1 << (bucket & 63)) == 0 {
+            if form == .lehmer64 {
+                tries += 1
+                if tries > 32 && hashpower > 0 { rehash(to: hashpower - 1) }
+            }
+            bucket = generator.next() & mask
+        }
+        let head = heads[bucket]!  // an occupied bucket has a head
+        guard form == .lehmer64 else { return head }
+        var length: UInt64 = 1
+        var slot = head
+        while chainNext[Int(slot)] >= 0 {
+            slot = chainNext[Int(slot)]
+            length += 1
+        }
+        let steps = generator.next() % length
+        slot = head
+        for _ in 0..<steps { slot = chainNext[Int(slot)] }
+        return slot
     }
 
     private mutating func addToBucket(_ slot: Int32) {
@@ -165,12 +194,12 @@ struct LibCacheSimBuckets {
         occupied[Int(bucket >> 6)] &= ~(1 << (bucket & 63))
     }
 
-    /// `_chained_hashtable_expand_v2`: double, then re-add every chain, buckets in order and
-    /// each chain from its head.
-    private mutating func expand() {
+    /// `_chained_hashtable_expand_v2` / `_shrink_v2`: a table of 2^power buckets, then every
+    /// chain re-added, old buckets in order and each chain from its head (`_copy_entries`).
+    private mutating func rehash(to power: Int) {
         let oldOccupied = occupied
         let oldHeads = heads
-        hashpower += 1
+        hashpower = power
         mask = (1 << UInt64(hashpower)) - 1
         occupied = [UInt64](repeating: 0, count: max(1, (1 << hashpower) / 64))
         heads = [:]
@@ -186,4 +215,27 @@ struct LibCacheSimBuckets {
             }
         }
     }
+}
+
+/// What a sampling policy keeps to draw as libCacheSim does: its generator and its objects'
+/// hash-table layout, built from the shared options (`hashpower`, `generator`, `seed`).
+struct LibCacheSimSampler {
+    let hashpower: Int
+    private var generator: LibCacheSimRandom
+    private var buckets: LibCacheSimBuckets
+
+    /// `reduced`: the table has `max(12, hashpower − 8)` bits, as `Random_init`,
+    /// `RandomTwo_init` and `Hyperbolic_init` make it; otherwise `hashpower` bits.
+    init(options: PolicyOptions, reduced: Bool) throws {
+        hashpower = try options.integer("hashpower", default: 24, range: 1...40)
+        generator = try LibCacheSimRandom(options: options)
+        buckets = LibCacheSimBuckets(hashpower: reduced ? max(12, hashpower - 8) : hashpower, form: generator.generator)
+    }
+
+    var settings: String { "hashpower=\(hashpower);\(generator.settings)" }
+
+    @inline(__always) mutating func insert(_ slot: Int32, id: UInt64) { buckets.insert(slot, id: id) }
+    @inline(__always) mutating func remove(_ slot: Int32) { buckets.remove(slot) }
+    /// `hashtable_rand_obj`; only while an object is held.
+    @inline(__always) mutating func random() -> Int32 { buckets.random(&generator) }
 }

@@ -143,5 +143,12 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == FlashProbPolicy)
     @_specialize(exported: false, where Policy == S3FIFOdPolicy)
     @_specialize(exported: false, where Policy == FIFOMergePolicy)
+    @_specialize(exported: false, where Policy == MRUPolicy)
+    @_specialize(exported: false, where Policy == SizePolicy)
+    @_specialize(exported: false, where Policy == BeladySizePolicy)
+    @_specialize(exported: false, where Policy == RandomPolicy)
+    @_specialize(exported: false, where Policy == RandomTwoPolicy)
+    @_specialize(exported: false, where Policy == LRUProbPolicy)
+    @_specialize(exported: false, where Policy == HyperbolicPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
