@@ -28,13 +28,12 @@ public struct DeviceClass: Sendable, Equatable {
     public static let scaleSource = "developer.apple.com/design/human-interface-guidelines/layout (iOS, iPadOS device screen dimensions)"
 
     public static let all: [DeviceClass] = [
-        DeviceClass(name: "iphone-8", model: "iPhone 8 (2017)", ramBytes: 2 * gib, scale: 2, ramSource: "https://www.gsmarena.com/apple_iphone_8-8573.php (2 GB)"),
-        DeviceClass(name: "iphone-se-2", model: "iPhone SE, 2nd generation (2020)", ramBytes: 3 * gib, scale: 2, ramSource: "https://www.gsmarena.com/apple_iphone_se_(2020)-10170.php (3 GB)"),
-        DeviceClass(name: "ipad-9", model: "iPad 10.2-inch, 9th generation (2021)", ramBytes: 3 * gib, scale: 2, ramSource: "https://www.gsmarena.com/apple_ipad_10_2_(2021)-11106.php (3 GB)"),
-        DeviceClass(name: "iphone-11", model: "iPhone 11 (2019)", ramBytes: 4 * gib, scale: 2, ramSource: "https://www.gsmarena.com/apple_iphone_11-9848.php (4 GB)"),
+        DeviceClass(name: "iphone-8", model: "iPhone 8 (2017)", ramBytes: 2 * gib, scale: 2, ramSource: "https://revendo.com/en/buy/k/iphone/iphone-8/ (2 GB; also EveryMac)"),
+        DeviceClass(name: "iphone-se-2", model: "iPhone SE, 2nd generation (2020)", ramBytes: 3 * gib, scale: 2, ramSource: "https://www.iphonehacks.com/2020/04/2020-iphone-se-packs-3gb-ram-same-battery-capacity-iphone-8.html (3 GB, China Telecom listing)"),
+        DeviceClass(name: "iphone-11", model: "iPhone 11 (2019)", ramBytes: 4 * gib, scale: 2, ramSource: "https://macdailynews.com/2019/09/23/iphone-11-teardown-reveals-apples-a13-bionic-chip-and-much-more/ (iFixit teardown: 4 GB SK Hynix LPDDR4X)"),
         DeviceClass(name: "iphone-13", model: "iPhone 13 and 13 mini (2021)", ramBytes: 4 * gib, scale: 3, ramSource: "https://www.macrumors.com/2021/09/15/how-much-ram-in-iphone-13/ (4 GB, from Xcode 13's device strings)"),
-        DeviceClass(name: "iphone-15-pro", model: "iPhone 15 Pro and Pro Max (2023)", ramBytes: 8 * gib, scale: 3, ramSource: "https://www.gsmarena.com/apple_iphone_15_pro-12557.php (8 GB)"),
-        DeviceClass(name: "iphone-16-pro-max", model: "iPhone 16 Pro Max (2024)", ramBytes: 8 * gib, scale: 3, ramSource: "https://www.gsmarena.com/apple_iphone_16_pro_max-13123.php (8 GB)"),
+        DeviceClass(name: "iphone-15-pro", model: "iPhone 15 Pro and Pro Max (2023)", ramBytes: 8 * gib, scale: 3, ramSource: "https://mobilesyrup.com/2023/09/13/iphone-15-pro-8gb-ram-report/ (8 GB, from the Xcode 15 RC, after MacRumors)"),
+        DeviceClass(name: "iphone-16-pro-max", model: "iPhone 16 Pro Max (2024)", ramBytes: 8 * gib, scale: 3, ramSource: "https://faxty.com/?p=2161 (8 GB, as the 15 Pro Max; a secondary source)"),
         DeviceClass(name: "ipad-pro-m4", model: "iPad Pro M4 (2024), 256 GB or 512 GB storage", ramBytes: 8 * gib, scale: 2, ramSource: "https://www.apple.com/ipad-pro/specs/ (Apple: 8GB RAM with 256GB or 512GB storage)"),
         DeviceClass(name: "ipad-pro-m4-1tb", model: "iPad Pro M4 (2024), 1 TB or 2 TB storage", ramBytes: 16 * gib, scale: 2, ramSource: "https://www.apple.com/ipad-pro/specs/ (Apple: 16GB RAM with 1TB or 2TB storage)"),
     ]
