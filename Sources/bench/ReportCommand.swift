@@ -28,7 +28,9 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try HTMLReport.write(inputs: inputs, timeline: timeline, out: out)
+            if let written = try HTMLReport.write(inputs: inputs, timeline: timeline, out: out) {
+                try StandardOutput.write(written + "\n")
+            }
         }
     }
 }

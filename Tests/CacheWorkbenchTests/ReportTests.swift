@@ -23,6 +23,7 @@ struct ReportTests {
         let result = try bench(["report", sweep, folder.path + "/run.csv", "--timeline", folder.path + "/timeline.csv", "--out", out])
         #expect(result.status == 0, "\(result.err)")
         let page = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(result.out == "wrote \(out) (\(ByteCount.format(page.utf8.count)))\n")  // says where it wrote
         #expect(page.hasPrefix("<!doctype html>") && page.hasSuffix("</html>\n"))
         #expect(page.components(separatedBy: "src='data:image/png;base64,").count - 1 >= 4)  // mrc, bars, latency, disk, memory
         #expect(!page.contains("src='http") && !page.contains("<script"))  // self-contained

@@ -4,7 +4,10 @@ import Foundation
 /// `scripts/report.py` (configuration and trace facts, the table, the charts embedded, and
 /// a reading computed from the numbers) and written by `OutputFile`'s rules.
 public enum HTMLReport {
-    public static func write(inputs: [String], timeline: String?, out: String) throws {
+    /// Writes the page to `out` and returns where it went, for the command to say (nil when
+    /// the page went to standard output, where a line would corrupt it).
+    @discardableResult
+    public static func write(inputs: [String], timeline: String?, out: String) throws -> String? {
         guard !inputs.isEmpty else { throw WorkbenchError("bench report: give at least one results CSV (bench run or bench sweep --csv)") }
         try PythonScript.checkReadable(inputs, timeline: timeline)
         // A report reads results and a timeline, no trace: the clash names what it read.
@@ -18,5 +21,6 @@ public enum HTMLReport {
             return text
         }
         try OutputFile.write([UInt8](text), to: out)
+        return OutputFile.standardOutputNames.contains(out) ? nil : "wrote \(out) (\(ByteCount.format(text.count)))"
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a trace looks like before any cache sees it (`bench stats`): volume, unique keys,
 /// working set, object sizes, one-hit wonders, reuse distances and image dimensions.
 ///
@@ -101,7 +103,8 @@ public struct TraceStatistics: Sendable {
         lines.append("unique keys         \(uniqueKeys)")
         lines.append("bytes requested     \(totalBytes) (\(ByteCount.format(totalBytes)))")
         lines.append("working set         \(workingSetBytes) (\(ByteCount.format(workingSetBytes)))")
-        if let firstTime, let lastTime { lines.append("time span           \(lastTime - firstTime) s") }
+        // To the millisecond: a difference of two doubles prints float noise otherwise.
+        if let firstTime, let lastTime { lines.append("time span           \(String(format: "%.3f", lastTime - firstTime)) s") }
         lines.append("operations          " + operations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         lines.append("object size         " + sizePercentiles.map { "\($0.label) \(ByteCount.format($0.value))" }.joined(separator: ", "))
         lines.append("one-hit wonders     \(percent(oneHitWonderShare)) of unique keys")
