@@ -21,34 +21,25 @@ struct S3FIFOPolicy: EvictionPolicy {
 
     private(set) var small = Nodes.Queue()
     private(set) var main = Nodes.Queue()
-    private var ghost: GhostQueue
-    private let hasGhost: Bool
-    private let smallSize: Int
-    private let mainSize: Int
+    /// The small queue's and main's sizes and the ghost, as the family shares them.
+    private var layout: ProbationLayout
+    private var smallSize: Int { layout.smallSize }
+    private var mainSize: Int { layout.mainSize }
     private let moveThreshold: Int32
-    private let smallRatio: Double
-    private let ghostRatio: Double
     /// Set by a ghost hit on this request's miss; read by its admission.
     private var ghostHit = false
 
     init(capacity: Int, options: PolicyOptions) throws {
-        smallRatio = try options.fraction("fifo-size-ratio", default: 0.10)
-        ghostRatio = try options.number("ghost-size-ratio", default: 0.90, range: 0...16)
+        layout = try ProbationLayout(capacity: capacity, options: options, ghostDefault: 0.90)
         moveThreshold = Int32(try options.integer("move-to-main-threshold", default: 2, range: 1...1_000_000))
-        // libCacheSim: (int64_t)cache_size * ratio, truncated; the ghost likewise.
-        smallSize = Int(Double(capacity) * smallRatio)
-        mainSize = capacity - smallSize
-        let ghostSize = Int(Double(capacity) * ghostRatio)
-        hasGhost = ghostSize > 0
-        ghost = GhostQueue(capacity: ghostSize)
     }
 
-    func deallocate() { ghost.deallocate() }
-    @inline(__always) func prefetch(_ key: UInt64) { if hasGhost { ghost.prefetch(key) } }
-    @inline(__always) func prefetchEntry(_ key: UInt64) { if hasGhost { _ = ghost.prefetchNode(of: key) } }
+    func deallocate() { layout.deallocate() }
+    @inline(__always) func prefetch(_ key: UInt64) { layout.prefetch(key) }
+    @inline(__always) func prefetchEntry(_ key: UInt64) { layout.prefetchEntry(key) }
 
     var newMeta: Meta { Meta(frequency: 0, inMain: false) }
-    var settings: String { "fifo-size-ratio=\(smallRatio);ghost-size-ratio=\(ghostRatio);move-to-main-threshold=\(moveThreshold)" }
+    var settings: String { "fifo-size-ratio=\(layout.smallRatio);ghost-size-ratio=\(layout.ghostRatio);move-to-main-threshold=\(moveThreshold)" }
 
     func admits(_ cost: Int) -> Bool { cost <= smallSize }
     func storesAfterEviction(_ cost: Int) -> Bool { ghostHit || cost < smallSize }
@@ -57,7 +48,7 @@ struct S3FIFOPolicy: EvictionPolicy {
         if nodes[slot].meta.frequency < .max { nodes[slot].meta.frequency += 1 }
     }
 
-    @inline(__always) mutating func miss(_ key: UInt64) { ghostHit = hasGhost && ghost.remove(key) }
+    @inline(__always) mutating func miss(_ key: UInt64) { ghostHit = layout.takeFromGhost(key) }
 
     @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) {
         if ghostHit {
@@ -80,7 +71,7 @@ struct S3FIFOPolicy: EvictionPolicy {
                     nodes.pushHead(oldest, &main)
                     continue
                 }
-                if hasGhost { ghost.recordFIFO(nodes[oldest].key, cost: nodes[oldest].cost) }
+                layout.recordInGhost(nodes[oldest].key, cost: nodes[oldest].cost)
                 return oldest
             }
         }
