@@ -42,7 +42,9 @@ struct WTinyLFUPolicy: EvictionPolicy {
         probationSize = Int(1.0 / 5.0 * Double(mainSize))
         protectedSize = Int(4.0 / 5.0 * Double(mainSize))
         filter = CountingBloomFilter(entries: mainSize, error: 0.001)
-        decayAfter = 32 &* mainSize  // ≤ 32 × Int.max / 32: capacities are far below 2⁵⁸
+        // 32 × main bytes (libCacheSim's size_t product); capacities reach 2⁶⁰, so the product
+        // saturates instead of wrapping (a wrapped 0 would halve the filter on every hit).
+        decayAfter = mainSize > Int.max / 32 ? Int.max : 32 * mainSize
     }
 
     var newMeta: UInt8 { 0 }
