@@ -55,7 +55,8 @@ struct HonestAnswerTests {
             #expect(row["pixel_rules"] == "url=on;decoded-ratio=none")
         }
         #expect(result.err.contains("bench: note: nscache at 1MiB: 20 of 40 requests had no dimensions"))
-        #expect(result.out.contains("note: lru at 1MiB: 20 of 40 requests had no dimensions"))
+        // The same sentence for both rows is said once, after both (issue 24 §4).
+        #expect(result.out.contains("note: 2 rows — nscache at 1MiB, lru at 1MiB: 20 of 40 requests had no dimensions"), "\(result.out)")
         let ratio = try bench(["run", "--trace", trace, "--backend", "lru", "--cost", "pixels", "--decoded-ratio", "8", "--capacity", "1MiB", "--csv", folder.path + "/q.csv"])
         #expect(ratio.status == 0 && !ratio.err.contains("bench: note"))
         #expect(try csvRows(folder.path + "/q.csv")[0]["cost_from_ratio"] == "20")

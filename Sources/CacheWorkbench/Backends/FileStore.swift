@@ -44,6 +44,8 @@ public final class FileStore: CacheBackend {
     private let folder: CacheFolder
     private let files: CountingFiles
     private let verify: Bool
+    /// Hits whose body `verify` checked (BackendDetails.verifiedHits).
+    private var verifiedHits = 0
     private var index = DiskEntryIndex()
     private var readBuffer: [UInt8] = []
     private var evictions = 0
@@ -79,6 +81,7 @@ public final class FileStore: CacheBackend {
     public var details: BackendDetails {
         var details = BackendDetails()
         details.durability = durability
+        details.verifiedHits = verify ? verifiedHits : nil
         return details
     }
 
@@ -104,6 +107,7 @@ public final class FileStore: CacheBackend {
         if verify {
             let intact = readBuffer.count == entry.size && readBuffer.withUnsafeBytes { PayloadContent.matches($0, key: key) }
             guard intact else { throw DiskError(backend: Self.name, path: filePath, reason: "verify: the body read back is not the one stored for '\(key)'") }
+            verifiedHits += 1
         }
         index.touch(key, at: request.time)
         return true

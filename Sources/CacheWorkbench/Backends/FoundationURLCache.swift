@@ -48,6 +48,8 @@ public final class FoundationURLCache: CacheBackend {
     private let folder: CacheFolder
     private let directory: String
     private let verify: Bool
+    /// Hits whose body `verify` checked and found to be the key's own (BackendDetails.verifiedHits).
+    private var verifiedHits = 0
     public let diskCapacity: Int
     public let memoryCapacity: Int
     /// Whether the query stays in the key (`urlcache-key=url`).
@@ -89,6 +91,7 @@ public final class FoundationURLCache: CacheBackend {
     public var details: BackendDetails {
         var details = BackendDetails()
         details.wrongBodyHits = wrongBodies
+        details.verifiedHits = verify ? verifiedHits : nil
         // Its files are written by corelibs' own code (HTTP-CACHING-FACTS.md §1a): no
         // --durability reaches them, and the probe does not see them.
         details.durability = .uncontrolled
@@ -124,6 +127,8 @@ public final class FoundationURLCache: CacheBackend {
                 throw DiskError(backend: Self.name, path: directory, reason: "verify: the body read back is not the one stored for '\(request.keyText)'")
             }
             wrongBodies += 1
+        } else if verify {
+            verifiedHits += 1
         }
         return true
     }

@@ -54,6 +54,8 @@ public final class URLCacheStore: CacheBackend {
     private let folder: CacheFolder
     private let dataDirectory: String
     private let verify: Bool
+    /// Hits whose body `verify` checked (BackendDetails.verifiedHits).
+    private var verifiedHits = 0
     private let files: CountingFiles
     private let database: SQLiteDatabase
     private var index = DiskEntryIndex()
@@ -156,6 +158,7 @@ public final class URLCacheStore: CacheBackend {
         var details = BackendDetails()
         details.orphansRemoved = orphanedBodiesRemoved
         details.durability = durability
+        details.verifiedHits = verify ? verifiedHits : nil
         details.remark(foreignDataEntries, "entries of fsCachedData/ were not body files of the store's shape (a regular file with a UUID name) and were left alone; they are in disk_footprint_bytes")
         return details
     }
@@ -192,6 +195,7 @@ public final class URLCacheStore: CacheBackend {
         guard let entry = index.lookup(key), entry.size == body.count, PayloadContent.matches(body, key: key) else {
             throw DiskError(backend: Self.name, path: path, reason: "verify: the body read back is not the one stored for '\(key)'")
         }
+        verifiedHits += 1
     }
 
     public func set(_ request: Request, cost: Int, payload: Payload?) throws {

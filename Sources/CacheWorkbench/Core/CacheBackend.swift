@@ -136,6 +136,9 @@ public struct BackendDetails: Sendable, Equatable {
     /// Hits served with a body stored for another URL, for a backend that checks every hit's
     /// body (`foundation-urlcache`, whose key drops the query); nil when not checked.
     public var wrongBodyHits: Int?
+    /// Hits whose body was read back and matched, byte for byte, what was stored for the key
+    /// (`--verify`); nil for a backend that did not check. A mismatch fails the run instead.
+    public var verifiedHits: Int?
     /// Things the modeled implementation did that the figures rest on, each with how many
     /// times (`foundation-urlcache`: stores that never reached its disk); said under the table.
     public var remarks: [Remark] = []

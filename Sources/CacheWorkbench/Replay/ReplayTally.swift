@@ -18,7 +18,13 @@ public struct ReplayTally: Sendable {
     public var tiers: TierCounts?
     /// Hits with another URL's body, from a backend that checks bodies; nil otherwise.
     public var wrongBodyHits: Int?
+    /// Counted hits whose body `--verify` read back and checked; nil when nothing was checked.
+    public var verifiedHits: Int?
     public var skippedRows = 0
+    /// What the backend held before the first request: entries a disk backend reopened from
+    /// an earlier run's `--cache-dir` (a warm start); 0 for a cold one.
+    public var openingEntries = 0
+    public var openingBytes = 0
     /// Requests replayed before the counters started (`--warmup`).
     public var warmupRequests = 0
     public var warnings: [MemoryWarningEvent] = []

@@ -27,7 +27,10 @@ public struct Replayer {
     /// and are recorded in `failure`.
     public func replay<Backend: CacheBackend>(_ backend: Backend) throws -> ReplayTally {
         var loop = ReplayLoop(backend: backend, capacity: capacity, options: options)
-        loop.tally.memory.sample(accounted: backend.facts.accountedBytes)
+        let opening = backend.facts
+        loop.tally.openingEntries = opening.entries
+        loop.tally.openingBytes = opening.accountedBytes
+        loop.tally.memory.sample(accounted: opening.accountedBytes)
         let started = MonotonicClock.now()
         var nextProgress = started + 250_000_000
         do {
@@ -90,6 +93,7 @@ public struct Replayer {
             tally.logicalWriteBytes = tally.tiers!.diskWriteBytes
         }
         if let wrong = tally.finalDetails.wrongBodyHits { tally.wrongBodyHits = wrong - (loop.countsStart.wrongBodyHits ?? 0) }
+        if let verified = tally.finalDetails.verifiedHits { tally.verifiedHits = verified - (loop.countsStart.verifiedHits ?? 0) }
         tally.skippedRows = source.skippedRows
         return tally
     }

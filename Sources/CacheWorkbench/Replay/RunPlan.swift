@@ -71,7 +71,8 @@ public struct RunPlan: Sendable {
 
     /// Runs every replay; `willRun` is told before each (for progress labels).
     public func execute(
-        environment: RunEnvironment, willRun: (BackendKind, Int) -> Void = { _, _ in }
+        environment: RunEnvironment, notice: (String) -> Void = { _ in }, willRun: (BackendKind, Int) -> Void = { _, _ in },
+        didFinish: (RunResult) throws -> Void = { _ in }
     ) throws -> [RunResult] {
         try checkBackendOptions()
         let keepKeyNames = keepsKeyNames
@@ -81,16 +82,20 @@ public struct RunPlan: Sendable {
         let loadSeconds = plan.loadSeconds
         let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
         if options.http != nil { try Self.checkHTTPFacts(trace) }
-        var summaries = knownSummaries
         // Offline policies read the future: one pass for every request's next access.
         let nextAccess = backends.contains(where: \.needsFuture) ? try NextAccess.compute(trace) : nil
         var results: [RunResult] = []
+        // Every row carries the trace's unique objects (the ceiling), so the trace is scanned once per cost model.
+        try plan.scanSummaries()
+        let summaries = plan.knownSummaries
+        if checksMemory {
+            try plan.checkMaterializedMemory(concurrent: 1)
+            for line in try plan.largeShareNotes() { notice(line) }
+        }
         for backend in backends {
             let model = costModel(for: backend, hasDimensions: hasDimensions)
             let capacities = capacities(for: backend)
-            // Every row carries the trace's unique objects (the ceiling), so the trace is scanned once per cost model.
-            let summary = try summaries[model] ?? TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
-            summaries[model] = summary
+            let summary = summaries[model]!
             if summary.workingSetBytes == 0, capacities.contains(where: \.needsWorkingSet) {
                 throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
             }
@@ -140,10 +145,56 @@ public struct RunPlan: Sendable {
                     environment: environment, disk: measurement, verify: disk.verify, spread: spread,
                     warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
                     capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: summary.uniqueKeys, compulsoryMisses: summary.uniqueKeys - warmedKeys, command: command))
+                try didFinish(results[results.count - 1])
             }
         }
         return results
     }
+
+    /// Refuses, before any replay, a plan whose materialized points would hold more payload
+    /// memory than the machine has available, `concurrent` points at a time
+    /// (`MaterializedMemoryEstimate`). Needs `scanSummaries()` first.
+    public func checkMaterializedMemory(concurrent: Int) throws {
+        guard options.materialize, backends.contains(where: \.holdsPayloads) else { return }
+        let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
+        try materializedPeak(hasDimensions: hasDimensions, concurrent: concurrent)
+            .check(availableBytes: MaterializedMemoryEstimate.availableBytes(), preloadedTrace: preload)
+    }
+
+    /// A `%` capacity that resolves to more than 1 GiB, said in bytes before the run starts
+    /// (1% of a decoded working set can be far more memory than a user expects), once per
+    /// share and cost model. Needs `scanSummaries()` first.
+    public func largeShareNotes() throws -> [String] {
+        let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
+        var notes: [String] = []
+        for backend in backends {
+            let model = costModel(for: backend, hasDimensions: hasDimensions)
+            guard let workingSet = knownSummaries[model]?.workingSetBytes, !options.ignoreObjectSize else { continue }
+            for capacity in capacities(for: backend) where capacity.needsWorkingSet {
+                let bytes = capacity.resolve(workingSetBytes: workingSet)
+                guard bytes > 1 << 30 else { continue }
+                let note = "\(capacity) of the trace's working set under --cost \(model.rawValue) (\(ByteCount.format(workingSet))) is \(ByteCount.format(bytes)) (\(bytes) bytes)"
+                if !notes.contains(note) { notes.append(note) }
+            }
+        }
+        return notes
+    }
+
+    /// The payload memory this plan's materialized points hold at their peak, `concurrent` at a time.
+    func materializedPeak(hasDimensions: Bool, concurrent: Int) -> MaterializedMemoryEstimate {
+        var points: [MaterializedMemoryEstimate.Point] = []
+        for backend in backends where options.materialize && backend.holdsPayloads {
+            guard let workingSet = knownSummaries[costModel(for: backend, hasDimensions: hasDimensions)]?.workingSetBytes else { continue }
+            for capacity in capacities(for: backend) {
+                let bytes = capacity.resolve(workingSetBytes: workingSet)
+                points.append(.init(label: "\(backend.label) at \(capacity)", bytes: ByteTotal(bytes) < workingSet ? bytes : Int(clamping: workingSet)))
+            }
+        }
+        return MaterializedMemoryEstimate(points: points, concurrent: concurrent)
+    }
+
+    /// False for a sweep's single-point plans: the sweep checks all its points at once.
+    public var checksMemory = true
 
     /// The counterfactual of a warned point (`WarningCost`): the same replay without warnings,
     /// untimed (its counts are what is compared, and a replay's counts do not depend on

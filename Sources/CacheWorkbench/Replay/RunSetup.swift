@@ -154,11 +154,27 @@ public struct RunSetup {
         let environment = RunEnvironment.current()
         var plan = self.plan
         plan.options.progress = { progress.update($0) }
-        let results = try plan.execute(environment: environment) { backend, capacity in
-            progress.begin("\(backend.label) \(ByteCount.format(capacity))")
-        }
+        // Points in run order (one backend label each), for "k/N" and the ETA.
+        let order = plan.backends.flatMap { backend in plan.capacities(for: backend).map { _ in backend.label } }
+        var eta = PointETA()
+        var started = MonotonicClock.now()
+        var point = 0
+        let rows = try csvPath.map(FinishedRowsCSV.init(path:))
+        let results = try plan.execute(environment: environment, notice: progress.note, willRun: { backend, capacity in
+            point += 1
+            started = MonotonicClock.now()
+            let label = "\(backend.label) \(ByteCount.format(capacity))"
+            if order.count > 1 {
+                progress.begin("\(point)/\(order.count) " + label, secondsAfter: eta.seconds(for: order.dropFirst(point)))
+            } else {
+                progress.begin(label)
+            }
+        }, didFinish: { result in
+            eta.finished(backend: order[min(point, order.count) - 1], seconds: Double(MonotonicClock.now() - started) / 1e9)
+            try rows?.append(result)
+        })
         progress.finish()
-        if let csvPath { try OutputFile.write(CSVReport.render(results), to: csvPath) }
+        try rows?.finish()
         if let jsonPath { try OutputFile.write(JSONReport.render(results, environment: environment), to: jsonPath) }
         if let timelinePath { try OutputFile.write(TimelineReport.render(results), to: timelinePath) }
         return Outcome(results: results, table: TableReport.render(results, environment: environment))

@@ -105,6 +105,8 @@ public struct SweepRun {
         progress.show("scanning \(plan.trace.label)")
         try plan.scanSummaries()
         progress.finish()
+        try plan.checkMaterializedMemory(concurrent: min(jobs, max(1, points.count)))
+        for line in try plan.largeShareNotes() { progress.note(line) }
         let journal = self.journal
         // To standard output, a pipe or a device (no journal): each row as it finishes.
         let stream: RowStream? = try csvPath.flatMap { path in journal == nil ? RowStream(try OutputFile(path)) : nil }
@@ -145,6 +147,7 @@ public struct SweepRun {
                 single.capacities = [point.capacity]
                 single.firstRunIndex = point.index
                 single.options.progress = nil
+                single.checksMemory = false  // checked above, for the points that run at once
                 do {
                     guard var result = try single.execute(environment: environment).first else { continue }
                     result.sweepPoint = point.index
@@ -229,18 +232,6 @@ public struct SweepRun {
         guard seconds.isFinite else { return "?" }
         let whole = Int(seconds.rounded())
         return whole >= 3600 ? "\(whole / 3600)h\(whole % 3600 / 60)m" : whole >= 60 ? "\(whole / 60)m\(whole % 60)s" : "\(whole)s"
-    }
-}
-
-/// The CSV going to a stream, one row at a time; written only under `SweepState`'s lock.
-private final class RowStream: @unchecked Sendable {
-    let file: OutputFile
-
-    init(_ file: OutputFile) { self.file = file }
-
-    func write(_ line: String) throws {
-        try file.write(line + "\n")
-        try file.flush()
     }
 }
 

@@ -16,7 +16,7 @@ extension TableReport {
                 counts += "; URL sizes read as points × \(result.pixelRules.pointScale) (--url-units points, the device's scale; a URL with @Nx or dpr gives pixels)"
             }
             if rowsOf[counts] == nil { distinct.append(counts) }
-            rowsOf[counts, default: []].append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))")
+            rowsOf[counts, default: []].append("\(TableReport.rowLabel(result))")
         }
         return distinct.map { counts in
             let rows = rowsOf[counts]!

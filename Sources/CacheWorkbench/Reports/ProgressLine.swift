@@ -15,9 +15,13 @@ public final class ProgressLine: @unchecked Sendable {
         self.enabled = enabled
     }
 
-    public func begin(_ label: String) {
+    /// Seconds the points after this one are estimated to take (`PointETA`); nil: no ETA.
+    private var secondsAfter: Double?
+
+    public func begin(_ label: String, secondsAfter: Double? = nil) {
         finish()
         self.label = label
+        self.secondsAfter = secondsAfter
     }
 
     public func update(_ progress: ReplayProgress) {
@@ -26,6 +30,10 @@ public final class ProgressLine: @unchecked Sendable {
         if let fraction = progress.fraction { text += " (\(Int(fraction * 100))%)" }
         let rate = Double(progress.requests) / max(progress.elapsedSeconds, 1e-9)
         text += ", \(TableReport.rate(rate)) req/s"
+        // The ETA: this point's remainder at its own pace, then the points after it.
+        if let after = secondsAfter, let fraction = progress.fraction, fraction > 0.01 {
+            text += ", ETA \(SweepRun.duration(after + progress.elapsedSeconds * (1 - fraction) / fraction))"
+        }
         FileDescriptorOutput.write(text, to: 2)
         shown = true
     }
@@ -35,6 +43,13 @@ public final class ProgressLine: @unchecked Sendable {
         guard enabled else { return }
         FileDescriptorOutput.write("\r\u{1B}[K" + status, to: 2)
         shown = true
+    }
+
+    /// A note on stderr (`bench: note: …`), whether or not stderr is a terminal: a fact the
+    /// user needs before the run's result (the line in progress is cleared first).
+    public func note(_ text: String) {
+        finish()
+        FileDescriptorOutput.write("bench: note: \(text)\n", to: 2)
     }
 
     public func finish() {

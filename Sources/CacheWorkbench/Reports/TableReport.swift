@@ -96,7 +96,7 @@ public enum TableReport {
             var workingSets: [String] = []
             for result in results {
                 guard let workingSet = result.workingSetBytes else { continue }
-                let entry = "\(ByteCount.format(workingSet)) \(result.costModel.rawValue)"
+                let entry = result.ignoreObjectSize ? "\(workingSet) objects" : "\(ByteCount.format(workingSet)) \(result.costModel.rawValue)"
                 if !workingSets.contains(entry) { workingSets.append(entry) }
             }
             if !workingSets.isEmpty { text += "; working set " + workingSets.joined(separator: ", ") }
@@ -122,10 +122,10 @@ public enum TableReport {
         notes += deviceNotes(results)
         notes += ModelNotes.notes(results)
         for result in results where (result.spread?.disagreements ?? 0) > 0 {
-            notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.spread!.disagreements) of \(result.spread!.repeats) repeats counted different hits than the first (the row shows the first's counts); replays are meant to be deterministic for a trace, options and seed")
+            notes.append("\(TableReport.rowLabel(result)): \(result.spread!.disagreements) of \(result.spread!.repeats) repeats counted different hits than the first (the row shows the first's counts); replays are meant to be deterministic for a trace, options and seed")
         }
         for result in results where result.tally.tooLarge > 0 {
-            notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses and not stored (too_large)")
+            notes.append("\(TableReport.rowLabel(result)): \(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses and not stored (too_large)")
         }
         if let first = results.first, first.ignoreObjectSize {
             notes.append("--ignore-obj-size: every object counts 1, so capacities are in objects and the byte hit ratio counts objects")
@@ -137,7 +137,13 @@ public enum TableReport {
             notes.append("\(first.tally.skippedRows) malformed trace rows were skipped (--skip-bad); every figure leaves them out")
         }
         notes += warningNotes(results)
-        return notes
+        return NoteMerging.merged(notes, subjects: results.map(rowLabel))
+    }
+
+    /// A row as notes name it: its backend and capacity, in objects under --ignore-obj-size
+    /// (a count, never bytes).
+    static func rowLabel(_ result: RunResult) -> String {
+        "\(result.backendLabel) at " + (result.ignoreObjectSize ? "\(result.capacityBytes) objects" : ByteCount.format(result.capacityBytes))
     }
 
     /// `100MiB`, `10% (5.2MiB)`-style, or `100 obj` when every object counts 1.
@@ -146,7 +152,7 @@ public enum TableReport {
         var notes: [String] = []
         for result in results {
             guard let h = result.tally.http, let settings = result.httpSettings else { continue }
-            let at = "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))"
+            let at = rowLabel(result)
             if h.heuristicLifetimes > 0 {
                 notes.append("\(at): \(h.heuristicLifetimes) stored responses had no explicit lifetime and got \(settings.heuristicFraction) × (Date − Last-Modified) (RFC 9111 §4.2.2's heuristic\(settings.profile == .apple ? "; Apple documents none, so this is an assumption" : ""); --heuristic-fraction 0 turns it off)")
             }
@@ -187,10 +193,19 @@ public enum TableReport {
     static func backendNotes(_ results: [RunResult]) -> [String] {
         var notes: [String] = []
         for result in results {
-            let at = "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))"
+            let at = rowLabel(result)
             for remark in result.tally.finalDetails.remarks { notes.append("\(at): \(remark.count) \(remark.text)") }
             if let orphans = result.tally.finalDetails.orphansRemoved, orphans > 0 {
                 notes.append("\(at): \(orphans) body files that no entry named (written before a crash, never committed) were removed when the folder was reopened (orphans_removed); the footprint is without them")
+            }
+            if let disk = result.disk, disk.kept {
+                let opened = result.tally.openingEntries
+                notes.append(opened > 0
+                    ? "\(at): warm start: reopened \(opened) entries (\(ByteCount.format(result.tally.openingBytes))) an earlier run left in \(disk.folder)"
+                    : "\(at): cold start: \(disk.folder) held no entries")
+            }
+            if let verified = result.tally.verifiedHits {
+                notes.append("\(at): verified \(verified) hits: each body read back matched, byte for byte, the one stored for its key (--verify)\(result.tally.tiers != nil ? "; memory-tier hits read no stored bytes and are not among them" : "")")
             }
             if result.tally.http == nil, let wrong = result.tally.wrongBodyHits, wrong > 0 {
                 notes.append("\(at): \(wrong) hits returned another URL's body (its key drops the query and the scheme); they are in the hit ratio, which they inflate")
@@ -237,11 +252,11 @@ public enum TableReport {
     public static func fallbackNotes(_ results: [RunResult]) -> [String] {
         let pricing = results.filter { $0.encodedFallbacks > 0 }.map { result in
             let priced = result.tally.costSources?.total ?? 0
-            return "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
+            return "\(TableReport.rowLabel(result)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
         }
         let policies = results.filter { $0.tally.finalFacts.fallbacks > 0 }.map { result in
             let facts = result.tally.finalFacts
-            return "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): \(facts.fallbacks) \(facts.fallbackRule ?? "decisions followed the workbench's own rule")"
+            return "\(TableReport.rowLabel(result)): \(facts.fallbacks) \(facts.fallbackRule ?? "decisions followed the workbench's own rule")"
         }
         return pricing + policies
     }

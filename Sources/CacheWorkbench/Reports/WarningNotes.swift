@@ -10,7 +10,7 @@ extension TableReport {
             notes.append(note)
         }
         for result in results where result.memoryWarningSchedule != nil && !result.failed {
-            let at = "\(result.backendLabel) at \(ByteCount.format(result.capacityBytes))"
+            let at = TableReport.rowLabel(result)
             guard let cost = result.warningCost else {
                 if result.replayed {
                     notes.append("\(at): what the memory warnings cost was not measured (--cache-dir: the warned run changed the folder a replay without warnings would reopen)")
@@ -27,7 +27,7 @@ extension TableReport {
             let missingBefore = warnings.filter { $0.hitRatioBefore == nil }.count
             let missingAfter = warnings.filter { $0.hitRatioAfter == nil }.count
             if missingBefore + missingAfter > 0 {
-                notes.append("\(result.backendLabel) at \(ByteCount.format(result.capacityBytes)): the \(result.warningWindow)-request window did not fit before \(missingBefore) and after \(missingAfter) of \(warnings.count) warnings (too close to the trace's start or end, or to each other); those are left out of 'hit before'/'hit after' (– when none fit); a smaller --warning-window fits more")
+                notes.append("\(TableReport.rowLabel(result)): the \(result.warningWindow)-request window did not fit before \(missingBefore) and after \(missingAfter) of \(warnings.count) warnings (too close to the trace's start or end, or to each other); those are left out of 'hit before'/'hit after' (– when none fit); a smaller --warning-window fits more")
             }
         }
         return notes

@@ -1,0 +1,145 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import CacheWorkbench
+
+/// Issue 24 §3–§5: a run that says what ran, keeps what it finished and refuses what cannot fit.
+@Suite("Run output", .serialized)
+struct RunOutputTests {
+    /// 20 requests, 10 keys of 100 bytes each requested twice in a row pattern k0…k9, k0…k9.
+    static func twiceTrace(_ folder: TemporaryFolder) -> String {
+        var text = "time,key,size\n"
+        for index in 0..<20 { text += "\(index),k\(index % 10),100\n" }
+        return folder.file("t.csv", text)
+    }
+
+    /// The row's cells by column name, parsed as CSV (the `command` cell is quoted).
+    static func rows(_ path: String) throws -> [[String: String]] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = CSVRowText.fields(of: lines[0])
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, CSVRowText.fields(of: $0))) }
+    }
+
+    @Test("notes shared by rows are said once, after the rows they cover; exact repeats are dropped")
+    func notesMerge() {
+        let notes = [
+            "lru at 1MiB: 3 requests too large", "a trace note", "fifo at 1MiB: 3 requests too large",
+            "lru at 2MiB: 1 requests too large", "a trace note", "fifo at 1MiB: 3 requests too large",
+        ]
+        let merged = NoteMerging.merged(notes, subjects: ["lru at 1MiB", "fifo at 1MiB", "lru at 2MiB"])
+        #expect(merged == ["2 rows — lru at 1MiB, fifo at 1MiB: 3 requests too large", "a trace note", "lru at 2MiB: 1 requests too large"])
+        // Rows whose labels extend one another stay apart.
+        #expect(NoteMerging.merged(["x at 1 (10%): a", "x at 1: a"], subjects: ["x at 1", "x at 1 (10%)"]) == ["2 rows — x at 1 (10%), x at 1: a"])
+    }
+
+    @Test("--verify says how many hits it read back and checked: every disk hit (hand count: 10 of 20)")
+    func verifiedHits() throws {
+        let folder = TemporaryFolder()
+        let trace = Self.twiceTrace(folder)
+        let run = try bench(["run", "--trace", trace, "--backend", "files,sqlite", "--capacity", "1MiB", "--verify", "--no-timing", "--csv", folder.path + "/r.csv"])
+        #expect(run.status == 0, "\(run.err)")
+        // k0…k9 miss once each, then hit once each: 10 hits per backend, each read from disk.
+        #expect(try Self.rows(folder.path + "/r.csv").map { $0["hits"] } == ["10", "10"])
+        #expect(run.out.contains("note: 2 rows — files at 1MiB, sqlite at 1MiB: verified 10 hits: each body read back matched"), "\(run.out)")
+        let unchecked = try bench(["run", "--trace", trace, "--backend", "files", "--capacity", "1MiB", "--no-timing"])
+        #expect(unchecked.status == 0 && !unchecked.out.contains("verified"))
+        // A warm-up's hits are not among the counted ones: 5 warm-up requests hit nothing, the 10 hits stay.
+        let warmed = try bench(["run", "--trace", trace, "--backend", "files", "--capacity", "1MiB", "--verify", "--no-timing", "--warmup", "15"])
+        #expect(warmed.out.contains("files at 1MiB: verified 5 hits"), "\(warmed.out)")
+    }
+
+    @Test("a warm start says how many entries it reopened; a cold one says it had none")
+    func warmStart() throws {
+        let folder = TemporaryFolder()
+        let trace = Self.twiceTrace(folder)
+        let arguments = ["run", "--trace", trace, "--backend", "files", "--capacity", "1MiB", "--no-timing", "--cache-dir", folder.path + "/cd"]
+        let cold = try bench(arguments)
+        #expect(cold.status == 0 && cold.out.contains("note: files at 1MiB: cold start: \(folder.path)/cd/files held no entries"), "\(cold.out)\(cold.err)")
+        let warm = try bench(arguments)
+        // The first run left all 10 objects (1000 bytes fit in 1 MiB).
+        #expect(warm.status == 0 && warm.out.contains("note: files at 1MiB: warm start: reopened 10 entries (1000B) an earlier run left in \(folder.path)/cd/files"), "\(warm.out)")
+    }
+
+    @Test("under --ignore-obj-size rows and the working set are counted in objects, never bytes")
+    func objectUnits() throws {
+        let folder = TemporaryFolder()
+        let run = try bench(["run", "--trace", Self.twiceTrace(folder), "--backend", "files", "--capacity", "5", "--ignore-obj-size", "--verify", "--no-timing"])
+        #expect(run.status == 0)
+        #expect(run.out.contains("note: files at 5 objects: verified") && run.out.contains("working set 10 objects"), "\(run.out)")
+        #expect(!run.out.contains("at 5B") && !run.out.contains("10B"))
+    }
+
+    @Test("a materialized run that cannot fit in available memory is refused with the figures and the fix")
+    func memoryRefusal() throws {
+        let folder = TemporaryFolder()
+        let trace = Self.twiceTrace(folder)
+        // nscache holds payloads: at 50% of the 1000-byte working set, 500 bytes; at 5000 bytes, all 1000.
+        let tight = ["CWB_MEM_AVAILABLE": "1000"]
+        let refused = try bench(["run", "--trace", trace, "--backend", "nscache", "--capacity", "50%,5000", "--csv", folder.path + "/r.csv"], environment: tight)
+        #expect(refused.status == 2)
+        #expect(refused.err == "bench: error: materializing payloads would hold about 1000B (the largest point: nscache at 4.88KiB, up to 1000B), but the machine has 1000B available (MemAvailable): --no-materialize simulates the same counts without payload memory, or choose smaller capacities\n", "\(refused.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/r.csv"))
+        // 90% of 1112 bytes is 1000.8: the same run fits; so does the refused one without payloads.
+        #expect(try bench(["run", "--trace", trace, "--backend", "nscache", "--capacity", "50%,5000", "--no-timing"], environment: ["CWB_MEM_AVAILABLE": "1112"]).status == 0)
+        #expect(try bench(["run", "--trace", trace, "--backend", "nscache", "--capacity", "50%,5000", "--no-timing", "--no-materialize"], environment: tight).status == 0)
+        // A sweep adds the points that run at once: 2 jobs hold 1000 + 500 bytes.
+        let sweep = try bench(["sweep", "--trace", trace, "--backend", "nscache", "--capacity", "50%,5000", "--jobs", "2", "--no-timing"], environment: ["CWB_MEM_AVAILABLE": "1200"])
+        #expect(sweep.status == 2 && sweep.err.contains("would hold about 1.46KiB with 2 points at once (--jobs; the largest point: nscache at 4.88KiB, up to 1000B)") && sweep.err.contains("or --jobs 1"), "\(sweep.err)")
+    }
+
+    @Test("the ETA of the points to come: each at the mean of its backend's finished points, else of all")
+    func pointETA() {
+        var eta = PointETA()
+        #expect(eta.seconds(for: ["lru"]) == nil)  // nothing finished: no estimate
+        eta.finished(backend: "lru", seconds: 2)
+        eta.finished(backend: "lru", seconds: 4)
+        eta.finished(backend: "sqlite", seconds: 10)
+        // lru 3 + sqlite 10 + fifo at the mean of all, 16 / 3.
+        let expected: Double = 3 + 10 + 16.0 / 3
+        #expect(eta.seconds(for: ["lru", "sqlite", "fifo"]) == expected)
+        #expect(eta.seconds(for: []) == 0)
+    }
+
+    @Test("a % capacity above 1 GiB is said in bytes before the run starts")
+    func largeShareSaid() throws {
+        let folder = TemporaryFolder()
+        // 4 objects of 1 GiB: 50% is 2 GiB (no payloads: lru is a policy simulator).
+        var text = "time,key,size\n"
+        for index in 0..<4 { text += "\(index),k\(index),1073741824\n" }
+        let run = try bench(["run", "--trace", folder.file("big.csv", text), "--backend", "lru", "--capacity", "50%,10%", "--no-timing"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("bench: note: 50% of the trace's working set under --cost encoded (4GiB) is 2GiB (2147483648 bytes)\n"), "\(run.err)")
+        #expect(!run.err.contains("10% of"))  // 429496730 bytes: below 1 GiB, nothing said
+    }
+
+    @Test("bench run writes each finished row to --csv as it finishes: a kill keeps what was done")
+    func rowsAsTheyFinish() throws {
+        let folder = TemporaryFolder()
+        // The default trace: lru finishes in well under a second; sqlite with full durability
+        // then runs for many seconds, long enough to see the first row while it runs.
+        let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .deletingLastPathComponent().appendingPathComponent("bench")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["run", "--backend", "lru,sqlite", "--capacity", "64MiB", "--durability", "full", "--no-timing", "--csv", folder.path + "/r.csv"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var seenWhileRunning: [[String: String]]?
+        for _ in 0..<1200 where process.isRunning {  // up to 120 s
+            if let rows = try? Self.rows(folder.path + "/r.csv"), !rows.isEmpty {
+                seenWhileRunning = process.isRunning ? rows : nil
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let rows = try #require(seenWhileRunning, "no finished row on disk while the run was still going")
+        #expect(rows.count == 1 && rows[0]["backend"] == "lru" && rows[0]["status"] == "ok")
+        // The file the kill left is whole: the header and lru's row, nothing half-written.
+        #expect(try Self.rows(folder.path + "/r.csv").map { $0["backend"] } == ["lru"])
+    }
+}
