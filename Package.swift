@@ -7,12 +7,17 @@ let package = Package(
     products: [
         .executable(name: "bench", targets: ["bench"]),
         .library(name: "CacheWorkbench", targets: ["CacheWorkbench"]),
+        // The whole command line as a library: a cache author's own executable runs it with
+        // their backends registered (`BenchCommandLine.main(extraBackends:)`, Examples/CustomBackend).
+        .library(name: "BenchCLI", targets: ["BenchCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // `swift package generate-documentation` (docs/api.md); used only when asked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries (scripts/bootstrap installs their -dev packages).
@@ -37,13 +42,17 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
-        .executableTarget(
-            name: "bench",
+        // The commands (Sources/bench: parsing and printing only, no logic).
+        .target(
+            name: "BenchCLI",
             dependencies: [
                 "CacheWorkbench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/bench"
         ),
+        // The `bench` executable: BenchCLI with the built-in backends.
+        .executableTarget(name: "bench", dependencies: ["BenchCLI"], path: "Sources/BenchMain"),
         .testTarget(
             name: "CacheWorkbenchTests",
             dependencies: ["CacheWorkbench", "bench"]

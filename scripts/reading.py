@@ -349,6 +349,17 @@ def not_ranked_notes(results):
             for _, row in results[results["backend"].isin(NOT_IOS)].iterrows()]
 
 
+def contention_notes(results):
+    """Timed rows replayed beside other points (points_at_once > 1: `sweep --jobs N`): their
+    latency, throughput and memory figures include the others in flight; hit ratios are exact."""
+    if "points_at_once" not in results:
+        return []
+    contended = results[(results["points_at_once"].fillna(1) > 1) & (results["timing"].astype(str) == "on")]
+    return [(f"{int(row['points_at_once'])} points ran at once (sweep --jobs): latency, throughput and memory figures are contended "
+             "by the others in flight; hit ratios are exact. A timed sweep without --jobs runs one point at a time.", row_name(row))
+            for _, row in contended.iterrows()]
+
+
 def reading(results):
     """The reading's lines (HTML-safe), each computed from the rows with status ok."""
     results = results[results["requests"] > 0]  # a row that replayed nothing has no ratio to read
@@ -360,5 +371,6 @@ def reading(results):
     lines += knee_lines(results, known)
     lines += bound_lines(results, online)
     lines += disk_lines(results)
-    lines += merged(warning_notes(results) + model_notes(results, known) + not_ranked_notes(results) + remark_notes(results))
+    lines += merged(contention_notes(results) + warning_notes(results) + model_notes(results, known) + not_ranked_notes(results)
+                    + remark_notes(results))
     return lines

@@ -115,13 +115,21 @@ def facts(results):
     return "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in items if v is not None)
 
 
+def duration_text(nanoseconds):
+    """A latency as the table prints it (TableReport.nanoseconds): ns below 10 µs, whole µs
+    below 10 ms, else whole ms; – when not measured."""
+    if nanoseconds is None or pd.isna(nanoseconds):
+        return "–"
+    value = int(nanoseconds)
+    return f"{value} ns" if value < 10_000 else f"{value // 1000} µs" if value < 10_000_000 else f"{value // 1_000_000} ms"
+
+
 def table(results):
     headers = ["backend", "capacity", "cost", "hit ratio", "byte hit", "get-hit p50", "set p50", "req/s", "evictions", "status"]
     rows = []
     for _, row in results.iterrows():
         cells = [row["label"], capacity_text(row), row["cost_model"], percent(row["object_hit_ratio"]), percent(row["byte_hit_ratio"]),
-                 "–" if pd.isna(row.get("get_hit_p50_ns")) else f"{int(row['get_hit_p50_ns'])} ns",
-                 "–" if pd.isna(row.get("set_p50_ns")) else f"{int(row['set_p50_ns'])} ns",
+                 duration_text(row.get("get_hit_p50_ns")), duration_text(row.get("set_p50_ns")),
                  "–" if pd.isna(row.get("throughput_rps")) else plot.count_label(row["throughput_rps"]),
                  "–" if pd.isna(row.get("evictions")) else f"{int(row['evictions']):,}", row.get("status", "ok")]
         rows.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")

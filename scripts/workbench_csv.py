@@ -66,7 +66,9 @@ KINDS = [
         "warning_hits_lost": SIGNED, "warning_memory_hits_lost": SIGNED, "warning_hits_lost_per_warning": SIGNED,
         "warning_recovery_requests": COUNT,
         # The ceiling from the row itself (issue 21 §4): the trace's objects, the replay's first requests.
-        "unique_objects": COUNT, "compulsory_misses": COUNT}),
+        "unique_objects": COUNT, "compulsory_misses": COUNT,
+        # Points replayed at once (sweep --jobs, issue 24 §5): above 1, timing was contended.
+        "points_at_once": Number(1, LARGEST)}),
     ("mrc", "object_miss_ratio", {
         "method": TEXT, "ignore_obj_size": TEXT, "capacity_bytes": CAPACITY, "object_miss_ratio": RATIO, "byte_miss_ratio": RATIO}, {}),
     ("similar", "key_set", {

@@ -1,7 +1,23 @@
 import ArgumentParser
 import CacheWorkbench
 
-@main
+/// The `bench` command line, for an executable of one's own: registers `extraBackends` beside
+/// the built-in ones, then parses the process's arguments and runs the command, as `bench`
+/// does (Sources/BenchMain). A backend registered here is selected by name like any other
+/// (`--backend mycache,lru`), runs under every command and option, and is in `bench list`.
+/// A name already taken, or one that is not lower-case letters, digits and `-`, ends the
+/// process with `bench: error: …` and status 2. See docs/custom-backend.md.
+public enum BenchCommandLine {
+    public static func main(extraBackends: [BackendKind] = []) {
+        do {
+            try BackendRegistry.register(extraBackends)
+        } catch {
+            fail(String(describing: error))
+        }
+        Bench.main()
+    }
+}
+
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",

@@ -9,9 +9,10 @@ struct SweepCommand: ParsableCommand {
         discussion: """
             Takes `bench run`'s options. --capacity also takes a range A..B (both sizes or \
             both shares of the working set), split into --points capacities, log-spaced by \
-            default. Points run --jobs at a time (default: one per core), each a replay of \
-            its own, so hit ratios equal a serial `bench run` of the same points; timing and \
-            memory columns are shared with the points in flight (use --jobs 1 for them). \
+            default. Points run --jobs at a time (default: one at a time with timing on, one \
+            per core with --no-timing), each a replay of its own, so hit ratios equal a serial \
+            `bench run` of the same points; with --jobs N and timing on, timing and memory \
+            columns are shared with the points in flight (points_at_once in the CSV). \
             With --csv FILE, finished rows go to FILE.partial as they finish; an interrupted \
             sweep continues with --resume, and FILE is written whole at the end.
 
@@ -44,7 +45,7 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Spacing of a range's capacities: log or linear.", valueName: "log|linear"))
     var spacing = "log"
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Points replayed at once (default: one per core).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Points replayed at once (default: 1 with timing on, one per core with --no-timing).", valueName: "n"))
     var jobs: Int?
 
     @Flag(name: .long, help: "Continue an interrupted sweep from --csv FILE's FILE.partial: only the points it lacks are run.")

@@ -89,6 +89,45 @@ struct RunOutputTests {
         #expect(sweep.status == 2 && sweep.err.contains("would hold about 1.46KiB with 2 points at once (--jobs; the largest point: nscache at 4.88KiB, up to 1000B)") && sweep.err.contains("or --jobs 1"), "\(sweep.err)")
     }
 
+    @Test("a timed sweep runs one point at a time unless --jobs says otherwise; then the table, the CSV and the report say so")
+    func timedSweepsAlone() throws {
+        let folder = TemporaryFolder()
+        let trace = Self.twiceTrace(folder)
+        let alone = try bench(["sweep", "--trace", trace, "--backend", "clock,fifo", "--capacity", "300,500", "--csv", folder.path + "/a.csv"])
+        #expect(alone.status == 0, "\(alone.err)")
+        #expect(try Self.rows(folder.path + "/a.csv").map { $0["points_at_once"] } == ["1", "1", "1", "1"])
+        #expect(!alone.err.contains("ran at once"))
+        let together = try bench(["sweep", "--trace", trace, "--backend", "clock,fifo", "--capacity", "300,500", "--jobs", "2", "--csv", folder.path + "/b.csv"])
+        #expect(together.status == 0)
+        let rows = try Self.rows(folder.path + "/b.csv")
+        #expect(rows.map { $0["points_at_once"] } == ["2", "2", "2", "2"])
+        #expect(together.err.contains("bench: note: 2 points ran at once (--jobs 2): latency, throughput and the heap and RSS columns include the other points in flight"), "\(together.err)")
+        // Untimed, the default is one point per core (lru would come from its one-pass curve:
+        // clock and fifo are replayed); hit counts are the same either way.
+        let untimed = try bench(["sweep", "--trace", trace, "--backend", "clock,fifo", "--capacity", "300,500", "--no-timing", "--csv", folder.path + "/c.csv"])
+        #expect(untimed.status == 0)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(try Self.rows(folder.path + "/c.csv").map { $0["points_at_once"] } == Array(repeating: String(min(cores, 4)), count: 4))
+        #expect(try Self.rows(folder.path + "/c.csv").map { $0["hits"] } == rows.map { $0["hits"] })
+        // The report's reading says which rows ran contended (each row at once, merged).
+        let page = try ReadingTests.page([folder.path + "/b.csv"], in: folder)
+        let lines = try ReadingTests.reading(page)
+        #expect(lines.contains { $0.hasPrefix("4 rows — ") && $0.contains("2 points ran at once (sweep --jobs): latency, throughput and memory figures are contended") }, "\(lines)")
+        #expect(try !ReadingTests.reading(ReadingTests.page([folder.path + "/a.csv"], in: folder)).contains { $0.contains("ran at once") })
+    }
+
+    @Test("the report prints latencies as the table does: ns below 10 µs, µs below 10 ms, then ms")
+    func reportLatencyUnits() throws {
+        let folder = TemporaryFolder()
+        let rows = [
+            ReadingTests.row("sqlite", 1024, requests: 10, hits: 5, evictions: 0, ["get_hit_p50_ns": "544767", "set_p50_ns": "12000000"]),
+            ReadingTests.row("lru", 1024, requests: 10, hits: 5, evictions: 0, ["get_hit_p50_ns": "510", "set_p50_ns": "9999"]),
+        ]
+        let page = try ReadingTests.page([ReadingTests.csv(rows, extra: ["get_hit_p50_ns", "set_p50_ns"], in: folder)], in: folder)
+        for cell in ["<td>544 µs</td>", "<td>12 ms</td>", "<td>510 ns</td>", "<td>9999 ns</td>"] { #expect(page.contains(cell), "\(cell)") }
+        #expect(!page.contains("544767"))
+    }
+
     @Test("the ETA of the points to come: each at the mean of its backend's finished points, else of all")
     func pointETA() {
         var eta = PointETA()

@@ -6,9 +6,10 @@ import Testing
 /// rows journaled as they finish and `--resume`.
 @Suite("bench sweep", .serialized)
 struct SweepTests {
-    /// Columns a replay measures (time, memory, ids): everything else must be equal.
+    /// Columns a replay measures (time, memory, ids) or that say how it ran (points at once):
+    /// everything else must be equal.
     static let measured: Set<String> = [
-        "run_id", "throughput_rps", "wall_s", "allocated_peak_bytes", "rss_peak_bytes", "started_at",
+        "run_id", "throughput_rps", "wall_s", "allocated_peak_bytes", "rss_peak_bytes", "started_at", "points_at_once",
     ]
 
     static func rows(_ path: String) throws -> [[String: String]] {

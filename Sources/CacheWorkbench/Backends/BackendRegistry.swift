@@ -1,3 +1,4 @@
+import Synchronization
 /// What every backend is built from. Backend-specific options arrive as `options`.
 public struct BackendConfig: Sendable {
     public var capacityBytes: Int
@@ -43,7 +44,7 @@ public struct BackendKind: Sendable {
     public private(set) var variantOptions: [String: String] = [:]
     private let factory: @Sendable (BackendConfig) throws -> any CacheBackend
 
-    public init<Backend: CacheBackend>(
+    public init<Backend: CacheBackend & SendableMetatype>(
         name: String, summary: String, options: [(name: String, help: String)] = [], microsecondsPerRequest: Double? = nil,
         make: @escaping @Sendable (BackendConfig) throws -> Backend
     ) {
@@ -104,10 +105,37 @@ public struct BackendKind: Sendable {
 }
 
 public enum BackendRegistry {
-    /// Memory and policy backends first, then the disk backends. `bench run` with no
-    /// `--backend` runs `defaultNames`.
-    public static let all: [BackendKind] = baseKinds
+    /// Memory and policy backends first, then the disk backends, then the presets, then any
+    /// registered by a program of one's own (`register`). `bench run` with no `--backend`
+    /// runs `defaultKinds`.
+    public static var all: [BackendKind] { builtInKinds + registered.withLock { $0 } }
+
+    private static let builtInKinds: [BackendKind] = baseKinds
         + TierPreset.all.map { preset in preset.kind(memory: builtIn(preset.memory), disk: builtIn(preset.disk)) }
+
+    /// Backends added by `register`, behind a lock (registration may come from any thread,
+    /// though a program normally registers once, before the command runs).
+    private static let registered = Mutex<[BackendKind]>([])
+
+    /// Adds backends of a cache author's own (`BenchCommandLine.main(extraBackends:)`): each
+    /// is then selected by name like a built-in one, in `all` and `default`. A name must be
+    /// new (not a backend, a group or a `tier:`) and made of lower-case letters, digits and
+    /// `-`, starting with a letter; otherwise nothing is registered. O(backends).
+    public static func register(_ kinds: [BackendKind]) throws {
+        try registered.withLock { extras in
+            var taken = Set((builtInKinds + extras).map(\.name) + groupNames)
+            for kind in kinds {
+                let allowed = kind.name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+                guard let first = kind.name.unicodeScalars.first, ("a"..."z").contains(first), allowed else {
+                    throw WorkbenchError("cannot register backend \(ErrorText.quote(kind.name)): a name is lower-case letters, digits and '-', starting with a letter")
+                }
+                guard taken.insert(kind.name).inserted else {
+                    throw WorkbenchError("cannot register backend '\(kind.name)': the name is taken (bench list shows the backends; groups: \(groupNames.joined(separator: ", ")))")
+                }
+            }
+            extras += kinds
+        }
+    }
 
     /// The backends themselves, before the presets built from them.
     private static let baseKinds: [BackendKind] = [

@@ -64,6 +64,9 @@ public struct RunResult: Sendable {
     public var compulsoryMisses: Int? = nil
     /// The command line the row was made with (`bench run …`, a sweep's own), shell-quoted.
     public var command: String? = nil
+    /// How many points the process replayed at once when this one ran (`sweep --jobs`, up to
+    /// the points left); 1 for `bench run`. Above 1, timing and memory figures are contended.
+    public var pointsAtOnce = 1
 
     var replayed: Bool { method == "replay" }
 
@@ -112,7 +115,7 @@ extension RunResult {
         "pixel_rules", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded",
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
     ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"] + warningCostColumnNames + ["disk_refused", "durability", "model_of", "device", "capacity_rule"]
-        + ["http_rules", "library_hits", "unique_objects", "compulsory_misses", "command"]
+        + ["http_rules", "library_hits", "unique_objects", "compulsory_misses", "command", "points_at_once"]
 
     /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
     /// windows' and sampling's sizes as used.
@@ -252,7 +255,7 @@ extension RunResult {
             + warningCostCells + [.from(tally.tiers?.diskRefused)]
             + [.from(tally.finalDetails.durability?.rawValue), .text(ModelFamily.of(backend: backend).rawValue)]
             + [.from(device), .from(capacityRule)]
-            + [.from(tally.httpRules), .from(tally.http?.libraryHits), .from(uniqueObjects), .from(compulsoryMisses), .from(command)]
+            + [.from(tally.httpRules), .from(tally.http?.libraryHits), .from(uniqueObjects), .from(compulsoryMisses), .from(command), .int(pointsAtOnce)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

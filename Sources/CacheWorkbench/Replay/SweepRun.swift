@@ -64,7 +64,9 @@ public struct SweepRun {
         guard let spacing = CapacitySweep.Spacing(rawValue: arguments.spacing.lowercased()) else {
             throw WorkbenchError("--spacing must be log or linear, not \(ErrorText.quote(arguments.spacing))")
         }
-        let jobs = arguments.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        // Timed points run one at a time unless asked: points in flight share the cores, the
+        // caches and the heap, so their latencies would be contended.
+        let jobs = arguments.jobs ?? (arguments.run.timing ? 1 : ProcessInfo.processInfo.activeProcessorCount)
         guard (1...256).contains(jobs) else { throw WorkbenchError("--jobs must be from 1 to 256, not \(jobs)") }
         self.jobs = jobs
         let capacities = try CapacitySweep.capacities(
@@ -139,8 +141,11 @@ public struct SweepRun {
         let basePlan = plan
         let runningPending = pending
         let planID = self.planID
-        let fromCurve = curvePoints
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, runningPending.count))) { _ in
+        let atOnce = min(jobs, max(1, runningPending.count))
+        // The ETA prices each point by the plan's estimate (`SweepPlan.estimate`: requests ×
+        // the backend's cost per request), not by count: a disk point costs many policy points.
+        let estimates = pointEstimates(plan)
+        DispatchQueue.concurrentPerform(iterations: atOnce) { _ in
             while let point = state.next(runningPending) {
                 var single = basePlan
                 single.backends = [point.backend]
@@ -152,13 +157,13 @@ public struct SweepRun {
                     guard var result = try single.execute(environment: environment).first else { continue }
                     result.sweepPoint = point.index
                     result.planID = planID
+                    result.pointsAtOnce = atOnce
                     let row = result.cells.map(CSVReport.field).joined(separator: ",")
                     try state.finish(point, result: result, row: row) { done in
                         try journal?.append(index: point.index, row: row)
                         try stream?.write(row)
                         let elapsed = Double(MonotonicClock.now() - started) / 1e9
-                        let ranHere = done - state.alreadyDone - fromCurve
-                        let left = Double(state.total - done) * elapsed / Double(max(1, ranHere))
+                        let left = state.secondsLeft(after: point, elapsed: elapsed, pending: runningPending, estimates: estimates)
                         progress.show(String(
                             format: "run %d/%d %@ %@ · %.0f%% · %@ left", done, state.total, point.backend.label,
                             ByteCount.format(result.capacityBytes), Double(done) / Double(state.total) * 100, Self.duration(left)))
@@ -181,8 +186,8 @@ public struct SweepRun {
             try journal?.remove()
         }
         var notes = TableReport.fallbackNotes(results)
-        if jobs > 1 && runningPending.count > 1 {
-            notes.append("\(jobs) points ran at once: latency, throughput and the heap and RSS columns include the other points in flight (process-wide); hit ratios are exact. Use --jobs 1 for timing and memory figures")
+        if atOnce > 1 {
+            notes.append("\(atOnce) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
         }
         if curvePoints > 0 {
             notes.append("lru's \(curvePoints) points came from one pass of its exact miss-ratio curve (method = mattson: the same counts as replays, no time, memory or eviction figures)")
@@ -194,6 +199,20 @@ public struct SweepRun {
         let anyFailed = results.contains(where: \.failed) || finished.values.contains { Self.isFailedRow($0) }
         let table = results.isEmpty ? "all \(points.count) points were already finished\n" : TableReport.render(results, environment: environment)
         return Outcome(results: results, resumedRows: finished.count, table: table, notes: notes, anyFailed: anyFailed)
+    }
+
+    /// Each point's estimated cost (`SweepPlan.estimate`), by point index; needs the plan's
+    /// summaries (`scanSummaries`). 0 for a point whose summary is missing.
+    func pointEstimates(_ plan: RunPlan) -> [Int: Double] {
+        let hasDimensions = plan.costModel == nil ? ((try? RunPlan.hasDimensions(plan.trace)) ?? false) : false
+        var estimates: [Int: Double] = [:]
+        for point in points {
+            guard let summary = plan.knownSummaries[plan.costModel(for: point.backend, hasDimensions: hasDimensions)] else { continue }
+            estimates[point.index] = SweepPlan.estimate(
+                point.backend, requests: summary.requests, capacityBytes: point.capacity.resolve(workingSetBytes: summary.workingSetBytes),
+                materialized: plan.options.materialize && point.backend.holdsPayloads)
+        }
+        return estimates
     }
 
     /// The sweep as a plan (`SweepPlan`): every point, to be run elsewhere as shards.
@@ -265,6 +284,21 @@ private final class SweepState: @unchecked Sendable {
         results[point.index] = result
         rows[point.index] = row
         try report(alreadyDone + rows.count)
+    }
+
+    /// The estimated cost replayed here so far and still to replay (`SweepPlan.estimate`).
+    private var costDone = 0.0
+    private var costLeft: Double?
+
+    /// Seconds left: the cost still to replay at the rate (cost per second) of what was
+    /// replayed here so far. Called from `finish`'s report, under the lock. O(1) after the
+    /// first call, which sums `pending` once.
+    func secondsLeft(after point: SweepRun.Point, elapsed: Double, pending: [SweepRun.Point], estimates: [Int: Double]) -> Double {
+        let cost = estimates[point.index] ?? 0
+        costDone += cost
+        costLeft = (costLeft ?? pending.reduce(0) { $0 + (estimates[$1.index] ?? 0) }) - cost
+        guard costDone > 0 else { return .nan }  // "?": nothing priced yet
+        return max(0, costLeft!) * elapsed / costDone
     }
 
     func fail(_ failure: Error) {
