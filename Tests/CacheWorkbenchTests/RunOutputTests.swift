@@ -128,6 +128,25 @@ struct RunOutputTests {
         #expect(!page.contains("544767"))
     }
 
+    @Test("the table says each row's options beyond the defaults, cut to 120 columns; the CSV keeps them whole")
+    func optionsSaid() throws {
+        let folder = TemporaryFolder()
+        let trace = Self.twiceTrace(folder)
+        let run = try bench(["run", "--trace", trace, "--backend", "nscache,lru,nscache[key-hash=cf]", "--key-hash", "full", "--count-limit", "500",
+                             "--capacity", "1MiB", "--no-timing"])
+        #expect(run.status == 0)
+        // lru takes neither flag; the variant's key-hash is in its label, so only count-limit is said for it.
+        #expect(run.out.contains("options set (not the defaults; the CSV's backend_options and http_settings hold every setting):\n  nscache: count-limit=500, key-hash=full\n  nscache[key-hash=cf]: count-limit=500\n"), "\(run.out)")
+        let plain = try bench(["run", "--trace", trace, "--backend", "nscache,lru", "--capacity", "1MiB", "--no-timing"])
+        #expect(!plain.out.contains("options set"))
+        let long = try bench(["run", "--trace", trace, "--backend", "sqlite", "--inline-limit", "20KB", "--batch", "10", "--page-size", "8192",
+                              "--mmap-size", "0", "--durability", "consistent", "--journal-mode", "wal", "--sqlite-evict", "lru", "--capacity", "1MiB",
+                              "--no-timing", "--csv", folder.path + "/r.csv"])
+        let line = try #require(long.out.split(separator: "\n").first { $0.hasPrefix("  sqlite: ") })
+        #expect(line.count == 120 && line.hasSuffix("…") && line.hasPrefix("  sqlite: batch=10, durability=consistent, inline-limit=20KB, journal-mode=wal"), "\(line)")
+        #expect(try Self.rows(folder.path + "/r.csv")[0]["backend_options"]?.contains("sqlite-evict=lru") == true)
+    }
+
     @Test("the ETA of the points to come: each at the mean of its backend's finished points, else of all")
     func pointETA() {
         var eta = PointETA()

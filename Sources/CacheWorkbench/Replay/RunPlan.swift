@@ -145,6 +145,9 @@ public struct RunPlan: Sendable {
                     environment: environment, disk: measurement, verify: disk.verify, spread: spread,
                     warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
                     capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: summary.uniqueKeys, compulsoryMisses: summary.uniqueKeys - warmedKeys, command: command))
+                results[results.count - 1].flagOptions = backendOptions
+                    .filter { name, _ in backend.options.contains { $0.name == name } && backend.variantOptions[name] == nil }
+                    .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
                 try didFinish(results[results.count - 1])
             }
         }

@@ -67,6 +67,10 @@ public struct RunResult: Sendable {
     /// How many points the process replayed at once when this one ran (`sweep --jobs`, up to
     /// the points left); 1 for `bench run`. Above 1, timing and memory figures are contended.
     public var pointsAtOnce = 1
+    /// The command's option flags this backend took (`--key-hash full` → `key-hash=full`),
+    /// sorted, `;`-joined; a variant's own options are in its label instead. For the table's
+    /// options lines (`TableReport.optionLines`); the CSV's backend_options has every setting.
+    public var flagOptions = ""
 
     var replayed: Bool { method == "replay" }
 

@@ -72,6 +72,10 @@ public enum TableReport {
             }
             text += line(row) + "\n"
         }
+        let options = optionLines(ordered)
+        if !options.isEmpty {
+            text += "\noptions set (not the defaults; the CSV's backend_options and http_settings hold every setting):\n" + options.joined(separator: "\n") + "\n"
+        }
         let spreads = ordered.compactMap { result in result.spread.map { (result, $0) } }
         if let repeats = spreads.first?.1.repeats {
             text += "\nmedians of \(repeats) repeats above; the spread (min–max) over them:\n"
