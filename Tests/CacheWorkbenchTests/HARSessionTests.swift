@@ -147,7 +147,7 @@ struct HARSessionTests {
         #expect(requests.count == 1)
     }
 
-    @Test("real WebPageTest exports: 3 overlapping runs of Wikipedia; aftonbladet's one run", .enabled(if: haveShared))
+    @Test("real WebPageTest exports: 3 overlapping runs of Wikipedia; aftonbladet's one run", .enabled(if: haveShared, "needs ../shared/data (the WebPageTest HAR exports); absent in a clone without it"))
     func realExports() throws {
         let wikipedia = try TraceFile(path: shared("webpagetest_wikipedia_3runs_first_repeat.har"))
         let requests = try InMemoryTrace.load(wikipedia, keepKeyNames: false).requests

@@ -99,7 +99,7 @@ struct HTTPCheckTests {
         #expect(table(check.profiles[0]) == [.fresh: [3, 0, 0], .revalidate: [2, 0, 0], .fetch: [3, 0, 0]])
     }
 
-    @Test("real WebPageTest exports: exact confusion counts", .enabled(if: haveShared))
+    @Test("real WebPageTest exports: exact confusion counts", .enabled(if: haveShared, "needs ../shared/data (the WebPageTest HAR exports); absent in a clone without it"))
     func realExports() throws {
         // Tables in profile order rfc9111, apple, corelibs; rows [absent, 304, fetched].
         let expected: [(String, [[HTTPCheck.Prediction: [Int]]])] = [

@@ -47,7 +47,7 @@ struct OutputSafetyTests {
         #expect(fileKind(fifo) == S_IFIFO)
         // /dev/stdout redirected to a regular file: written through, the link stays.
         let redirected = folder.path + "/redirected.csv"
-        FileManager.default.createFile(atPath: redirected, contents: nil)
+        _ = FileManager.default.createFile(atPath: redirected, contents: nil)
         let viaLink = try bench(["convert", tracePath, "/dev/stdout"], standardOutput: FileHandle(forWritingAtPath: redirected))
         #expect(viaLink.status == 0, "\(viaLink.err)")
         #expect(try String(contentsOfFile: redirected, encoding: .utf8).hasPrefix("time,key,size,width,height,op\n"))

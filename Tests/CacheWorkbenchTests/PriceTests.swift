@@ -172,7 +172,7 @@ struct PriceTests {
     static let sharedHARs = SourceCheckout.root.deletingLastPathComponent().appendingPathComponent("shared/data/har").path
     static var haveSharedHARs: Bool { FileManager.default.fileExists(atPath: sharedHARs) }
 
-    @Test("real HARs: every price holds up (no URL price below its encoded size) and the counts add up", .enabled(if: haveSharedHARs))
+    @Test("real HARs: every price holds up (no URL price below its encoded size) and the counts add up", .enabled(if: haveSharedHARs, "needs ../shared/data (the real HAR exports); absent in a clone without it"))
     func realHARs() throws {
         let folder = TemporaryFolder()
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.sharedHARs).filter { $0.hasSuffix(".har") }.sorted()

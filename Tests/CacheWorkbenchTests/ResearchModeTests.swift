@@ -25,7 +25,7 @@ struct ResearchModeTests {
         }
     }
 
-    @Test("the ARC paper's OLTP trace reads as the paper counts it", .enabled(if: FileManager.default.fileExists(atPath: sharedTrace("arc_OLTP.lis.zst"))))
+    @Test("the ARC paper's OLTP trace reads as the paper counts it", .enabled(if: FileManager.default.fileExists(atPath: sharedTrace("arc_OLTP.lis.zst")), "needs ../shared/data/arc_OLTP.lis.zst; absent in a clone without ../shared"))
     func oltp() throws {
         let stats = try TraceStatistics.compute(TraceFile(path: sharedTrace("arc_OLTP.lis.zst")))
         #expect(stats.requests == 914_145 && stats.uniqueKeys == 186_880)

@@ -72,7 +72,7 @@ struct ShortTraceSamplingTests {
     /// A real WebPageTest HAR of a few hundred requests: the window is a tenth of what it
     /// replays, so every warning's windows fit.
     @Test("a real HAR of a few hundred requests gets a warning reading",
-          .enabled(if: FileManager.default.fileExists(atPath: shortSessionHAR)))
+          .enabled(if: FileManager.default.fileExists(atPath: shortSessionHAR), "needs a HAR of ../shared/data; absent in a clone without it"))
     func realHAR() throws {
         let folder = TemporaryFolder()
         let requests = try ShortTraceSampling.countRequests(try TraceFile(path: shortSessionHAR), httpMode: false)

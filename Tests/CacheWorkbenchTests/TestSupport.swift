@@ -13,6 +13,7 @@ final class TemporaryFolder {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
+    @discardableResult
     func file(_ name: String, _ contents: String) -> String {
         let full = path + "/" + name
         try! Data(contents.utf8).write(to: URL(fileURLWithPath: full))

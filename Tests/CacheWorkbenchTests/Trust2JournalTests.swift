@@ -63,7 +63,6 @@ struct Trust2JournalTests {
 
     @Test("20 §2.2: every bench sweep option is classified: in the fingerprint, through the capacities, or listed as changing no row")
     func everyOptionClassified() throws {
-        let folder = TemporaryFolder()
         let help = try boundedBench(["sweep", "--experimental-dump-help"])
         #expect(help.status == 0, "\(help.err)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(help.out.utf8)) as? [String: Any])

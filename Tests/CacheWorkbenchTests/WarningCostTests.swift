@@ -122,7 +122,7 @@ struct WarningCostTests {
     /// A real recording: the cost equals the hits of a separate run without warnings minus
     /// the warned run's (two `bench run`s, compared through their CSVs).
     @Test("on a real trace, the cost is the difference from a separate run without warnings",
-          .enabled(if: FileManager.default.fileExists(atPath: warningCostRealTrace)))
+          .enabled(if: FileManager.default.fileExists(atPath: warningCostRealTrace), "needs a trace of ../shared/data; absent in a clone without it"))
     func realTrace() throws {
         let folder = TemporaryFolder()
         let common = ["run", "--trace", warningCostRealTrace, "--format", "webcachesim", "--backend", "nscache,autopurge", "--capacity", "20MiB", "--no-timing"]
