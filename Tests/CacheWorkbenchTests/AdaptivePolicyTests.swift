@@ -4,7 +4,8 @@ import Testing
 
 private func unit(_ keys: [UInt64]) -> [(UInt64, Int)] { keys.map { ($0, 1) } }
 
-private let (A, B, C, D): (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4)
+private let (A, B, C, D, E): (UInt64, UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4, 5)
+private let (F, G, H, I, J): (UInt64, UInt64, UInt64, UInt64, UInt64) = (6, 7, 8, 9, 10)
 private let (o, x) = (false, true)
 
 /// The shared AdaptSize sample (`../shared/data/traces/`, webcachesim format) written as the
@@ -80,5 +81,113 @@ struct AdaptivePolicyTests {
         try expectEqualToLibCacheSim(backend: "lecar", reference: "LeCaR", parameters: ["lru_weight=0.3"])
         try expectEqualToLibCacheSim(backend: "lecar", reference: "LeCaR", parameters: ["update_weight=0"])
         try expectEqualOnSharedSample(backend: "lecar", reference: "LeCaR")
+    }
+}
+
+@Suite("Adaptive policies: Cacheus and its experts")
+struct CacheusTests {
+    /// Unit-size objects admitted into a bare SR-LRU, its overflow dropped.
+    private struct Bench {
+        var nodes = PolicyNodes<CacheusMeta>()
+        var lru: SRLRU
+        var slots: [UInt64: Int32] = [:]
+
+        init(capacity: Int) { lru = SRLRU(capacity: capacity) }
+
+        mutating func admit(_ keys: UInt64...) {
+            for key in keys {
+                let slot = nodes.add(key, cost: 1, meta: CacheusMeta())
+                slots[key] = slot
+                lru.admit(slot, &nodes)
+                for pushed in lru.overflow { nodes.free(pushed) }
+            }
+        }
+
+        mutating func hit(_ key: UInt64) { lru.hit(slots[key]!, &nodes) }
+        var r: [UInt64] { nodes.keys(lru.r) }
+        var sr: [UInt64] { nodes.keys(lru.sr) }
+    }
+
+    @Test("SR-LRU: new objects in SR, hits to R, R's tails demoted, an id back from history grows SR")
+    func srlru() {
+        // Capacity 8: SR and R 4 bytes each, history 8.
+        var bench = Bench(capacity: 8)
+        bench.admit(A, B, C, D, E)  // SR holds 5 > 4: A, new, leaves for history
+        #expect(bench.sr == [E, D, C, B] && bench.lru.historyKeys == [A] && bench.lru.new == 1)
+        bench.hit(B)  // SR → R
+        bench.admit(F, G)  // SR [G F E D C]: C leaves, new
+        #expect(bench.r == [B] && bench.sr == [G, F, E, D] && bench.lru.historyKeys == [C, A] && bench.lru.new == 2)
+        bench.hit(D)
+        // A is back from history and was new: R takes it; SR grows by max(1, ⌊0 demoted / 2 new⌋
+        // + 0.5) = 1 byte, to 5 (no more than the 6 bytes held − 1); R shrinks to 8 − 5 = 3.
+        bench.admit(A)
+        #expect(bench.r == [A, D, B] && bench.sr == [G, F, E] && bench.lru.historyKeys == [C])
+        #expect(bench.lru.srSize == 5 && bench.lru.rSize == 3)
+        bench.admit(H, I, J)  // SR [J I H G F E]: 6 > 5, E leaves
+        #expect(bench.sr == [J, I, H, G, F] && bench.lru.historyKeys == [E, C] && bench.lru.new == 3)
+        // F hit in SR goes to R, which then holds 4 > 3: its tail B is demoted to SR's head.
+        bench.hit(F)
+        #expect(bench.r == [F, A, D] && bench.sr == [B, J, I, H, G] && bench.lru.demoted == 1)
+        #expect(bench.nodes.keys(bench.lru.sr).count == 5 && bench.lru.candidate == bench.slots[G])
+        // Eviction takes SR's tail into history; a demoted one is uncounted.
+        let evicted = bench.lru.evict(&bench.nodes)
+        #expect(bench.nodes[evicted].key == G && bench.lru.historyKeys == [G, E, C])
+        bench.lru.remove(bench.slots[B]!, &bench.nodes)
+        #expect(bench.lru.demoted == 0 && bench.lru.historyKeys == [B, G, E, C])
+        // History keeps less than its 8 bytes: 8 ids would fill it, so the oldest goes.
+        for key in [D, A, F, H, I] as [UInt64] { bench.lru.remove(bench.slots[key]!, &bench.nodes) }
+        #expect(bench.lru.historyKeys == [I, H, F, A, D, B, G])
+    }
+
+    @Test("CR-LFU: the last to reach the lowest count goes; counts come back from history + 1")
+    func crlfu() {
+        var nodes = PolicyNodes<CacheusMeta>()
+        var lfu = CRLFU()
+        var slots: [UInt64: Int32] = [:]
+        func insert(_ key: UInt64, remembered: Int? = nil) {
+            slots[key] = nodes.add(key, cost: 1, meta: CacheusMeta())
+            lfu.insert(slots[key]!, &nodes, remembered: remembered)
+        }
+        func evicted() -> UInt64 { nodes[lfu.evict(&nodes)].key }
+        insert(A); insert(B); insert(C)
+        lfu.hit(slots[A]!, &nodes)  // A: 2
+        #expect(evicted() == C && evicted() == B)  // count 1 empties: the lowest becomes 2
+        #expect(lfu.lowest == 2)
+        insert(D, remembered: 3)  // count 4; the lowest stays 2
+        #expect(nodes[slots[D]!].meta.frequency == 4 && lfu.lowest == 2)
+        #expect(evicted() == A && lfu.lowest == 4)
+        // A removal that empties the lowest count keeps it when no count above holds an object
+        // (as CR_LFU_remove); an insert below it lowers it.
+        lfu.remove(slots[D]!, &nodes)
+        #expect(lfu.lowest == 4)
+        insert(E, remembered: 5)  // count 6 > 4: the lowest stays on the empty count 4
+        #expect(lfu.lowest == 4 && lfu.fallbacks == 0)
+        #expect(evicted() == E && lfu.fallbacks == 1)  // C would read a null object: counted
+    }
+
+    @Test("cacheus: a new object waits in SR (half the capacity), so only a re-reference from history stays")
+    func cacheusScanResistance() throws {
+        // Capacity 2 (unit sizes): SR 1, R 1. B pushes A out of SR into history; A comes back
+        // from history into R and then hits. LRU would have kept both.
+        let cache = try PolicySimulator<CacheusPolicy>(capacity: 2, options: [:])
+        #expect(try policyOutcomes(cache, unit([A, B, A, A])) == [o, o, o, x])
+        #expect(cache.keys(\.lru.r) == [A] && cache.keys(\.lru.sr) == [B])
+        let lru = try PolicySimulator<LRUPolicy>(capacity: 2, options: [:])
+        #expect(try policyOutcomes(lru, unit([A, B, A, A])) == [o, o, x, x])
+        // The learning rate is the first draw, 0.001 + (next_rand() % 1000) / 1000 (0.698 from
+        // 0xdeadbeef). Every 2 requests (the capacity) it moves: before request 3, the hit rate
+        // 0 / 2 did not rise (0 − 0) while the rate did (lr − 0), so it steps down by |lr · lr|:
+        // 0.698 − 0.487204 = 0.210796. Request 5 has not come, so no second step.
+        var generator = LibCacheSimRandom()
+        let first = 0.001 + Double(generator.next() % 1000) / 1000
+        #expect(try PolicySimulator<CacheusPolicy>(capacity: 2, options: [:]).policyState(\.learningRate) == first)
+        #expect(first == 0.698 && abs(cache.policyState(\.learningRate) - 0.210796) < 1e-12)
+        #expect(cache.settings == "generator=lehmer64;seed=3735928559")
+    }
+
+    @Test("cacheus equals libCacheSim's Cacheus (its draws reproduced)")
+    func cacheusExact() throws {
+        try expectEqualToLibCacheSim(backend: "cacheus", reference: "Cacheus")
+        try expectEqualOnSharedSample(backend: "cacheus", reference: "Cacheus")
     }
 }

@@ -19,20 +19,11 @@ import Foundation
 /// libCacheSim's); miss O(1) expected (a history look-up); admit O(1); evict O(1) plus the
 /// history trimmed, O(1) amortized.
 struct LeCaRPolicy: EvictionPolicy {
-    struct Meta {
+    struct Meta: CountLinked {
         /// The object's request count since it was admitted.
         var frequency: Int
-        /// Its neighbours in its count's list (−1 at the ends): towards the first (oldest
-        /// arrival at that count, LFU's candidate) and towards the last.
         var earlier: Int32
         var later: Int32
-    }
-
-    /// One count's objects in the order they reached it (`freq_node_t`).
-    struct CountList {
-        var first: Int32 = -1
-        var last: Int32 = -1
-        var count = 0
     }
 
     /// Which expert evicted a remembered id, and the request that evicted it.
@@ -42,8 +33,8 @@ struct LeCaRPolicy: EvictionPolicy {
     }
 
     var lru = Nodes.Queue()
-    /// `lists[f]`: the objects requested f times (index 0 unused).
-    private var lists = [CountList](repeating: CountList(), count: 2)
+    /// The LFU expert's objects by count; its candidate is the first of the lowest count.
+    private var lists = CountLists()
     /// libCacheSim's `min_freq` and `max_freq`, kept as it keeps them.
     private var lowest = 1
     private var highest = 1
@@ -85,7 +76,7 @@ struct LeCaRPolicy: EvictionPolicy {
         let frequency = nodes[slot].meta.frequency + 1
         nodes[slot].meta.frequency = frequency
         highest = max(highest, frequency)
-        joinCount(slot, &nodes)
+        lists.append(slot, &nodes)
         if nodes.count == 1 { raiseLowest() }
         lowest = min(lowest, frequency)
     }
@@ -117,7 +108,7 @@ struct LeCaRPolicy: EvictionPolicy {
     @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) {
         nodes.pushHead(slot, &lru)
         lowest = 1
-        joinCount(slot, &nodes)
+        lists.append(slot, &nodes)
     }
 
     mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
@@ -164,37 +155,16 @@ struct LeCaRPolicy: EvictionPolicy {
         leaveCount(slot, &nodes)
     }
 
-    // MARK: the LFU expert's count lists (`insert_obj_info_freq_node`, `remove_obj_from_freq_node`)
-
-    private mutating func joinCount(_ slot: Int32, _ nodes: inout Nodes) {
-        let frequency = nodes[slot].meta.frequency
-        while lists.count <= frequency { lists.append(CountList()) }
-        let last = lists[frequency].last
-        nodes[slot].meta.earlier = last
-        nodes[slot].meta.later = -1
-        if last >= 0 { nodes[last].meta.later = slot } else { lists[frequency].first = slot }
-        lists[frequency].last = slot
-        lists[frequency].count += 1
-    }
-
+    /// `remove_obj_from_freq_node`: out of its count's list; when that was the lowest count
+    /// and it empties, `update_LFU_min_freq` looks for the next count up to the highest ever
+    /// that holds an object (unchanged when none does).
     private mutating func leaveCount(_ slot: Int32, _ nodes: inout Nodes) {
-        let meta = nodes[slot].meta
-        if meta.earlier >= 0 { nodes[meta.earlier].meta.later = meta.later } else { lists[meta.frequency].first = meta.later }
-        if meta.later >= 0 { nodes[meta.later].meta.earlier = meta.earlier } else { lists[meta.frequency].last = meta.earlier }
-        lists[meta.frequency].count -= 1
-        if meta.frequency == lowest && lists[meta.frequency].count == 0 { raiseLowest() }
+        let frequency = nodes[slot].meta.frequency
+        lists.unlink(slot, &nodes)
+        if frequency == lowest && lists[frequency].count == 0 { raiseLowest() }
     }
 
-    /// `update_LFU_min_freq`: the next count up to the highest ever that holds an object;
-    /// unchanged when none does.
     private mutating func raiseLowest() {
-        var frequency = lowest + 1
-        while frequency <= highest {
-            if lists[frequency].count > 0 {
-                lowest = frequency
-                return
-            }
-            frequency += 1
-        }
+        if let next = lists.occupied(above: lowest, upTo: highest) { lowest = next }
     }
 }

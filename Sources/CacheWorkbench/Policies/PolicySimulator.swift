@@ -151,5 +151,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == LRUProbPolicy)
     @_specialize(exported: false, where Policy == HyperbolicPolicy)
     @_specialize(exported: false, where Policy == LeCaRPolicy)
+    @_specialize(exported: false, where Policy == CacheusPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
