@@ -32,6 +32,27 @@ private func expectEqualOnSharedSample(backend: String, reference: String, sourc
     }
 }
 
+/// `backend` against figures libCacheSim's C code gave on the shared sample (capacity, hits,
+/// byte hits), recorded from `scripts/reference_libcachesim_c.sh REFERENCE CAPACITY CSV` with
+/// LIBCACHESIM_SRC/LIBCACHESIM_BUILD the PyPI package's source (1a1a11a/libCacheSim@dbf8423)
+/// and its build; run live as well when those are set.
+private func expectEqualToRecordedCOnSharedSample(backend: String, reference: String, recorded: [(capacity: Int, hits: Int, byteHits: Int)],
+                                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let folder = TemporaryFolder()
+    guard let csv = try sharedSample(in: folder) else { return }
+    let requests = try InMemoryTrace.load(TraceFile(path: csv), keepKeyNames: false).requests
+    let environment = ProcessInfo.processInfo.environment
+    let live = environment["LIBCACHESIM_SRC"] != nil && environment["LIBCACHESIM_BUILD"] != nil
+    for row in recorded {
+        let tally = try replayUntimed(requests, backend: try BackendRegistry.named(backend).make(BackendConfig(capacityBytes: row.capacity)), capacity: row.capacity)
+        #expect(tally.hits == row.hits && Int(tally.hitBytes) == row.byteHits, "\(backend) at \(row.capacity)", sourceLocation: sourceLocation)
+        if live {
+            let run = try runBounded(600, SourceCheckout.root.path + "/scripts/reference_libcachesim_c.sh", [reference, String(row.capacity), csv])
+            #expect(run.out.trimmingCharacters(in: .whitespacesAndNewlines) == "hits=\(row.hits) byte_hits=\(row.byteHits) requests=\(requests.count)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
 @Suite("Adaptive policies: LeCaR")
 struct AdaptivePolicyTests {
     @Test("lecar: weight 1 on LRU is LRU, weight 0 is LFU (oldest among the lowest count)")
@@ -189,5 +210,24 @@ struct CacheusTests {
     func cacheusExact() throws {
         try expectEqualToLibCacheSim(backend: "cacheus", reference: "Cacheus")
         try expectEqualOnSharedSample(backend: "cacheus", reference: "Cacheus")
+    }
+
+    @Test("crlfu: of the objects with the lowest count, the last to reach it goes")
+    func crlfuAlone() throws {
+        // Capacity 2: at C, A and B both count 1; CR-LFU evicts B (the last to reach 1), so A
+        // hits; libCacheSim's LFU evicts A (the first).
+        #expect(try policyOutcomes(try PolicySimulator<CRLFUPolicy>(capacity: 2, options: [:]), unit([A, B, C, A])) == [o, o, o, x])
+        #expect(try policyOutcomes(try PolicySimulator<LFUPolicy>(capacity: 2, options: [:]), unit([A, B, C, A])) == [o, o, o, o])
+    }
+
+    @Test("crlfu equals libCacheSim's CR_LFU run alone (recorded from its C code; live with LIBCACHESIM_SRC/BUILD)")
+    func crlfuExact() throws {
+        try expectEqualToRecordedC(backend: "crlfu", reference: "crlfu", recorded: [
+            (true, 1 << 20, 1203, 180_016_496), (true, 8 << 20, 4841, 892_165_830), (true, 64 << 20, 8302, 1_820_317_529),
+            (false, 50, 4983, 4983), (false, 300, 8087, 8087), (false, 1500, 13325, 13325),
+        ])
+        try expectEqualToRecordedCOnSharedSample(backend: "crlfu", reference: "crlfu", recorded: [
+            (1 << 20, 12519, 110_745_543), (16 << 20, 20064, 150_782_342), (256 << 20, 30136, 206_385_610),
+        ])
     }
 }

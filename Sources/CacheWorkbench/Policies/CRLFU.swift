@@ -67,3 +67,25 @@ struct CRLFU {
         if lowest >= 1 && lists[lowest].count == 0, let next = lists.occupied(above: lowest, upTo: highest) { lowest = next }
     }
 }
+
+/// CR-LFU alone, as libCacheSim runs `CR_LFU_init` without Cacheus (no history to restore
+/// counts from: every object starts at 1): evict the last to reach the lowest count. Neither
+/// its `cachesim` nor its PyPI package offers it; scripts/reference_libcachesim_c.sh runs it
+/// through libCacheSim's C API.
+///
+/// Complexity: as `CRLFU`: hit, admit and evict O(1) plus the scan when the lowest count empties.
+struct CRLFUPolicy: EvictionPolicy {
+    typealias Meta = CacheusMeta
+    private var lfu = CRLFU()
+
+    init(capacity: Int, options: PolicyOptions) {}
+
+    var newMeta: Meta { Meta() }
+    var fallbacks: Int { lfu.fallbacks }
+    static var fallbackRule: String? { "crlfu: when the lowest count is empty (libCacheSim reads a null object there), the lowest occupied count is used" }
+
+    mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { lfu.hit(slot, &nodes) }
+    mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { lfu.insert(slot, &nodes, remembered: nil) }
+    mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 { lfu.evict(&nodes) }
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { lfu.remove(slot, &nodes) }
+}

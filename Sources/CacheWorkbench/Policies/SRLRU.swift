@@ -18,6 +18,14 @@
 /// `C_demoted` and `C_new` are unsigned as in C (a demoted object hit in SR is not uncounted,
 /// as in C).
 ///
+/// Not offered as a policy alone: libCacheSim's SR-LRU run alone (`SR_LRU_get`, through its C
+/// API: neither `cachesim` nor the PyPI package has it) never evicts to make room, so it holds
+/// up to one object more than its capacity; SR then grows to the capacity and R's size to 0,
+/// and every id back from history is refused from then on (`scripts/reference_libcachesim_c.sh
+/// srlru 50 unit.csv`: 2,652 hits of 20,000; kept within its capacity, as the workbench's
+/// simulator keeps every policy, the same lists give 3,367). Cacheus evicts before it inserts,
+/// so within Cacheus it is exact.
+///
 /// Complexity: hit O(1) plus O(1) per object demoted; admit O(1) plus O(1) per object moved;
 /// evict O(1) plus the history trimmed, O(1) amortized.
 struct SRLRU {
@@ -166,3 +174,4 @@ struct SRLRU {
     /// CR-LFU's count H remembers for `key`, when it does.
     func rememberedFrequency(_ key: UInt64) -> Int? { history.find(key).map { history[$0].meta.frequency } }
 }
+
