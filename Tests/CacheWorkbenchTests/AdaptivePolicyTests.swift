@@ -230,4 +230,26 @@ struct CacheusTests {
             (1 << 20, 12519, 110_745_543), (16 << 20, 20064, 150_782_342), (256 << 20, 30136, 206_385_610),
         ])
     }
+
+    /// Hits libCacheSim gave on the ARC paper's OLTP block trace (`../shared/data/traces/
+    /// arc_OLTP.lis.zst`, 914,145 requests of 512 bytes: byte hits are hits × 512), recorded
+    /// because the reference replays it in minutes: `bench convert arc_OLTP.lis.zst oltp.csv`,
+    /// then `scripts/reference_libcachesim.py LeCaR|Cacheus CAPACITY oltp.csv` (PyPI package
+    /// 0.3.5) and `scripts/reference_libcachesim_c.sh crlfu CAPACITY oltp.csv` (its source).
+    @Test("lecar, cacheus and crlfu equal libCacheSim on the OLTP block trace (recorded)",
+          .enabled(if: FileManager.default.fileExists(atPath: sharedTrace("arc_OLTP.lis.zst"))))
+    func oltpExact() throws {
+        let requests = try InMemoryTrace.load(TraceFile(path: sharedTrace("arc_OLTP.lis.zst")), keepKeyNames: false).requests
+        #expect(requests.count == 914_145)
+        let recorded: [(backend: String, capacity: Int, hits: Int)] = [
+            ("lecar", 512_000, 322_020), ("lecar", 5_120_000, 561_275), ("lecar", 51_200_000, 716_263),
+            ("cacheus", 512_000, 349_591), ("cacheus", 5_120_000, 566_989), ("cacheus", 51_200_000, 716_543),
+            ("crlfu", 512_000, 128_885), ("crlfu", 5_120_000, 283_694), ("crlfu", 51_200_000, 602_901),
+        ]
+        for row in recorded {
+            let backend = try BackendRegistry.named(row.backend).make(BackendConfig(capacityBytes: row.capacity))
+            let tally = try replayUntimed(requests, backend: backend, capacity: row.capacity)
+            #expect(tally.hits == row.hits && Int(tally.hitBytes) == row.hits * 512, "\(row.backend) at \(row.capacity)")
+        }
+    }
 }

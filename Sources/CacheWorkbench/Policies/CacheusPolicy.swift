@@ -53,7 +53,8 @@ struct CacheusPolicy: EvictionPolicy {
     private var generator: LibCacheSimRandom
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
-    /// The id of the miss being served (SR-LRU's admission looks it up in its history).
+    /// The id of the miss being served (SR-LRU's admission looks it up in its history); the
+    /// replay stores only after a get missed, so it is the id `storesAfterEviction` is asked about.
     private var missing: UInt64 = 0
     /// `update_lr` runs after the request that reaches the interval, evictions included: it
     /// is run before the next request is served.
