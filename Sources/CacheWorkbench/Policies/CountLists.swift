@@ -14,7 +14,9 @@ protocol CountLinked {
 /// queue links. Which end a policy evicts from, and how it tracks the lowest count, stay the
 /// policy's own (LeCaR takes the first, CR-LFU the last).
 ///
-/// Complexity: append and unlink O(1); `occupied(above:upTo:)` O(counts scanned).
+/// Complexity: append and unlink O(1); `occupied(above:upTo:)` O(counts scanned). Memory: one
+/// 24-byte list per count up to the highest reached (an array, as `LFUPolicy`'s buckets;
+/// libCacheSim keeps a hash map of the counts in use).
 struct CountLists {
     struct List {
         var first: Int32 = -1
