@@ -23,7 +23,7 @@ private func counts(_ backend: String, options: [String: String] = [:], trace: S
 /// `libCacheSimTestTraces` writes (`bench gen --requests 20000 --images 2000 --keys id --plain`,
 /// and its unit-size copy). When LIBCACHESIM_SRC and LIBCACHESIM_BUILD are set, the script is
 /// run too and must print the same.
-private func expectEqualToRecordedC(backend: String, options: [String: String] = [:], reference: String,
+func expectEqualToRecordedC(backend: String, options: [String: String] = [:], reference: String,
                                     recorded: [(zipf: Bool, capacity: Int, hits: Int, byteHits: Int)],
                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
     let folder = TemporaryFolder()

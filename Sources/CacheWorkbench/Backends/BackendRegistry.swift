@@ -332,6 +332,21 @@ public enum BackendRegistry {
             options: [("n-sample", "as beladysize"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
         ) { try PolicySimulator<HyperbolicPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
+            name: "lecar", summary: "policy-only LeCaR: LRU and LFU experts, the victim drawn by weights learned from their histories (Vietri et al., HotStorage 2018; libCacheSim's LeCaR)",
+            options: [
+                ("update-weight", "lecar: 1 = learn the weights from history hits (default), 0 = keep them fixed"),
+                ("lru-weight", "lecar: the LRU expert's starting weight, its chance to choose the victim (libCacheSim's default 0.5)"),
+                ("generator", "as beladysize"), ("seed", "as beladysize"),
+            ]
+        ) { try PolicySimulator<LeCaRPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "cacheus", summary: "policy-only Cacheus: scan-resistant LRU and churn-resistant LFU experts weighted by regret, learning rate adapted (Rodriguez et al., FAST 2021; libCacheSim's Cacheus)",
+            options: [("generator", "as beladysize"), ("seed", "as beladysize")]
+        ) { try PolicySimulator<CacheusPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(name: "crlfu", summary: "policy-only CR-LFU, Cacheus's churn-resistant LFU expert alone: evict the last to reach the lowest count (libCacheSim's CR_LFU)") {
+            try PolicySimulator<CRLFUPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -450,7 +465,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic", "lecar", "cacheus", "crlfu"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

@@ -150,5 +150,8 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == RandomTwoPolicy)
     @_specialize(exported: false, where Policy == LRUProbPolicy)
     @_specialize(exported: false, where Policy == HyperbolicPolicy)
+    @_specialize(exported: false, where Policy == LeCaRPolicy)
+    @_specialize(exported: false, where Policy == CacheusPolicy)
+    @_specialize(exported: false, where Policy == CRLFUPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
