@@ -12,12 +12,12 @@ public struct ShardMerge {
     /// Columns that differ between two runs of the same point by nature: when and where it
     /// ran (and as part of which plan: a plain sweep of the same points has none), and what
     /// was timed or sampled from the process, and the command line that ran it (a shard's rows
-    /// carry the plan's sweep, a serial sweep its own).
+    /// carry the plan's sweep, a serial sweep its own), and how many points ran beside it.
     public static let measuredColumns: Set<String> = {
         var names: Set<String> = [
             "run_id", "plan_id", "throughput_rps", "wall_s", "allocated_peak_bytes", "rss_peak_bytes", "memory_overhead_ratio",
             "clock_overhead_ns", "trace_load_s", "cache_dir", "warning_released_bytes", "hit_ratio_before_warnings",
-            "hit_ratio_after_warnings", "disk_footprint_bytes", "space_amplification", "command",
+            "hit_ratio_after_warnings", "disk_footprint_bytes", "space_amplification", "command", "points_at_once",
         ]
         for name in RunResult.columnNames where name.hasSuffix("_ns") || name.hasSuffix("_ns_min") || name.hasSuffix("_ns_max")
             || name.hasPrefix("throughput_rps_") || name.hasPrefix("wall_s_") { names.insert(name) }
