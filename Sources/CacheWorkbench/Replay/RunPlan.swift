@@ -82,6 +82,7 @@ public struct RunPlan: Sendable {
         let loadSeconds = plan.loadSeconds
         let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
         if options.http != nil { try Self.checkHTTPFacts(trace) }
+        if options.operations { try Self.checkOperations(trace) }
         // Offline policies read the future: one pass for every request's next access.
         let nextAccess = backends.contains(where: \.needsFuture) ? try NextAccess.compute(trace) : nil
         var results: [RunResult] = []
@@ -137,7 +138,7 @@ public struct RunPlan: Sendable {
                 let measurement = runs[runs.count - 1].measurement
                 results.append(RunResult(
                     runID: environment.runID(index: firstRunIndex + results.count), trace: trace.label, traceChecksum: traceChecksum,
-                    mode: options.http == nil ? .demandFill : .http, httpSettings: options.http, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
+                    mode: ReplayMode(options), httpSettings: options.http, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
                     costModel: model, pixelRules: options.pixelRules, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
                     workingSetBytes: summary.workingSetBytes, seed: seed, timing: options.timing,
                     memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
@@ -314,6 +315,16 @@ public struct RunPlan: Sendable {
     static func checkHTTPFacts(_ trace: any Trace) throws {
         guard let chunk = try trace.open(keepKeyNames: false).nextChunk(), chunk.contains(where: { $0.http != nil }) else {
             throw WorkbenchError("\(trace.label): --mode http needs recorded responses with their headers (a HAR trace, or `bench gen --format har`); this trace has none")
+        }
+    }
+
+    /// `--mode ops` honours each request's op: the trace must say them (a reader that reads
+    /// ops: twitter, cachelib, lcs v2+, vscsi, a CSV with an op column).
+    static func checkOperations(_ trace: any Trace) throws {
+        let source = try trace.open(keepKeyNames: false)
+        _ = try source.nextChunk()  // a CSV knows its columns after its first line
+        guard source.carriesOperations else {
+            throw WorkbenchError("\(trace.label): --mode ops needs a trace that says each request's op (get, set, delete: twitter, cachelib, lcs version 2 or later, vscsi, or a CSV with an op column); this one does not")
         }
     }
 
