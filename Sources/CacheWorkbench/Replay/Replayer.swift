@@ -186,8 +186,10 @@ struct ReplayLoop<Backend: CacheBackend> {
 
     @inline(__always)
     mutating func handle(_ request: Request) throws {
+        // Rule 4. Under --mode ops only a set needs a size: a get of size 0 is still a
+        // look-up (CacheLib's kv traces log the get after a set with size 0), a delete too.
         if request.size == 0, !(http != nil && warmupLeft == 0 && request.http?.isHEAD == true),
-           !(honoursOperations && request.operation == .delete) {  // rule 4 (a delete needs no size)
+           !(honoursOperations && request.operation != .set) {
             tally.droppedZeroSize += 1
             return
         }
