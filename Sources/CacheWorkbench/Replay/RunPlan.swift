@@ -136,6 +136,9 @@ public struct RunPlan: Sendable {
                 tally.outcomes = OutcomeBits()  // compared; not needed any more
                 let settings = runs[0].settings
                 let measurement = runs[runs.count - 1].measurement
+                // Under --mode ops a first request may be a set, and a get of a key never set
+                // always misses: "misses no cache avoids" is not the first-request count, so
+                // compulsory_misses is left empty rather than wrong.
                 results.append(RunResult(
                     runID: environment.runID(index: firstRunIndex + results.count), trace: trace.label, traceChecksum: traceChecksum,
                     mode: ReplayMode(options), httpSettings: options.http, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
@@ -145,7 +148,7 @@ public struct RunPlan: Sendable {
                     ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
                     environment: environment, disk: measurement, verify: disk.verify, spread: spread,
                     warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
-                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: summary.uniqueKeys, compulsoryMisses: summary.uniqueKeys - warmedKeys, command: command))
+                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: summary.uniqueKeys, compulsoryMisses: options.operations ? nil : summary.uniqueKeys - warmedKeys, command: command))
                 try didFinish(results[results.count - 1])
             }
         }
