@@ -55,7 +55,7 @@ struct CSVLayout: Equatable {
             let name = FieldParsing.text(field).trimmingSpaces.lowercased()
             guard let canonical = aliases[name] else {
                 throw FieldParsing.Failure(
-                    "the first row is not data (its time \(FieldParsing.quote(fields[0])) is not a number) so it must be a header, but column \(index + 1) \(FieldParsing.quote(field)) is not one of time, key, size, width, height, op (another layout, such as libCacheSim's csv, reads with --format libcachesim-csv --columns time=N,key=N,size=N)")
+                    "the first row is not data (its time \(FieldParsing.quote(fields[0])) is not a number) so it must be a header, but column \(index + 1) \(FieldParsing.quote(field)) is not one of time, key, size, width, height, op")
             }
             if columns[canonical] != nil {
                 throw FieldParsing.Failure("header names the \(canonical) column twice")
