@@ -1,5 +1,6 @@
 // libFuzzer entry for the line-oriented trace readers (scripts/fuzz wikimedia, webcachesim,
-// twitter, cachelib, tencent, libcachesim-csv, oracle-general, arc-lis, lirs): CWB_FUZZ_FORMAT names the
+// twitter, cachelib, tencent, libcachesim-csv, oracle-general, arc-lis, lirs, vscsi, lcs,
+// libcachesim-txt): CWB_FUZZ_FORMAT names the
 // reader. The input is written to a file (readers stream files) and read to the end, with
 // and without --skip-bad; libcachesim-csv also takes its first line as the --columns,
 // --header and --delimiter options. A TraceError or WorkbenchError is a correct answer; a
@@ -20,6 +21,9 @@ private func open(_ path: String, _ options: ReadOptions, _ formatOptions: [Stri
     case "oracle-general": return try OracleGeneralReader(path: path)
     case "arc-lis": return try LineTraceReader(path: path, format: ARCListFormat(), options: options)
     case "lirs": return try LineTraceReader(path: path, format: LIRSFormat(), options: options)
+    case "vscsi": return try VSCSIReader(path: path)
+    case "lcs": return try LCSReader(path: path)
+    case "libcachesim-txt": return try LineTraceReader(path: path, format: LibCacheSimTextFormat(), options: options)
     default: fatalError("CWB_FUZZ_FORMAT: unknown format \(format)")
     }
 }
@@ -60,6 +64,9 @@ public func fuzzLineFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 }
             }
             precondition(format == "cachelib" || format == "arc-lis" || rows <= body.count, "more rows than bytes")
+            // Binary records: at most one request per record's bytes.
+            if format == "vscsi" { precondition(rows <= body.count / 32, "more vscsi records than bytes allow") }
+            if format == "lcs" { precondition(rows <= max(0, body.count - 8192) / 24, "more lcs records than bytes allow") }
             if format == "arc-lis" { precondition(rows <= body.count * ARCListFormat.largestRun, "more blocks than lines allow") }
             if format == "oracle-general" && !skipBad { streamed = all }
         } catch {}

@@ -4,14 +4,16 @@ import CacheWorkbench
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a trace from any readable format to native CSV or libCacheSim's oracleGeneral binary.",
+        abstract: "Convert a trace from any readable format to native CSV or libCacheSim's oracleGeneral or lcs binary.",
         discussion: """
             The output format follows OUT's name (.csv: native CSV with an op column; \
-            .oracleGeneral or .bin: oracleGeneral, with each request's next access computed) \
+            .oracleGeneral or .bin: oracleGeneral, with each request's next access computed; \
+            .lcs: lcs version 3, with the op and the trace's statistics in its header) \
             unless --to says. The output appears whole or not at all.
 
             Examples:
               bench convert kvcache.csv kvcache.oracleGeneral.bin
+              bench convert kvcache.csv kvcache.lcs
               bench convert upload.tsv.zst upload.oracleGeneral.bin
               bench convert cluster52 c52.csv --format twitter
             """)
@@ -22,7 +24,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("File to write.", valueName: "out"))
     var output: String
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Output format: csv or oracle-general (default: from OUT's name).", valueName: "format"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Output format: csv, oracle-general or lcs (default: from OUT's name).", valueName: "format"))
     var to: String?
 
     @OptionGroup var reading: TraceReadingOptions
@@ -33,8 +35,10 @@ struct ConvertCommand: ParsableCommand {
                                       formatOptions: reading.formatOptions)
             let target = try TraceConversion.Target(named: to, path: output)
             try OutputFile.check(outputs: [("output", output)], inputs: [input])
+            try reading.writeReadingNotes(path: input)
             let written = try TraceConversion.convert(trace, to: output, as: target)
-            let summary = "\(input) → \(output) (\(target.rawValue)): \(written.requests) requests" + (written.skipped > 0 ? ", \(written.skipped) malformed rows skipped" : "") + "\n"
+            let summary = "\(input) → \(output) (\(target.rawValue)): \(written.requests) requests" + (written.skipped > 0 ? ", \(written.skipped) malformed rows skipped" : "")
+                + (written.truncatedTimes > 0 ? ", \(written.truncatedTimes) times cut to whole seconds" : "") + "\n"
             // The trace itself may be on standard output: the summary then goes to stderr.
             if written.toFile { try StandardOutput.write(summary) } else { FileDescriptorOutput.write(summary, to: 2) }
         }
@@ -63,6 +67,7 @@ struct StatsCommand: ParsableCommand {
         try reportingErrors {
             let trace = try TraceFile(path: file, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
                                       formatOptions: reading.formatOptions)
+            try reading.writeReadingNotes(path: file)
             let statistics = try TraceStatistics.compute(trace)
             if json {
                 try StandardOutput.write(statistics.json(trace: file, format: trace.format.name))

@@ -23,7 +23,7 @@ struct ReplayArguments: ParsableArguments {
 
     @OptionGroup var pricing: PricingOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("`demand-fill` (every request a read, a miss inserts: libCacheSim's semantics) or `http` (answered by HTTP caching rules from the trace's recorded headers: a HAR).", valueName: "mode"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("`demand-fill` (every request a read, a miss inserts: libCacheSim's semantics), `ops` (the trace's ops honoured: set inserts or replaces, delete removes, a get miss does not insert, as cachebench replays kv traces; docs/ops-mode.md) or `http` (answered by HTTP caching rules from the trace's recorded headers: a HAR).", valueName: "mode"))
     var mode = "demand-fill"
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("--mode http: whose rules, `rfc9111` (default), `apple` (URLCache as documented) or `corelibs` (FoundationNetworking on Linux as it behaves).", valueName: "profile"))

@@ -54,7 +54,7 @@ struct FuzzRegressionTests {
         }
     }
 
-    @Test("line-format inputs read or fail cleanly", arguments: ["wikimedia", "webcachesim", "twitter", "cachelib", "tencent", "libcachesim-csv", "oracle-general", "arc-lis", "lirs"])
+    @Test("line-format inputs read or fail cleanly", arguments: ["wikimedia", "webcachesim", "twitter", "cachelib", "tencent", "libcachesim-csv", "oracle-general", "arc-lis", "lirs", "vscsi", "lcs", "libcachesim-txt"])
     func lineFormats(format: String) throws {
         let inputs = Self.inputs(format)
         #expect(inputs.count >= 1)

@@ -360,7 +360,7 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
     @Test func optionErrorsAreOneLine() throws {
         let cases: [([String], String)] = [
             (["run", "--http-profile", "apple"], "--http-profile applies to --mode http"),
-            (["run", "--mode", "bogus"], "--mode must be demand-fill or http"),
+            (["run", "--mode", "bogus"], "--mode must be demand-fill, ops or http"),
             (["run", "--mode", "http", "--http-profile", "ios"], "--http-profile must be one of rfc9111, apple, corelibs"),
             (["run", "--mode", "http", "--request-policy", "sometimes"], "--request-policy must be one of"),
             (["run", "--mode", "http", "--heuristic-fraction", "2"], "--heuristic-fraction must be a number from 0 to 1"),

@@ -16,12 +16,18 @@ public final class NextAccess: @unchecked Sendable {
         while let chunk = try source.nextChunk() {
             for request in chunk where request.size > 0 { ids.append(request.id) }
         }
+        return NextAccess(positions: positions(of: ids, never: never))
+    }
+
+    /// For each of `ids`, the index of the next equal id, or `never`: one backward pass.
+    static func positions(of ids: [UInt64], never: Int64) -> [Int64] {
         var positions = [Int64](repeating: never, count: ids.count)
         var seen: [UInt64: Int64] = [:]
+        seen.reserveCapacity(ids.count / 4)
         for index in ids.indices.reversed() {
             if let next = seen[ids[index]] { positions[index] = next }
             seen[ids[index]] = Int64(index)
         }
-        return NextAccess(positions: positions)
+        return positions
     }
 }

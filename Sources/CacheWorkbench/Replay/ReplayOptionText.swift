@@ -115,19 +115,24 @@ public enum ReplayOptionText {
         }
     }
 
+    /// `--mode ops`: the trace's ops are honoured (`ReplayOptions.operations`).
+    public static func honoursOperations(_ text: HTTPModeText) -> Bool {
+        text.mode.trimmingSpaces.lowercased() == "ops"
+    }
+
     public static func httpSettings(_ text: HTTPModeText) throws -> HTTPReplaySettings? {
         switch text.mode.trimmingSpaces.lowercased() {
-        case "demand-fill":
+        case "demand-fill", "ops":
             let given = [("--http-profile", text.profile), ("--request-policy", text.requestPolicy), ("--heuristic-fraction", text.heuristicFraction),
                          ("--revalidation", text.revalidation), ("--on-304", text.on304), ("--entry-share-limit", text.entryShareLimit),
                          ("--http-key", text.httpKey), ("--coalesce", text.coalesce ? "on" : nil), ("--max-active-downloads", text.maxActiveDownloads),
                          ("--origin-latency", text.originLatency)]
             if let (name, _) = given.first(where: { $0.1 != nil }) {
-                throw WorkbenchError("\(name) applies to --mode http; this run is demand-fill")
+                throw WorkbenchError("\(name) applies to --mode http; this run is \(text.mode.trimmingSpaces.lowercased())")
             }
             return nil
         case "http": break
-        default: throw WorkbenchError("--mode must be demand-fill or http, not \(ErrorText.quote(text.mode))")
+        default: throw WorkbenchError("--mode must be demand-fill, ops or http, not \(ErrorText.quote(text.mode))")
         }
         var settings = HTTPReplaySettings(profile: try text.profile.map(HTTPCacheProfile.named) ?? .rfc9111)
         if let policy = text.requestPolicy { settings.policy = try RequestCachePolicy.named(policy) }

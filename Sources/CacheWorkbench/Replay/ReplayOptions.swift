@@ -29,6 +29,10 @@ public struct ReplayOptions: Sendable {
     public var timeline = false
     /// `--mode http` (nil: demand-fill): RFC 9111 / URLCache semantics on the trace's headers.
     public var http: HTTPReplaySettings?
+    /// `--mode ops`: the trace's ops are honoured (docs/ops-mode.md): a set inserts or
+    /// replaces, a delete removes, a get that misses does not insert (lookaside, as
+    /// CacheLib's cachebench replays kv traces). Hits and misses count gets only.
+    public var operations = false
     /// Seed for the replay's own randomness (the download-time model's latencies); a
     /// `RunPlan` sets its own seed here.
     public var seed: UInt64 = 1
@@ -65,4 +69,12 @@ public enum ReplayMode: String, Sendable {
     /// Requests answered by HTTP caching rules from the trace's recorded headers
     /// (`HTTPCacheModel`): fresh, stale, revalidated or fetched.
     case http
+    /// Each request's op honoured: set inserts or replaces, delete removes, a get miss
+    /// does not insert (`ReplayOptions.operations`).
+    case ops
+
+    /// The mode a run's options say.
+    public init(_ options: ReplayOptions) {
+        self = options.http != nil ? .http : options.operations ? .ops : .demandFill
+    }
 }

@@ -2,8 +2,12 @@
 public struct ReplayTally: Sendable {
     /// Rows the trace produced, dropped ones included.
     public var traceRequests = 0
-    /// Requests replayed (size-0 requests are dropped, rule 4).
+    /// Requests replayed (size-0 requests are dropped, rule 4); under `--mode ops` the
+    /// gets, which hits and misses count.
     public var requests = 0
+    /// `--mode ops`: the sets and deletes applied (counted, after the warm-up).
+    public var sets = 0
+    public var deletes = 0
     public var hits = 0
     public var requestedBytes: ByteTotal = 0
     public var hitBytes: ByteTotal = 0

@@ -113,6 +113,8 @@ struct ReplayLoop<Backend: CacheBackend> {
     let window: Int
     let keepTimeline: Bool
     let recordsOutcomes: Bool
+    /// `--mode ops`: sets and deletes are applied, and a get miss does not insert.
+    let honoursOperations: Bool
     var tally = ReplayTally()
     var getHitLatency = LatencyRecorder()
     var getMissLatency = LatencyRecorder()
@@ -166,6 +168,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         self.window = max(1, options.warningWindow)
         self.keepTimeline = options.timeline
         self.recordsOutcomes = options.recordOutcomes
+        self.honoursOperations = options.operations
         self.accountedPeak = backend.facts.accountedBytes
         self.countsStart = backend.details
         self.checksBodies = countsStart.wrongBodyHits != nil
@@ -183,7 +186,10 @@ struct ReplayLoop<Backend: CacheBackend> {
 
     @inline(__always)
     mutating func handle(_ request: Request) throws {
-        if request.size == 0, !(http != nil && warmupLeft == 0 && request.http?.isHEAD == true) {  // rule 4
+        // Rule 4. Under --mode ops only a set needs a size: a get of size 0 is still a
+        // look-up (CacheLib's kv traces log the get after a set with size 0), a delete too.
+        if request.size == 0, !(http != nil && warmupLeft == 0 && request.http?.isHEAD == true),
+           !(honoursOperations && request.operation != .set) {
             tally.droppedZeroSize += 1
             return
         }
@@ -191,6 +197,11 @@ struct ReplayLoop<Backend: CacheBackend> {
         if warmupLeft > 0 {  // warm the cache; count nothing
             warmupLeft -= 1
             tally.warmupRequests += 1
+            if honoursOperations {
+                if try !applyWrite(request, counting: false) { _ = try backend.get(request) }  // lookaside: no fill
+                if warmupLeft == 0 { countsStart = backend.details }
+                return
+            }
             if try !backend.get(request) {
                 let cost = price(request).cost
                 if fits(request, cost: cost) { try backend.set(request, cost: cost, payload: try payload(for: request, cost: cost)) }
@@ -199,6 +210,7 @@ struct ReplayLoop<Backend: CacheBackend> {
             return
         }
         if schedule != nil { try warnIfDue(request) }
+        if honoursOperations, try applyWrite(request, counting: true) { return }
         tally.requests += 1
         defer {
             // Exactly every `sampleInterval` requests, whatever the reader's chunk size.
@@ -231,6 +243,7 @@ struct ReplayLoop<Backend: CacheBackend> {
             tally.hitBytes += ByteTotal(size)
             return
         }
+        if honoursOperations { return }  // lookaside: the application, not the cache, fetches
         if !fits(request, cost: cost) {  // rule 3
             tally.tooLarge += 1
             return
@@ -238,6 +251,37 @@ struct ReplayLoop<Backend: CacheBackend> {
         // The "decoded" memory, or a disk backend's body, is made outside the timed call:
         // set measures the cache.
         try timedSet(request, cost: cost)  // rule 1: a miss inserts (the backend evicts as rule 5 says)
+    }
+
+    /// `--mode ops`: applies a set (insert, or replace: CacheLib's cachebench calls
+    /// `insertOrReplace`, so the stored size becomes the new one) or a delete, and returns
+    /// true; returns false for a get, which the caller looks up. A set too large for the
+    /// cache stores nothing and leaves any older value (cachebench's failed allocate).
+    @inline(__always)
+    mutating func applyWrite(_ request: Request, counting: Bool) throws -> Bool {
+        switch request.operation {
+        case .get: return false
+        case .delete:
+            if counting { tally.deletes += 1 }
+            try backend.remove(request)
+        case .set:
+            let (cost, priced) = price(request)
+            if counting {
+                tally.sets += 1
+                if let priced { tally.costSources!.count(priced) }
+            }
+            guard fits(request, cost: cost) else {
+                if counting { tally.tooLarge += 1 }
+                return true
+            }
+            try backend.remove(request)
+            if counting {
+                try timedSet(request, cost: cost)
+            } else {
+                try backend.set(request, cost: cost, payload: try payload(for: request, cost: cost))
+            }
+        }
+        return true
     }
 
     /// The backend's get, timed when timing is on (the clock read around the call only).

@@ -82,6 +82,7 @@ public struct RunPlan: Sendable {
         let loadSeconds = plan.loadSeconds
         let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
         if options.http != nil { try Self.checkHTTPFacts(trace) }
+        if options.operations { try Self.checkOperations(trace) }
         // Offline policies read the future: one pass for every request's next access.
         let nextAccess = backends.contains(where: \.needsFuture) ? try NextAccess.compute(trace) : nil
         var results: [RunResult] = []
@@ -135,16 +136,19 @@ public struct RunPlan: Sendable {
                 tally.outcomes = OutcomeBits()  // compared; not needed any more
                 let settings = runs[0].settings
                 let measurement = runs[runs.count - 1].measurement
+                // Under --mode ops a first request may be a set, and a get of a key never set
+                // always misses: "misses no cache avoids" is not the first-request count, so
+                // compulsory_misses is left empty rather than wrong.
                 results.append(RunResult(
                     runID: environment.runID(index: firstRunIndex + results.count), trace: trace.label, traceChecksum: traceChecksum,
-                    mode: options.http == nil ? .demandFill : .http, httpSettings: options.http, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
+                    mode: ReplayMode(options), httpSettings: options.http, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
                     costModel: model, pixelRules: options.pixelRules, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
                     workingSetBytes: summary.workingSetBytes, seed: seed, timing: options.timing,
                     memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
                     ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
                     environment: environment, disk: measurement, verify: disk.verify, spread: spread,
                     warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
-                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: summary.uniqueKeys, compulsoryMisses: summary.uniqueKeys - warmedKeys, command: command))
+                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: summary.uniqueKeys, compulsoryMisses: options.operations ? nil : summary.uniqueKeys - warmedKeys, command: command))
                 results[results.count - 1].flagOptions = backendOptions
                     .filter { name, _ in backend.options.contains { $0.name == name } && backend.variantOptions[name] == nil }
                     .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
@@ -317,6 +321,16 @@ public struct RunPlan: Sendable {
     static func checkHTTPFacts(_ trace: any Trace) throws {
         guard let chunk = try trace.open(keepKeyNames: false).nextChunk(), chunk.contains(where: { $0.http != nil }) else {
             throw WorkbenchError("\(trace.label): --mode http needs recorded responses with their headers (a HAR trace, or `bench gen --format har`); this trace has none")
+        }
+    }
+
+    /// `--mode ops` honours each request's op: the trace must say them (a reader that reads
+    /// ops: twitter, cachelib, lcs v2+, vscsi, a CSV with an op column).
+    static func checkOperations(_ trace: any Trace) throws {
+        let source = try trace.open(keepKeyNames: false)
+        _ = try source.nextChunk()  // a CSV knows its columns after its first line
+        guard source.carriesOperations else {
+            throw WorkbenchError("\(trace.label): --mode ops needs a trace that says each request's op (get, set, delete: twitter, cachelib, lcs version 2 or later, vscsi, or a CSV with an op column); this one does not")
         }
     }
 

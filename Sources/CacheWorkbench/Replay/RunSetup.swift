@@ -90,6 +90,7 @@ public struct RunSetup {
         options.timeline = arguments.timeline != nil
         options.ignoreObjectSize = arguments.ignoreObjectSize
         options.http = httpSettings
+        options.operations = ReplayOptionText.honoursOperations(arguments.http)
         if options.http != nil {
             if arguments.warmup != nil { throw WorkbenchError("--warmup does not apply to --mode http: every request's answer is counted") }
             if arguments.cacheDirectory != nil {

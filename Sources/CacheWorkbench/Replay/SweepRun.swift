@@ -220,7 +220,7 @@ public struct SweepRun {
     /// to price each point (`SweepPlan.estimate`); without, every estimate is 0.
     public func makePlan(command: [String], revision: String, estimates: Bool = true) throws -> SweepPlan {
         let trace = URL(fileURLWithPath: plan.trace.label).standardizedFileURL.path
-        let mode = plan.options.http == nil ? ReplayMode.demandFill.rawValue : ReplayMode.http.rawValue
+        let mode = ReplayMode(plan.options).rawValue
         let hasDimensions = estimates && plan.costModel == nil ? try RunPlan.hasDimensions(plan.trace) : false
         var summaries: [CostModel: TraceSummary] = [:]
         return SweepPlan(revision: revision, command: command, points: try points.map { point in

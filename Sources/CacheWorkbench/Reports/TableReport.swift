@@ -129,6 +129,10 @@ public enum TableReport {
             notes.append("\(TableReport.rowLabel(result)): \(result.spread!.disagreements) of \(result.spread!.repeats) repeats counted different hits than the first (the row shows the first's counts); replays are meant to be deterministic for a trace, options and seed")
         }
         for result in results where result.tally.tooLarge > 0 {
+            if result.mode == .ops {  // only sets store under --mode ops
+                notes.append("\(TableReport.rowLabel(result)): \(result.tally.tooLarge) sets were for objects larger than the whole capacity, not stored (too_large)")
+                continue
+            }
             notes.append("\(TableReport.rowLabel(result)): \(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses and not stored (too_large)")
         }
         if let first = results.first, first.ignoreObjectSize {

@@ -28,6 +28,8 @@ public final class CSVTraceReader: AppendingRequestSource {
     private var scratch: UnsafeMutableRawPointer
     private var scratchCapacity: Int
     public private(set) var skippedRows = 0
+    /// Known once the header or first row has set the layout: whether it has an op column.
+    public var carriesOperations: Bool { layout?.op != nil }
 
     public init(path: String, options: ReadOptions = ReadOptions()) throws(TraceError) {
         self.path = path

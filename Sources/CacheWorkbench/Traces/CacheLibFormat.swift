@@ -3,6 +3,7 @@
 /// row with `op_count` N stands for N requests. Ops: GET… reads, SET… sets, DELETE…
 /// deletes (CacheLib's variants such as GET_LEASE included).
 struct CacheLibFormat: LineFormat {
+    var carriesOperations: Bool { true }
     let separator: UInt8? = 0x2C
     private var key = 0, op = 1, size = 2, columns = 3
     private var time: Int?, count: Int?

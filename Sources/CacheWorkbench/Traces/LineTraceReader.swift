@@ -21,6 +21,12 @@ protocol LineFormat {
     mutating func header(_ fields: LineFields) throws(FieldParsing.Failure) -> Bool
     /// Appends the requests one row stands for (usually one); may count rows.
     mutating func requests(_ fields: LineFields, keepKeyNames: Bool, into requests: inout [Request]) throws(FieldParsing.Failure)
+    /// Whether rows say what each request does (`RequestSource.carriesOperations`).
+    var carriesOperations: Bool { get }
+}
+
+extension LineFormat {
+    var carriesOperations: Bool { false }
 }
 
 /// Streams a line-oriented trace through a fixed buffer (memory does not grow with the
@@ -48,6 +54,7 @@ final class LineTraceReader<Format: LineFormat>: AppendingRequestSource {
     deinit { fields.deallocate() }
 
     var progress: Double? { file.progress }
+    var carriesOperations: Bool { format.carriesOperations }
 
     func append(to requests: inout [Request], limit: Int) throws -> Int {
         let before = requests.count

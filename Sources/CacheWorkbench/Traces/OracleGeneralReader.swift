@@ -6,34 +6,21 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
     static let recordSize = 24
 
     let path: String
-    private let file: ChunkedFileReader
+    private let stream: BinaryRecordStream
     private(set) var skippedRows = 0
 
     init(path: String) throws(TraceError) {
         self.path = path
-        file = try ChunkedFileReader(path: path)
+        stream = try BinaryRecordStream(path: path, recordSize: Self.recordSize)
     }
 
-    var progress: Double? { file.progress }
+    var progress: Double? { stream.progress }
 
-    var expectedCount: Int? { file.totalBytes.map { $0 / Self.recordSize } }
+    var expectedCount: Int? { stream.totalBytes.map { $0 / Self.recordSize } }
 
-    /// The next run of whole records in the buffer (at most `limit`, none at the end),
-    /// consumed; a partial record at the end of the file is an error at its offset.
     @inline(__always)
     private func nextRecords(limit: Int) throws -> (base: UnsafeRawPointer, count: Int)? {
-        while true {
-            let available = file.end - file.start
-            if available >= Self.recordSize {
-                let records = min(available / Self.recordSize, limit)
-                let base = UnsafeRawPointer(file.buffer + file.start)
-                file.start += records * Self.recordSize
-                return (base, records)
-            }
-            if !file.atEOF, try file.refill() { continue }
-            if available == 0 { return nil }
-            throw TraceError(path: path, line: nil, reason: "byte \(file.consumedBytes): truncated record (\(available) of \(Self.recordSize) bytes)")
-        }
+        try stream.nextRecords(limit: limit)
     }
 
     @inline(__always)

@@ -8,14 +8,7 @@ import Glibc
 /// memory. The file appears whole or not at all. `label` names the trace in errors.
 public enum OracleGeneralWriter {
     public static func write(_ requests: [Request], label: String, to path: String) throws {
-        var nextAccess = [Int64](repeating: -1, count: requests.count)
-        var seen: [UInt64: Int] = [:]
-        seen.reserveCapacity(requests.count / 4)
-        for index in requests.indices.reversed() {
-            let id = requests[index].id
-            if let next = seen[id] { nextAccess[index] = Int64(next) }
-            seen[id] = index
-        }
+        let nextAccess = NextAccess.positions(of: requests.map(\.id), never: -1)
         var bytes = [UInt8](repeating: 0, count: requests.count * 24)
         try bytes.withUnsafeMutableBytes { buffer in
             for (index, request) in requests.enumerated() {

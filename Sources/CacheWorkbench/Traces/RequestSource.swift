@@ -12,10 +12,15 @@ public protocol RequestSource: AnyObject {
     /// Appends the next requests (about `limit`) straight to `requests`, sparing a chunk's
     /// copy; returns how many, 0 at the end.
     func append(to requests: inout [Request], limit: Int) throws -> Int
+    /// Whether the trace says what each request does (get, set, delete), which `--mode ops`
+    /// needs; a reader that learns its layout from the first line knows after the first
+    /// chunk.
+    var carriesOperations: Bool { get }
 }
 
 extension RequestSource {
     public var expectedCount: Int? { nil }
+    public var carriesOperations: Bool { false }
 
     public func append(to requests: inout [Request], limit: Int) throws -> Int {
         guard let chunk = try nextChunk() else { return 0 }
@@ -81,11 +86,14 @@ public final class InMemoryTrace: Trace, @unchecked Sendable {
     public let requests: [Request]
     /// Rows the reader skipped while loading (with skip-bad), reported with each run.
     public let skippedRows: Int
+    /// Whether the source said what each request does (`RequestSource.carriesOperations`).
+    public let carriesOperations: Bool
 
-    public init(label: String, requests: [Request], skippedRows: Int = 0) {
+    public init(label: String, requests: [Request], skippedRows: Int = 0, carriesOperations: Bool = false) {
         self.label = label
         self.requests = requests
         self.skippedRows = skippedRows
+        self.carriesOperations = carriesOperations
     }
 
     /// Reads a whole trace into memory for replays: binary records stay packed
@@ -118,11 +126,11 @@ public final class InMemoryTrace: Trace, @unchecked Sendable {
                 reserved = true
             }
         }
-        return InMemoryTrace(label: trace.label, requests: requests, skippedRows: source.skippedRows)
+        return InMemoryTrace(label: trace.label, requests: requests, skippedRows: source.skippedRows, carriesOperations: source.carriesOperations)
     }
 
     public func open(keepKeyNames: Bool) throws -> any RequestSource {
-        Cursor(requests: requests, skippedRows: skippedRows)
+        Cursor(requests: requests, skippedRows: skippedRows, carriesOperations: carriesOperations)
     }
 
     final class Cursor: RequestSource {
@@ -130,10 +138,12 @@ public final class InMemoryTrace: Trace, @unchecked Sendable {
         let requests: [Request]
         var position = 0
         let skippedRows: Int
+        let carriesOperations: Bool
 
-        init(requests: [Request], skippedRows: Int) {
+        init(requests: [Request], skippedRows: Int, carriesOperations: Bool = false) {
             self.requests = requests
             self.skippedRows = skippedRows
+            self.carriesOperations = carriesOperations
         }
 
         func nextChunk() throws -> ArraySlice<Request>? {

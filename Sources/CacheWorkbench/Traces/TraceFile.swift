@@ -8,11 +8,20 @@ public struct TraceFile: Trace {
     public let format: TraceFormat
     public let skipBadRows: Bool
     public let formatOptions: [String: String]
+    /// Why the format was guessed from the file's content, when it was (neither named with
+    /// `--format`, nor told by the file's name or a header naming its columns); said in a
+    /// note on every run, since a wrong guess must not be silent.
+    public let guess: String?
 
     public init(path: String, format: TraceFormat? = nil, skipBadRows: Bool = false, formatOptions: [String: String] = [:]) throws {
         try Self.checkRegularFile(path)
         self.path = path
-        self.format = try format ?? TraceFormat.detect(path: path)
+        if let format {
+            self.format = format
+            guess = nil
+        } else {
+            (self.format, guess) = try TraceFormat.detection(path: path)
+        }
         self.skipBadRows = skipBadRows
         self.formatOptions = formatOptions
         // Options for another format would be silently ignored: refuse them.
@@ -104,6 +113,18 @@ public struct TraceFormat: Sendable {
             name: "tencent", summary: "Tencent photo CDN: YYYYMMDDHHMMSS id format spec size hit terminal ms (space-separated)",
             extensions: [],
             open: { path, options in try LineTraceReader(path: path, format: TencentPhotoFormat(), options: options) }),
+        TraceFormat(
+            name: "vscsi", summary: "libCacheSim vscsi block traces: vscsi1 (32-byte) or vscsi2 (40-byte) records, told apart as libCacheSim does",
+            extensions: ["vscsi"],
+            open: { path, _ in try VSCSIReader(path: path) }),
+        TraceFormat(
+            name: "lcs", summary: "libCacheSim lcs binary: 8 KiB self-describing header, then v1–v8 records (v2+ carry the op)",
+            extensions: ["lcs"],
+            open: { path, _ in try LCSReader(path: path) }),
+        TraceFormat(
+            name: "libcachesim-txt", summary: "libCacheSim txt: one object id per line, each request 1 byte, time = line number",
+            extensions: [],
+            open: { path, options in try LineTraceReader(path: path, format: LibCacheSimTextFormat(), options: options) }),
     ]
 
     public static func named(_ name: String) throws -> TraceFormat {
@@ -115,30 +136,67 @@ public struct TraceFormat: Sendable {
 
     /// By name (after any compression extension: `x.tsv.zst` is Wikimedia), then by the
     /// header line for CSV-like files (Wikimedia's and CacheLib's name their columns);
-    /// native CSV when nothing else claims the file. Twitter and Tencent traces have no
-    /// header or extension of their own: name them with `--format`.
-    public static func detect(path: String) throws -> TraceFormat {
+    /// native CSV when nothing else claims the file.
+    public static func detect(path: String) throws -> TraceFormat { try detection(path: path).format }
+
+    /// The format, and why when it is a guess from the content (see `TraceFile.guess`):
+    /// libCacheSim's binaries by their magic or record layout, and text traces by the
+    /// shape of their first line — Tencent's photo CDN (8 space-separated fields, a
+    /// YYYYMMDDHHMMSS timestamp first), Twitter's (7 comma-separated fields, a memcached
+    /// command sixth: libCacheSim's `twitter_cluster52.csv` sample has this layout) and
+    /// libCacheSim's txt (one field a line).
+    public static func detection(path: String) throws -> (format: TraceFormat, guess: String?) {
         let lower = Compression.innerPath(path).lowercased()
         // `.bin` too: `bench convert t.csv t.bin` writes oracleGeneral, so it reads back.
-        if lower.contains("oraclegeneral") || lower.hasSuffix(".bin") { return try named("oracle-general") }
+        if lower.contains("oraclegeneral") || lower.hasSuffix(".bin") { return (try named("oracle-general"), nil) }
+        // libCacheSim's own rule (bin/cli_reader_utils.c, detect_trace_type): the name
+        // contains `.lcs` or `.vscsi` (`w01.vscsi.lcs.zst` is lcs).
+        if lower.contains(".lcs") { return (try named("lcs"), nil) }
+        if lower.contains(".vscsi") { return (try named("vscsi"), nil) }
         if let format = all.dropFirst().first(where: { format in format.extensions.contains { lower.hasSuffix("." + $0) } }) {
-            return format
+            return (format, nil)
         }
         let head = try firstBytes(path)
+        if head.count >= 8, head.prefix(8).reversed().reduce(UInt64(0), { $0 << 8 | UInt64($1) }) == LCSReader.magic {
+            return (try named("lcs"), "its first 8 bytes are lcs's magic 0x123456789abcdef0")
+        }
+        if head.contains(0), let layout = VSCSIReader.layout(head) {
+            return (try named("vscsi"), "binary, and its first two records carry \(layout.rawValue)'s version bytes")
+        }
         // A text trace's first field is a time or a column name; keys may hold NUL bytes,
         // but a NUL there means a binary file, whose message would otherwise be CSV's.
         if let zero = head.prefix(while: { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "\t") && $0 != 0x0A }).firstIndex(of: 0) {
-            throw TraceError(path: path, line: 1, reason: "binary data (a NUL byte at offset \(zero)), not a text trace; name its format with --format (oracle-general is libCacheSim's binary; `bench list` shows all)")
+            throw TraceError(path: path, line: 1, reason: "binary data (a NUL byte at offset \(zero)), not a text trace; name its format with --format (oracle-general, lcs and vscsi are libCacheSim's binaries; `bench list` shows all)")
         }
-        let header = String(decoding: head.prefix { $0 != 0x0A }, as: UTF8.self).lowercased()
-        if header.trimmingSpaces.hasPrefix("{") { return try named("har") }  // JSON: an HTTP archive
-        if header.contains("relative_unix") && header.contains("hashed_path_query") { return try named("wikimedia") }
+        let line = String(decoding: head.prefix { $0 != 0x0A }, as: UTF8.self)
+        let header = line.lowercased()
+        if header.trimmingSpaces.hasPrefix("{") { return (try named("har"), nil) }  // JSON: an HTTP archive
+        if header.contains("relative_unix") && header.contains("hashed_path_query") { return (try named("wikimedia"), nil) }
         let names = Set(header.split(separator: ",").map { String($0).trimmingSpaces })
         // CacheLib's own column names; the native CSV's header (time,key,size,…,op) has none.
         if names.isSuperset(of: ["key", "op", "size"]) && !names.isDisjoint(with: ["op_time", "key_size", "op_count"]) {
-            return try named("cachelib")
+            return (try named("cachelib"), nil)
         }
-        return all[0]
+        if let (format, guess) = try guessByFirstLine(line.trimmingSpaces) { return (format, guess) }
+        return (all[0], nil)
+    }
+
+    /// Text layouts with no header or name of their own, told by the first line's shape
+    /// (none of them is a native CSV row: that has 3 to 6 comma-separated fields).
+    static func guessByFirstLine(_ line: String) throws -> (TraceFormat, String)? {
+        let spaced = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if spaced.count == 8, spaced[0].utf8.count == 14, spaced[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            return (try named("tencent"), "its first line has 8 space-separated fields starting with a YYYYMMDDHHMMSS timestamp (Tencent's photo CDN layout)")
+        }
+        let commas = line.split(separator: ",", omittingEmptySubsequences: false)
+        if commas.count == 7, Double(String(commas[0]).trimmingSpaces) != nil,
+           ["get", "gets", "set", "add", "replace", "cas", "append", "prepend", "incr", "decr", "delete"].contains(String(commas[5]).trimmingSpaces.lowercased()) {
+            return (try named("twitter"), "its first line has 7 comma-separated fields with a memcached command sixth (Twitter's cache-trace layout)")
+        }
+        if !line.isEmpty, spaced.count == 1, commas.count == 1 {
+            return (try named("libcachesim-txt"), "its first line is one field (libCacheSim's txt layout: one object id per line, each request 1 byte)")
+        }
+        return nil
     }
 
     /// The first bytes (at most 4 KiB), decompressed if need be.

@@ -1,10 +1,12 @@
 extension TraceFile {
-    /// What replaying this trace must say about how it was read: for a HAR, its repeat views
-    /// and moved runs (`HARReading.notes`); nothing for other formats. Reads the file again.
+    /// What replaying this trace must say about how it was read: a format guessed from the
+    /// content, and for a HAR its repeat views and moved runs (`HARReading.notes`). Reads
+    /// the file again.
     public func readingNotes() throws -> [String] {
-        guard format.name == "har" else { return [] }
+        let guessed = guess.map { ["\(path) is read as \(format.name), guessed because \($0); name its format with --format if that is wrong"] } ?? []
+        guard format.name == "har" else { return guessed }
         let filter = try HARFilter(formatOptions)
         let reading = try HARTraceReader.read(HARTraceReader.readAll(path), path: path, filter: filter, keepKeyNames: false, skipBad: skipBadRows)
-        return reading.notes(view: filter.view, order: filter.pageOrder)
+        return guessed + reading.notes(view: filter.view, order: filter.pageOrder)
     }
 }

@@ -4,6 +4,7 @@
 /// writing commands (set, add, replace, cas, append, prepend, incr, decr) set.
 struct TwitterFormat: LineFormat {
     let separator: UInt8? = 0x2C
+    var carriesOperations: Bool { true }
 
     mutating func header(_ fields: LineFields) throws(FieldParsing.Failure) -> Bool { false }
 

@@ -1,0 +1,65 @@
+/// Writes a trace as libCacheSim's `lcs` binary, version 3 (`LCSReader` has the layout):
+/// the version that holds everything a workbench request carries for libCacheSim — time,
+/// id, a 64-bit size (v1 and v2 hold 32 bits; workbench sizes reach 2^53) and the op (v1
+/// has none). Tenant and TTL are written 0; next access is the 0-based index of the
+/// object's next request, -1 when none (as libCacheSim's converters write it). The header's
+/// statistics hold what the workbench knows: version 1 of the stat, requests, objects,
+/// requested and unique bytes (each object's first size), first and last time, gets, sets
+/// and deletes (as n_read, n_write, n_delete), smallest and largest size; the rest is 0,
+/// which lcs.h reserves for "not computed". Times are whole seconds (u32): fractions are
+/// dropped and counted. The file appears whole or not at all, created exclusively.
+///
+/// Complexity: O(n) time and memory (the next accesses need the whole trace).
+public enum LCSWriter {
+    public static let version = 3
+    static let recordSize = 36
+
+    /// Returns how many requests' times lost a fraction of a second.
+    @discardableResult
+    public static func write(_ requests: [Request], label: String, to path: String) throws -> Int {
+        let nextAccess = NextAccess.positions(of: requests.map(\.id), never: -1)
+        let (count, overflow) = requests.count.multipliedReportingOverflow(by: recordSize)
+        guard !overflow, count <= Int.max - LCSReader.headerSize else { throw WorkbenchError("\(label): too many requests for one lcs file") }
+        var bytes = [UInt8](repeating: 0, count: LCSReader.headerSize + count)
+        var fractions = 0
+        var firstSizes: [UInt64: Int] = [:]
+        var counts = [Int](repeating: 0, count: Operation.allCases.count)
+        var requestedBytes = 0, smallest = Int.max, largest = 0
+        try bytes.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress!
+            for (index, request) in requests.enumerated() {
+                guard request.time >= 0, request.time < 4_294_967_296 else {
+                    throw WorkbenchError("\(label): request \(index + 1): time \(request.time) does not fit lcs's u32 seconds")
+                }
+                if request.time.rounded(.down) != request.time { fractions += 1 }
+                let record = base + LCSReader.headerSize + index * recordSize
+                record.storeBytes(of: UInt32(request.time).littleEndian, toByteOffset: 0, as: UInt32.self)
+                record.storeBytes(of: request.id.littleEndian, toByteOffset: 4, as: UInt64.self)
+                record.storeBytes(of: Int64(request.size).littleEndian, toByteOffset: 12, as: Int64.self)
+                record.storeBytes(of: UInt32(LibCacheSimOperation.code(of: request.operation)).littleEndian, toByteOffset: 20, as: UInt32.self)
+                record.storeBytes(of: nextAccess[index].littleEndian, toByteOffset: 28, as: Int64.self)
+                if firstSizes[request.id] == nil { firstSizes[request.id] = request.size }
+                counts[Int(request.operation.rawValue)] += 1
+                requestedBytes = requestedBytes.addingReportingOverflow(request.size).overflow ? Int.max : requestedBytes + request.size
+                smallest = min(smallest, request.size)
+                largest = max(largest, request.size)
+            }
+            let uniqueBytes = firstSizes.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? Int.max : $0 + $1 }
+            func put(_ value: Int64, at offset: Int) { base.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Int64.self) }
+            put(Int64(bitPattern: LCSReader.magic), at: 0)
+            put(Int64(version), at: 8)
+            // lcs_trace_stat_t from byte 16: version, n_req, n_obj, n_req_byte, n_obj_byte,
+            // start_timestamp, end_timestamp, n_read, n_write, n_delete, smallest, largest.
+            let stat: [Int] = [
+                1, requests.count, firstSizes.count, requestedBytes, uniqueBytes,
+                Int(requests.first?.time ?? 0), Int(requests.last?.time ?? 0),
+                counts[Int(Operation.get.rawValue)], counts[Int(Operation.set.rawValue)], counts[Int(Operation.delete.rawValue)],
+                requests.isEmpty ? 0 : smallest, largest,
+            ]
+            for (field, value) in stat.enumerated() { put(Int64(value), at: 16 + 8 * field) }
+            put(Int64(bitPattern: LCSReader.magic), at: LCSReader.headerSize - 8)
+        }
+        try OutputFile.write(bytes, to: path)
+        return fractions
+    }
+}

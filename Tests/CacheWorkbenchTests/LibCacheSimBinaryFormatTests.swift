@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+/// Little-endian bytes, as libCacheSim's C structs lay them out on x86-64.
+private func le(_ value: UInt64, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+/// One vscsi2 record (40 bytes): u16 cmd, u16 ver (2 in the high byte), u32 sn, u32 len,
+/// u32 nSG, u64 lbn, u64 ts (µs), u64 rt.
+private func vscsi2(cmd: UInt64, len: UInt64, lbn: UInt64, ts: UInt64) -> [UInt8] {
+    le(cmd, 2) + le(0x0200, 2) + le(1, 4) + le(len, 4) + le(1, 4) + le(lbn, 8) + le(ts, 8) + le(99, 8)
+}
+
+/// One vscsi1 record (32 bytes): u32 sn, u32 len, u32 nSG, u16 cmd, u16 ver (1 in the high
+/// byte), u64 lbn, u64 ts (µs).
+private func vscsi1(cmd: UInt64, len: UInt64, lbn: UInt64, ts: UInt64) -> [UInt8] {
+    le(1, 4) + le(len, 4) + le(1, 4) + le(cmd, 2) + le(0x0100, 2) + le(lbn, 8) + le(ts, 8)
+}
+
+/// An lcs header (8192 bytes): start magic, version, zeroed statistics, end magic.
+private func lcsHeader(version: UInt64) -> [UInt8] {
+    le(0x1234_5678_9abc_def0, 8) + le(version, 8) + [UInt8](repeating: 0, count: 8192 - 24) + le(0x1234_5678_9abc_def0, 8)
+}
+
+private func read(_ path: String, format: String? = nil) throws -> [Request] {
+    try InMemoryTrace.load(TraceFile(path: path, format: format.map(TraceFormat.named)), keepKeyNames: true).requests
+}
+
+private func failure(_ path: String, format: String? = nil) -> String? {
+    do {
+        _ = try read(path, format: format)
+        return nil
+    } catch {
+        return String(describing: error)
+    }
+}
+
+private func summary(_ requests: [Request]) -> [String] {
+    requests.map { "\($0.time) \($0.keyText) \($0.size) \($0.operation.name)" }
+}
+
+@Suite("libCacheSim binary formats: vscsi, lcs")
+struct LibCacheSimBinaryFormatTests {
+    /// READ(10) = 40 is a get, WRITE(10) = 42 a set, TEST UNIT READY = 0 a get (libCacheSim's
+    /// OP_INVALID); times are µs / 10^6.
+    static let expected = ["1.5 7 4096 get", "2.0 8 512 set", "3.25 7 4096 get"]
+
+    @Test("vscsi2 and vscsi1 records, built byte by byte, read the same; layout told as libCacheSim tells it")
+    func vscsiLayouts() throws {
+        let folder = TemporaryFolder()
+        let records: [(UInt64, UInt64, UInt64, UInt64)] = [(40, 4096, 7, 1_500_000), (42, 512, 8, 2_000_000), (0, 4096, 7, 3_250_000)]
+        let two = folder.bytes("w.vscsi", records.flatMap { vscsi2(cmd: $0.0, len: $0.1, lbn: $0.2, ts: $0.3) })
+        let one = folder.bytes("w1.vscsi", records.flatMap { vscsi1(cmd: $0.0, len: $0.1, lbn: $0.2, ts: $0.3) })
+        #expect(summary(try read(two)) == Self.expected)
+        #expect(summary(try read(one)) == Self.expected)
+        #expect(try TraceFile(path: two).format.name == "vscsi")
+        #expect(try TraceFile(path: two).guess == nil)  // by name: libCacheSim's `.vscsi` rule
+        // Without the name: guessed from the version bytes, and said.
+        let unnamed = folder.bytes("capture", try Array(Data(contentsOf: URL(fileURLWithPath: two))))
+        let guessed = try TraceFile(path: unnamed)
+        #expect(guessed.format.name == "vscsi")
+        #expect(try guessed.readingNotes() == ["\(unnamed) is read as vscsi, guessed because binary, and its first two records carry vscsi2's version bytes; name its format with --format if that is wrong"])
+        let unnamed1 = folder.bytes("capture1", try Array(Data(contentsOf: URL(fileURLWithPath: one))))
+        #expect(try TraceFile(path: unnamed1).guess == "binary, and its first two records carry vscsi1's version bytes")
+    }
+
+    @Test("vscsi: a broken tail, an unknown layout and a too-short file are errors at their byte")
+    func vscsiErrors() throws {
+        let folder = TemporaryFolder()
+        let records = [vscsi2(cmd: 40, len: 1, lbn: 1, ts: 0), vscsi2(cmd: 40, len: 1, lbn: 2, ts: 0)].flatMap { $0 }
+        let tail = folder.bytes("t.vscsi", records + [1, 2, 3, 4, 5])
+        #expect(failure(tail) == "\(tail): byte 80: truncated record (5 of 40 bytes)")
+        let zeros = folder.bytes("z.vscsi", [UInt8](repeating: 0, count: 80))
+        #expect(failure(zeros) == "\(zeros): byte 0: neither vscsi layout: the first two records' version bytes are not both 2 (vscsi2, bytes 3 and 43) nor both 1 (vscsi1, bytes 15 and 47)")
+        let short = folder.bytes("s.vscsi", vscsi2(cmd: 40, len: 1, lbn: 1, ts: 0))
+        #expect(failure(short) == "\(short): byte 0: 40 bytes, too short for vscsi: its layout is told from the first two records (64 bytes at least)")
+    }
+
+    @Test("lcs v1, v2, v3 and v4 records read; v2+ carry the op; the header is checked")
+    func lcsVersions() throws {
+        let folder = TemporaryFolder()
+        // v1 = oracleGeneral's record: u32 time, u64 id, u32 size, i64 next.
+        let v1 = folder.bytes("a.lcs", lcsHeader(version: 1) + le(5, 4) + le(42, 8) + le(100, 4) + le(UInt64(bitPattern: -1), 8))
+        #expect(summary(try read(v1)) == ["5.0 42 100 get"])
+        // v2: op byte then 24-bit tenant; SET = 3, DELETE = 9, GETS = 2, APPEND = 7.
+        let v2Records = [(3, 10), (9, 11), (2, 12), (7, 13)].flatMap { op, time in
+            le(UInt64(time), 4) + le(42, 8) + le(100, 4) + le(UInt64(op) | 5 << 8, 4) + le(0, 8)
+        }
+        let v2 = folder.bytes("b.lcs", lcsHeader(version: 2) + v2Records)
+        #expect(summary(try read(v2)) == ["10.0 42 100 set", "11.0 42 100 delete", "12.0 42 100 get", "13.0 42 100 set"])
+        // v3: i64 size (above 2^32), op, ttl; v4 adds one u32 feature (40 bytes).
+        let v3Record = le(1, 4) + le(7, 8) + le(5_000_000_000, 8) + le(1, 4) + le(60, 4) + le(0, 8)
+        let v3 = folder.bytes("c.lcs", lcsHeader(version: 3) + v3Record)
+        #expect(summary(try read(v3)) == ["1.0 7 5000000000 get"])
+        let v4 = folder.bytes("d.lcs", lcsHeader(version: 4) + v3Record + le(77, 4) + v3Record + le(78, 4))
+        #expect(summary(try read(v4)) == ["1.0 7 5000000000 get", "1.0 7 5000000000 get"])
+        // Carrying ops: v1 does not, v2 does.
+        #expect(try !TraceFile(path: v1).open(keepKeyNames: false).carriesOperations)
+        #expect(try TraceFile(path: v2).open(keepKeyNames: false).carriesOperations)
+
+        let badMagic = folder.bytes("e.lcs", [0] + lcsHeader(version: 1).dropFirst())
+        #expect(failure(badMagic) == "\(badMagic): byte 0: not an lcs trace: start magic is 0x123456789abcde00, not 0x123456789abcdef0")
+        let badVersion = folder.bytes("f.lcs", lcsHeader(version: 9))
+        #expect(failure(badVersion) == "\(badVersion): byte 8: lcs version 9 is not one libCacheSim reads (1 to 8)")
+        let short = folder.bytes("g.lcs", Array(lcsHeader(version: 1).prefix(100)))
+        #expect(failure(short) == "\(short): byte 0: 100 bytes, shorter than lcs's 8192-byte header")
+        let tail = folder.bytes("h.lcs", lcsHeader(version: 2) + v2Records + [1, 2, 3])
+        #expect(failure(tail) == "\(tail): byte \(8192 + 4 * 28): truncated record (3 of 28 bytes)")
+        let badOp = folder.bytes("i.lcs", lcsHeader(version: 2) + le(0, 4) + le(1, 8) + le(1, 4) + le(20, 4) + le(0, 8))
+        #expect(failure(badOp) == "\(badOp): byte 8192: op code 20 is not one of libCacheSim's (enum.h: 0–14 or 255)")
+        let negative = folder.bytes("j.lcs", lcsHeader(version: 3) + le(1, 4) + le(7, 8) + le(UInt64(bitPattern: -5), 8) + le(1, 4) + le(0, 4) + le(0, 8))
+        #expect(failure(negative) == "\(negative): byte 8192: size -5 is negative")
+        // Detected by its magic without the name, and said.
+        let unnamed = folder.bytes("blob", lcsHeader(version: 1))
+        #expect(try TraceFile(path: unnamed).format.name == "lcs")
+        #expect(try TraceFile(path: unnamed).guess == "its first 8 bytes are lcs's magic 0x123456789abcdef0")
+    }
+
+    @Test("convert --to lcs writes version 3 with the op, next access and the header's statistics")
+    func lcsWriter() throws {
+        let folder = TemporaryFolder()
+        let requests = [
+            Request(time: 1, id: 10, size: 100), Request(time: 2.5, id: 11, size: 7, operation: .set),
+            Request(time: 3, id: 10, size: 100, operation: .delete), Request(time: 4, id: 10, size: 300),
+        ]
+        let path = folder.path + "/w.lcs"
+        #expect(try LCSWriter.write(requests, label: "t", to: path) == 1)  // 2.5 s lost its half
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count == 8192 + 4 * 36)
+        func int(_ offset: Int) -> Int64 { Int64(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }) }
+        #expect(int(8) == 3)
+        // stat: version 1, 4 requests, 2 objects, 507 requested bytes, 107 unique (first
+        // sizes 100 + 7), times 1…4, 2 gets, 1 set, 1 delete, sizes 7…300.
+        #expect((0..<12).map { int(16 + 8 * $0) } == [1, 4, 2, 507, 107, 1, 4, 2, 1, 1, 7, 300])
+        // Next access of request 0 (id 10) is request 2; of request 1, none.
+        #expect(int(8192 + 28) == 2)
+        #expect(int(8192 + 36 + 28) == -1)
+        #expect(summary(try read(path)) == ["1.0 10 100 get", "2.0 11 7 set", "3.0 10 100 delete", "4.0 10 300 get"])
+        // A time lcs cannot hold is an error, and no file is left behind.
+        #expect(throws: (any Error).self) { try LCSWriter.write([Request(time: -1, id: 1, size: 1)], label: "t", to: folder.path + "/neg.lcs") }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/neg.lcs"))
+    }
+
+    @Test("text layouts with no name of their own are guessed, and the guess is said")
+    func textGuesses() throws {
+        let folder = TemporaryFolder()
+        let tencent = folder.file("photos.txt", "20160201000000 a1b2 5 m 23456 1 2 12\n20160201000001 a1b2 5 m 23456 1 2 12\n")
+        let file = try TraceFile(path: tencent)
+        #expect(file.format.name == "tencent")
+        #expect(try file.readingNotes() == ["\(tencent) is read as tencent, guessed because its first line has 8 space-separated fields starting with a YYYYMMDDHHMMSS timestamp (Tencent's photo CDN layout); name its format with --format if that is wrong"])
+        #expect(summary(try read(tencent)) == ["1454284800.0 a1b2.5.m 23456 get", "1454284801.0 a1b2.5.m 23456 get"])
+        let twitter = folder.file("cluster52.csv", "0,key-a,10,90,1,get,0\n1,key-b,5,20,2,set,3600\n")
+        #expect(try TraceFile(path: twitter).format.name == "twitter")
+        #expect(summary(try read(twitter)) == ["0.0 key-a 100 get", "1.0 key-b 25 set"])
+        // libCacheSim's txt: one id per line, each 1 byte, time = position; blank lines skipped.
+        let txt = folder.file("trace.txt", "17\n\n18\nabc\n17\n")
+        #expect(try TraceFile(path: txt).format.name == "libcachesim-txt")
+        #expect(summary(try read(txt)) == ["0.0 17 1 get", "1.0 18 1 get", "2.0 abc 1 get", "3.0 17 1 get"])
+        // A headed CSV in another layout (libCacheSim's csv with a column mapping) cannot be
+        // told from its content: it is an error as native CSV (docs/formats.md says to name
+        // it), and named it reads.
+        let mapped = folder.file("io.csv", "idx,tstamp,op,len,lbn\n1,2,r,4096,7\n")
+        #expect(failure(mapped) == "\(mapped):1: the first row is not data (its time 'idx' is not a number) so it must be a header, but column 1 'idx' is not one of time, key, size, width, height, op")
+        let byColumns = try TraceFile(path: mapped, format: TraceFormat.named("libcachesim-csv"), formatOptions: ["columns": "time=2,key=5,size=4"])
+        #expect(summary(try InMemoryTrace.load(byColumns, keepKeyNames: true).requests) == ["2.0 7 4096 get"])
+        // A native CSV is not a guess.
+        let native = folder.file("n.txt", "1,a,5\n")
+        #expect(try TraceFile(path: native).format.name == "csv")
+        #expect(try TraceFile(path: native).guess == nil)
+    }
+}
