@@ -304,6 +304,14 @@ public enum BackendRegistry {
             options: [("n-sample", "as beladysize"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
         ) { try PolicySimulator<HyperbolicPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
+            name: "clockpro", summary: "policy-only CLOCK-Pro as libCacheSim's ClockPro.c runs it: it never evicts, keeping the first objects that fit its cold budget",
+            options: [("init-ratio-cold", "clockpro: the cold budget's share of the capacity, 0 to 1 (libCacheSim's C default 1; its PyPI class's 0.5)")]
+        ) { try PolicySimulator<ClockProLibCacheSim>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "lhd", summary: "policy-only LHD, least hit density (Beckmann et al., NSDI 2018), as libCacheSim's LHD with its draws reproduced",
+            options: [("generator", "as beladysize"), ("seed", "as beladysize")]
+        ) { try PolicySimulator<LHDPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -422,7 +430,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic", "clockpro", "lhd"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

@@ -150,5 +150,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == RandomTwoPolicy)
     @_specialize(exported: false, where Policy == LRUProbPolicy)
     @_specialize(exported: false, where Policy == HyperbolicPolicy)
+    @_specialize(exported: false, where Policy == ClockProLibCacheSim)
+    @_specialize(exported: false, where Policy == LHDPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

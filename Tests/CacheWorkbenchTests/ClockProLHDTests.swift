@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+private let (A, B, C, D): (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4)
+private let (o, x) = (false, true)
+
+@Suite("Policy simulators: CLOCK-Pro (libCacheSim's), LHD")
+struct ClockProLHDTests {
+    @Test("clockpro: keeps the first objects that fit its cold budget and never evicts")
+    func clockPro() throws {
+        // Capacity 10, init-ratio-cold 1 (budget 10): A4 (cold 4), B5 (9), C2 refused (11 > 10),
+        // A hits, D1 (10), C2 refused again, B hits.
+        let trace: [(UInt64, Int)] = [(A, 4), (B, 5), (C, 2), (A, 4), (D, 1), (C, 2), (B, 5)]
+        let full = try PolicySimulator<ClockProLibCacheSim>(capacity: 10)
+        #expect(try policyOutcomes(full, trace) == [o, o, o, x, o, o, x])
+        #expect(full.keys { $0.queue } == [D, B, A] && full.facts.evictions == 0 && full.facts.fallbacks == 0)
+        // init-ratio-cold 0.5 (the PyPI class's default; budget 5): A4, B5 refused (9 > 5), C2
+        // refused (6), A hits, D1 (5), C refused, B refused.
+        let half = try PolicySimulator<ClockProLibCacheSim>(capacity: 10, options: ["init-ratio-cold": "0.5"])
+        #expect(try policyOutcomes(half, trace) == [o, o, o, x, o, o, o])
+        #expect(half.keys { $0.queue } == [D, A])
+        // A removal gives its bytes back to the budget: with A gone, C2 fits (1 + 2 <= 5).
+        half.remove(Request(time: 0, id: A, size: 4))
+        #expect(try policyOutcomes(half, [(C, 2), (C, 2)]) == [o, x])
+        // (int64_t)(10 × 0.35) = 3: a 3-byte object fits, a 4-byte one does not.
+        let truncated = try PolicySimulator<ClockProLibCacheSim>(capacity: 10, options: ["init-ratio-cold": "0.35"])
+        #expect(truncated.admitsForTests(3) && !truncated.admitsForTests(4))
+        #expect(truncated.settings == "init-ratio-cold=0.35")
+        #expect(throws: WorkbenchError.self) { try PolicySimulator<ClockProLibCacheSim>(capacity: 10, options: ["init-ratio-cold": "2"]) }
+    }
+
+    @Test("clockpro equals libCacheSim's ClockPro (init-ratio-cold 1, its C default, and 0.5, its PyPI class's)")
+    func clockProExact() throws {
+        try expectEqualToLibCacheSim(backend: "clockpro", reference: "ClockPro", parameters: ["init_ratio_cold=1.0"])
+        try expectEqualToLibCacheSim(backend: "clockpro", reference: "ClockPro", parameters: ["init_ratio_cold=0.5"])
+    }
+
+    @Test("lhd: the least hit density among libCacheSim's draws goes (hand-computed draws)")
+    func lhd() throws {
+        // lehmer64 from 0xdeadbeef draws d1, d2, … (d mod 32 / mod 3): 25, 14, 21 for the
+        // admissions of A, B, C (none is 0 mod 32: no explorer; the budget, int(3 × 0.01f), is 0
+        // anyway). D: 8 draws sample the 3 tags; all are new (class 0, age 0: density 17/1), so
+        // the first draw, d4 mod 3 = 1, picks B; the last tag, C, takes B's place: [A, C].
+        // D's admission draws d12. A hits (d13), its hit ages now sum to 0: class 15, density
+        // 32. B: the first sample, d14 mod 3 = 2, is D (17), and nothing ranks below 17: D goes.
+        let cache = try PolicySimulator<LHDPolicy>(capacity: 3)
+        let trace: [(UInt64, Int)] = [A, B, C, D, A, B, C, D].map { ($0, 1) }
+        // The PyPI package's LHD(cache_size=3) gives the same on this trace.
+        #expect(try policyOutcomes(cache, trace) == [o, o, o, o, x, o, x, o])
+        #expect(cache.facts.evictions == 3 && cache.facts.fallbacks == 0)
+        #expect(cache.settings == "generator=lehmer64;seed=3735928559")
+        // Another seed draws other victims.
+        let seeded = try PolicySimulator<LHDPolicy>(capacity: 3, options: ["seed": "1"])
+        #expect(try policyOutcomes(seeded, trace) != [o, o, o, o, x, o, x, o])
+    }
+
+    @Test("lhd equals libCacheSim's LHD")
+    func lhdExact() throws {
+        try expectEqualToLibCacheSim(backend: "lhd", reference: "LHD")
+    }
+
+    @Test("lhd and clockpro equal libCacheSim on the real webcachesim sample (67k requests)",
+          .enabled(if: FileManager.default.fileExists(atPath: sharedTrace("webcachesim_adaptsize_request.trace.xz")), "skipped: ../shared/data/traces/webcachesim_adaptsize_request.trace.xz is absent"))
+    func realTrace() throws {
+        let folder = TemporaryFolder()
+        let plain = folder.path + "/webcachesim.csv"
+        let requests = try InMemoryTrace.load(TraceFile(path: sharedTrace("webcachesim_adaptsize_request.trace.xz"), format: TraceFormat.named("webcachesim")), keepKeyNames: false).requests
+        // Each id keeps its first size: 4,876 of these requests give an id another size than its
+        // previous one, which libCacheSim's LHD adopts on a hit and the workbench's simulators do
+        // not (LHDPolicy.swift says so); with one size per id the two must agree exactly.
+        var firstSize: [UInt64: Int] = [:]
+        let lines = requests.map { request in
+            let size = firstSize[request.id] ?? request.size
+            firstSize[request.id] = size
+            return "\(Int(request.time)),\(request.id),\(size)"
+        }
+        try OutputFile.write(lines.joined(separator: "\n") + "\n", to: plain)
+        for capacity in [1 << 20, 16 << 20, 256 << 20] {
+            try expectEqualToLibCacheSim(backend: "lhd", reference: "LHD", parameters: [], options: [:], trace: plain, capacity: capacity)
+            try expectEqualToLibCacheSim(backend: "clockpro", reference: "ClockPro", parameters: ["init_ratio_cold=1.0"],
+                                         options: ["init-ratio-cold": "1.0"], trace: plain, capacity: capacity)
+        }
+    }
+}
