@@ -5,7 +5,7 @@ import Testing
 private let (A, B, C, D): (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4)
 private let (o, x) = (false, true)
 
-@Suite("Policy simulators: CLOCK-Pro (libCacheSim's), LHD")
+@Suite("Policy simulators: CLOCK-Pro (libCacheSim's), LHD, RandomLRU")
 struct ClockProLHDTests {
     @Test("clockpro: keeps the first objects that fit its cold budget and never evicts")
     func clockPro() throws {
@@ -81,5 +81,23 @@ struct ClockProLHDTests {
             try expectEqualToLibCacheSim(backend: "clockpro", reference: "ClockPro", parameters: ["init_ratio_cold=1.0"],
                                          options: ["init-ratio-cold": "1.0"], trace: plain, capacity: capacity)
         }
+    }
+
+    @Test("randomlru: of the sampled objects the least recently used goes")
+    func randomLRU() throws {
+        // Two objects, 64 draws: both are sampled (the draws only land on the 2 non-empty
+        // buckets), so it is LRU. C (4) evicts B (last used 2; A at 3); B (6) evicts C (4; A at
+        // 5); C (7) evicts A (5; B at 6).
+        let cache = try PolicySimulator<RandomLRUPolicy>(capacity: 2, options: ["n-samples": "64"])
+        #expect(try policyOutcomes(cache, [A, B, A, C, A, B, C].map { ($0, 1) }) == [o, o, x, o, x, o, o])
+        #expect(cache.facts.evictions == 3)
+        #expect(try PolicySimulator<RandomLRUPolicy>(capacity: 2).settings == "n-samples=16;hashpower=24;generator=lehmer64;seed=3735928559")
+        #expect(throws: WorkbenchError.self) { try PolicySimulator<RandomLRUPolicy>(capacity: 2, options: ["n-samples": "0"]) }
+    }
+
+    @Test("randomlru equals libCacheSim's RandomLRU (the PyPI build's native RandomLRU_init; 16 and 4 samples)")
+    func randomLRUExact() throws {
+        try expectEqualToLibCacheSim(backend: "randomlru", reference: "RandomLRU_init", parameters: [], options: [:])
+        try expectEqualToLibCacheSim(backend: "randomlru", reference: "RandomLRU_init", parameters: ["n-samples=4"])
     }
 }

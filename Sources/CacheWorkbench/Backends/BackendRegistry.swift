@@ -312,6 +312,10 @@ public enum BackendRegistry {
             options: [("generator", "as beladysize"), ("seed", "as beladysize")]
         ) { try PolicySimulator<LHDPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
+            name: "randomlru", summary: "policy-only RandomLRU: of n-samples random objects evict the least recently used (libCacheSim's RandomLRU)",
+            options: [("n-samples", "randomlru: objects drawn per eviction (libCacheSim's default 16)"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
+        ) { try PolicySimulator<RandomLRUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -430,7 +434,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic", "clockpro", "lhd"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic", "clockpro", "lhd", "randomlru"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

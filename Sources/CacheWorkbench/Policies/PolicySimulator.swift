@@ -152,5 +152,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == HyperbolicPolicy)
     @_specialize(exported: false, where Policy == ClockProLibCacheSim)
     @_specialize(exported: false, where Policy == LHDPolicy)
+    @_specialize(exported: false, where Policy == RandomLRUPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
