@@ -19,8 +19,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: POLICY CAPACITY TRACE [PARAMS] [HASHPOWER]\n");
     return 2;
   }
-  const char *names[] = {"mru", "size", "random", "randomtwo", "hyperbolic", "lruprob", "beladysize", "lru"};
-  init_f inits[] = {MRU_init, Size_init, Random_init, RandomTwo_init, Hyperbolic_init, LRU_Prob_init, BeladySize_init, LRU_init};
+  const char *names[] = {"mru", "size", "random", "randomtwo", "hyperbolic", "lruprob", "beladysize", "lru", "fiforeinsertion"};
+  init_f inits[] = {MRU_init, Size_init, Random_init, RandomTwo_init, Hyperbolic_init, LRU_Prob_init, BeladySize_init, LRU_init, FIFO_Reinsertion_init};
   init_f init = NULL;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcasecmp(argv[1], names[i])) init = inits[i];

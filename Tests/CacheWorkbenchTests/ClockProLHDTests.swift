@@ -5,7 +5,7 @@ import Testing
 private let (A, B, C, D): (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4)
 private let (o, x) = (false, true)
 
-@Suite("Policy simulators: CLOCK-Pro (libCacheSim's), LHD, RandomLRU")
+@Suite("Policy simulators: CLOCK-Pro (libCacheSim's), LHD, RandomLRU, FIFO-Reinsertion")
 struct ClockProLHDTests {
     @Test("clockpro: keeps the first objects that fit its cold budget and never evicts")
     func clockPro() throws {
@@ -99,5 +99,48 @@ struct ClockProLHDTests {
     func randomLRUExact() throws {
         try expectEqualToLibCacheSim(backend: "randomlru", reference: "RandomLRU_init", parameters: [], options: [:])
         try expectEqualToLibCacheSim(backend: "randomlru", reference: "RandomLRU_init", parameters: ["n-samples=4"])
+    }
+
+    @Test("fiforeinsertion: one examination evicts all but the n-keep most recent and reinserts those")
+    func fifoReinsertion() throws {
+        // n-exam 3, n-keep 1, capacity 4 (unit sizes). A B C D fill it; B and C hit (requests 5, 6).
+        // E (7): 4 objects > 3, examine A, B, C from the oldest: recency scores 10^12/(7 − t):
+        // A (t 1) lowest, then B (t 5), C (t 6) best. A and B go, C moves to the head; the next
+        // examination starts at D. Then C and D hit; A misses and fits without an eviction.
+        let cache = try PolicySimulator<FIFOReinsertionPolicy>(capacity: 4, options: ["n-exam": "3", "n-keep": "1"])
+        let trace: [(UInt64, Int)] = [A, B, C, D, B, C, 5].map { ($0, 1) }
+        #expect(try policyOutcomes(cache, trace) == [o, o, o, o, x, x, o])
+        #expect(cache.keys { $0.queue } == [5, C, D] && cache.facts.evictions == 2)
+        #expect(try policyOutcomes(cache, [C, D, A].map { ($0, 1) }) == [x, x, o])
+        #expect(throws: WorkbenchError.self) { try PolicySimulator<FIFOReinsertionPolicy>(capacity: 4, options: ["n-exam": "3", "n-keep": "3"]) }
+    }
+
+    /// Figures of libCacheSim's FIFO_Reinsertion.c (the PyPI build dbf8423's static library
+    /// linked with scripts/reference_libcachesim_c.c, `fiforeinsertion CAPACITY TRACE [PARAMS]`;
+    /// its `cachesim` runs Clock under the name `fifo-reinsertion`, and the PyPI package exports no
+    /// init for it). The recency figures are the cacheMon snapshot's too (same logic), so they
+    /// are re-run live when LIBCACHESIM_SRC/LIBCACHESIM_BUILD are set.
+    @Test("fiforeinsertion equals libCacheSim's FIFO_Reinsertion.c (recorded)")
+    func fifoReinsertionExact() throws {
+        try expectEqualToRecordedC(backend: "fiforeinsertion", reference: "fiforeinsertion", recorded: [
+            (true, 1 << 20, 438, 80_366_191), (true, 8 << 20, 2342, 466_676_368), (true, 64 << 20, 7558, 1_523_753_992),
+            (false, 50, 2817, 2817), (false, 300, 7791, 7791), (false, 1500, 13046, 13046),
+        ])
+        try expectEqualToRecordedC(backend: "fiforeinsertion", options: ["n-exam": "20", "n-keep": "5"], reference: "fiforeinsertion",
+                                   parameters: "n-exam=20,n-keep=5", recorded: [
+            (true, 8 << 20, 2563, 435_007_841), (true, 64 << 20, 7980, 1_614_346_247),
+            (false, 50, 3004, 3004), (false, 300, 8126, 8126), (false, 1500, 13183, 13183),
+        ])
+        // freq scores: the harness seeds 0, and lehmer64 from 0 draws only 0 (r = 0).
+        for (zipf, capacity, hits, byteHits) in [(true, 8 << 20, 2970, 479_753_397), (true, 64 << 20, 8318, 1_675_549_529),
+                                                 (false, 50, 3915, 3915), (false, 300, 8561, 8561), (false, 1500, 13406, 13406)] {
+            let folder = TemporaryFolder()
+            let traces = try libCacheSimTestTraces(in: folder)
+            let kind = try BackendRegistry.named("fiforeinsertion")
+            let options = ["n-exam": "20", "n-keep": "5", "retain-policy": "freq", "seed": "0"]
+            let tally = try replayUntimed(try InMemoryTrace.load(TraceFile(path: zipf ? traces.zipf : traces.unit), keepKeyNames: false).requests,
+                                          backend: kind.make(BackendConfig(capacityBytes: capacity, options: options)), capacity: capacity)
+            #expect(tally.hits == hits && Int(tally.hitBytes) == byteHits, "freq at \(capacity)")
+        }
     }
 }

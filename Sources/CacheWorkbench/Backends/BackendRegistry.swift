@@ -316,6 +316,15 @@ public enum BackendRegistry {
             options: [("n-samples", "randomlru: objects drawn per eviction (libCacheSim's default 16)"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
         ) { try PolicySimulator<RandomLRUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
+            name: "fiforeinsertion", summary: "policy-only FIFO-Reinsertion: examine n-exam objects, evict all but the n-keep best at once, reinsert those (libCacheSim's FIFO_Reinsertion)",
+            options: [
+                ("n-exam", "fiforeinsertion: objects examined per batch (libCacheSim's default 100; also fifomerge's)"),
+                ("n-keep", "fiforeinsertion: of those, reinserted, below n-exam (default 20; fifomerge's n-exam / 2)"),
+                ("retain-policy", "fiforeinsertion: the score, recency (default) or freq (hits per byte); fifomerge's default is freq"),
+                ("generator", "as fifomerge"), ("seed", "as fifomerge"),
+            ]
+        ) { try PolicySimulator<FIFOReinsertionPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -434,7 +443,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic", "clockpro", "lhd", "randomlru"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic", "clockpro", "lhd", "randomlru", "fiforeinsertion"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

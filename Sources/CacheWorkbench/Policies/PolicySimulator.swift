@@ -153,5 +153,6 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == ClockProLibCacheSim)
     @_specialize(exported: false, where Policy == LHDPolicy)
     @_specialize(exported: false, where Policy == RandomLRUPolicy)
+    @_specialize(exported: false, where Policy == FIFOReinsertionPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
