@@ -113,6 +113,7 @@ struct ClockProLHDTests {
         #expect(cache.keys { $0.queue } == [5, C, D] && cache.facts.evictions == 2)
         #expect(try policyOutcomes(cache, [C, D, A].map { ($0, 1) }) == [x, x, o])
         #expect(throws: WorkbenchError.self) { try PolicySimulator<FIFOReinsertionPolicy>(capacity: 4, options: ["n-exam": "3", "n-keep": "3"]) }
+        #expect(throws: WorkbenchError.self) { try PolicySimulator<FIFOReinsertionPolicy>(capacity: 4, options: ["n-exam": "10"]) }
     }
 
     /// Figures of libCacheSim's FIFO_Reinsertion.c (the PyPI build dbf8423's static library

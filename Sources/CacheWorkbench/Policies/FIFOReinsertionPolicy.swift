@@ -39,6 +39,11 @@ struct FIFOReinsertionPolicy: EvictionPolicy {
     init(capacity: Int, options: PolicyOptions) throws {
         examined = try options.integer("n-exam", default: 100, range: 1...100_000)
         kept = try options.integer("n-keep", default: 20, range: 0...max(0, examined - 1))
+        // The default is not range-checked: libCacheSim keeps 20 whatever n-exam is, and with
+        // n-keep >= n-exam evicts nothing and loops.
+        guard kept < examined else {
+            throw WorkbenchError("--n-keep must be below --n-exam (\(examined)); its default, 20, is not: give n-keep")
+        }
         scorer = try RetainScore(options: options, default: .recency)
     }
 
