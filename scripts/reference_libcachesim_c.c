@@ -19,10 +19,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: POLICY CAPACITY TRACE [PARAMS] [HASHPOWER]\n");
     return 2;
   }
-  // SR_LRU and CR_LFU (Cacheus's experts) are in neither cachesim's table nor the PyPI
-  // package's classes; libCacheSim runs them alone only through this API (test/common.h).
-  const char *names[] = {"mru", "size", "random", "randomtwo", "hyperbolic", "lruprob", "beladysize", "lru", "srlru", "crlfu"};
-  init_f inits[] = {MRU_init, Size_init, Random_init, RandomTwo_init, Hyperbolic_init, LRU_Prob_init, BeladySize_init, LRU_init, SR_LRU_init, CR_LFU_init};
+  // SR_LRU and CR_LFU (Cacheus's experts) and FIFO_Reinsertion are in neither cachesim's
+  // table nor the PyPI package's classes; libCacheSim runs them alone only through this API.
+  const char *names[] = {"mru", "size", "random", "randomtwo", "hyperbolic", "lruprob", "beladysize", "lru", "srlru", "crlfu", "fiforeinsertion"};
+  init_f inits[] = {MRU_init, Size_init, Random_init, RandomTwo_init, Hyperbolic_init, LRU_Prob_init, BeladySize_init, LRU_init, SR_LRU_init, CR_LFU_init, FIFO_Reinsertion_init};
   init_f init = NULL;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcasecmp(argv[1], names[i])) init = inits[i];

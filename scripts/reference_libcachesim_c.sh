@@ -8,7 +8,7 @@
 # Usage: LIBCACHESIM_SRC=DIR LIBCACHESIM_BUILD=DIR reference_libcachesim_c.sh POLICY CAPACITY TRACE [PARAMS] [HASHPOWER]
 #   LIBCACHESIM_SRC   a libCacheSim checkout (https://github.com/cacheMon/libCacheSim)
 #   LIBCACHESIM_BUILD its cmake build folder (cmake -DCMAKE_BUILD_TYPE=Release -DENABLE_TESTS=OFF; make)
-#   POLICY            mru, size, random, randomtwo, hyperbolic, lruprob, beladysize, lru, srlru, crlfu
+#   POLICY            mru, size, random, randomtwo, hyperbolic, lruprob, beladysize, lru, srlru, crlfu, fiforeinsertion
 # The harness is built once into $REFERENCE_BINARY (default ${TMPDIR:-/tmp}/workbench-libcachesim-reference).
 set -eu
 : "${LIBCACHESIM_SRC:?set LIBCACHESIM_SRC to a libCacheSim checkout}"

@@ -23,9 +23,10 @@ private func counts(_ backend: String, options: [String: String] = [:], trace: S
 /// `libCacheSimTestTraces` writes (`bench gen --requests 20000 --images 2000 --keys id --plain`,
 /// and its unit-size copy). When LIBCACHESIM_SRC and LIBCACHESIM_BUILD are set, the script is
 /// run too and must print the same.
-func expectEqualToRecordedC(backend: String, options: [String: String] = [:], reference: String,
-                                    recorded: [(zipf: Bool, capacity: Int, hits: Int, byteHits: Int)],
-                                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+/// `parameters` is libCacheSim's parameter string for the live run (`n-exam=20,n-keep=5`).
+func expectEqualToRecordedC(backend: String, options: [String: String] = [:], reference: String, parameters: String = "",
+                            recorded: [(zipf: Bool, capacity: Int, hits: Int, byteHits: Int)],
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
     let folder = TemporaryFolder()
     let traces = try libCacheSimTestTraces(in: folder)
     let environment = ProcessInfo.processInfo.environment
@@ -36,7 +37,7 @@ func expectEqualToRecordedC(backend: String, options: [String: String] = [:], re
         let measured = try counts(backend, options: options, trace: trace, capacity: row.capacity)
         #expect(measured.hits == row.hits && measured.byteHits == row.byteHits, "\(backend) at \(row.capacity) on \(trace)", sourceLocation: sourceLocation)
         if live {
-            let run = try runBounded(600, SourceCheckout.root.path + "/scripts/reference_libcachesim_c.sh", [reference, String(row.capacity), trace])
+            let run = try runBounded(600, SourceCheckout.root.path + "/scripts/reference_libcachesim_c.sh", [reference, String(row.capacity), trace] + (parameters.isEmpty ? [] : [parameters]))
             #expect(run.out.trimmingCharacters(in: .whitespacesAndNewlines) == "hits=\(row.hits) byte_hits=\(row.byteHits) requests=20000", sourceLocation: sourceLocation)
         }
     }

@@ -347,6 +347,27 @@ public enum BackendRegistry {
             try PolicySimulator<CRLFUPolicy>(capacity: $0.capacityBytes, options: $0.options)
         },
         BackendKind(
+            name: "clockpro", summary: "policy-only CLOCK-Pro as libCacheSim's ClockPro.c runs it: it never evicts, keeping the first objects that fit its cold budget",
+            options: [("init-ratio-cold", "clockpro: the cold budget's share of the capacity, 0 to 1 (libCacheSim's C default 1; its PyPI class's 0.5)")]
+        ) { try PolicySimulator<ClockProLibCacheSim>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "lhd", summary: "policy-only LHD, least hit density (Beckmann et al., NSDI 2018), as libCacheSim's LHD with its draws reproduced",
+            options: [("generator", "as beladysize"), ("seed", "as beladysize")]
+        ) { try PolicySimulator<LHDPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "randomlru", summary: "policy-only RandomLRU: of n-samples random objects evict the least recently used (libCacheSim's RandomLRU)",
+            options: [("n-samples", "randomlru: objects drawn per eviction (libCacheSim's default 16)"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
+        ) { try PolicySimulator<RandomLRUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
+            name: "fiforeinsertion", summary: "policy-only FIFO-Reinsertion: examine n-exam objects, evict all but the n-keep best at once, reinsert those (libCacheSim's FIFO_Reinsertion)",
+            options: [
+                ("n-exam", "fiforeinsertion: objects examined per batch (libCacheSim's default 100; also fifomerge's)"),
+                ("n-keep", "fiforeinsertion: of those, reinserted, below n-exam (default 20; fifomerge's n-exam / 2)"),
+                ("retain-policy", "fiforeinsertion: the score, recency (default) or freq (hits per byte); fifomerge's default is freq"),
+                ("generator", "as fifomerge"), ("seed", "as fifomerge"),
+            ]
+        ) { try PolicySimulator<FIFOReinsertionPolicy>(capacity: $0.capacityBytes, options: $0.options) },
+        BackendKind(
             name: "nscache", summary: ModelFamily.nscacheSummary,
             options: [
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
@@ -465,7 +486,7 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
-    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic", "lecar", "cacheus", "crlfu"]
+    public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic", "lecar", "cacheus", "crlfu", "clockpro", "lhd", "randomlru", "fiforeinsertion"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.
     public static var defaultKinds: [BackendKind] {

@@ -17,63 +17,32 @@
 /// Complexity: hit O(1); admit O(1); evict O(1) from a sorted batch, O(n-exam log n-exam)
 /// for an examination (about one in n-exam − n-keep evictions).
 struct FIFOMergePolicy: EvictionPolicy {
-    struct Meta {
-        var hits: Int32
-        var lastAccess: Int
-    }
-
-    enum Retain: String { case freq, recency }
+    typealias Meta = RetainScore.Meta
 
     private(set) var queue = Nodes.Queue()
     let examined: Int
     let kept: Int
-    let retain: Retain
-    private var random: LibCacheSimRandom
+    private var scorer: RetainScore
     /// Where the next examination starts (−1: at the oldest).
     private var nextToExamine: Int32 = -1
     /// The last examination's objects, sorted by score, and the position in it.
     private var ranked: [(score: Double, slot: Int32)] = []
     private var position = Int.max
-    /// libCacheSim's `n_req`.
-    private var requests = 0
 
     init(capacity: Int, options: PolicyOptions) throws {
         examined = try options.integer("n-exam", default: 100, range: 1...100_000)
         kept = try options.integer("n-keep", default: examined / 2, range: 0...examined)
-        let name = options.values["retain-policy"]?.lowercased() ?? "freq"
-        guard let retain = Retain(rawValue: name == "frequency" ? "freq" : name) else {
-            throw WorkbenchError("--retain-policy must be freq or recency, not \(ErrorText.quote(name))")
-        }
-        self.retain = retain
-        random = try LibCacheSimRandom(options: options)
+        scorer = try RetainScore(options: options, default: .freq)
     }
 
-    var newMeta: Meta { Meta(hits: 0, lastAccess: requests) }
-    var settings: String { "n-exam=\(examined);n-keep=\(kept);retain-policy=\(retain.rawValue);\(random.settings)" }
+    var newMeta: Meta { scorer.newMeta }
+    var settings: String { "n-exam=\(examined);n-keep=\(kept);\(scorer.settings)" }
 
-    @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
-        requests += 1
-        if nodes[slot].meta.hits < .max { nodes[slot].meta.hits += 1 }
-        nodes[slot].meta.lastAccess = requests
-    }
+    @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { scorer.hit(&nodes[slot].meta) }
 
-    @inline(__always) mutating func miss(_ key: UInt64) { requests += 1 }
+    @inline(__always) mutating func miss(_ key: UInt64) { scorer.miss() }
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) {
-        nodes[slot].meta.lastAccess = requests
-        nodes.pushHead(slot, &queue)
-    }
-
-    private mutating func score(_ slot: Int32, _ nodes: Nodes) -> Double {
-        let node = nodes[slot]
-        switch retain {
-        case .freq:
-            let r = Double(random.next() % 1000) / 10000.0
-            return 1.0e6 * (Double(node.meta.hits) + r) / Double(node.cost)
-        case .recency:
-            return 1.0e12 / Double(requests - node.meta.lastAccess) / Double(node.cost)
-        }
-    }
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &queue) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         if position < examined {
@@ -94,7 +63,7 @@ struct FIFOMergePolicy: EvictionPolicy {
         var slot = nextToExamine
         for _ in 0..<examined {
             if slot < 0 { slot = queue.tail }
-            ranked.append((score(slot, nodes), slot))
+            ranked.append((scorer.score(nodes[slot].meta, cost: nodes[slot].cost), slot))
             slot = nodes[slot].newer
         }
         nextToExamine = slot

@@ -153,5 +153,9 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == LeCaRPolicy)
     @_specialize(exported: false, where Policy == CacheusPolicy)
     @_specialize(exported: false, where Policy == CRLFUPolicy)
+    @_specialize(exported: false, where Policy == ClockProLibCacheSim)
+    @_specialize(exported: false, where Policy == LHDPolicy)
+    @_specialize(exported: false, where Policy == RandomLRUPolicy)
+    @_specialize(exported: false, where Policy == FIFOReinsertionPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }

@@ -1,0 +1,104 @@
+/// FIFO-Reinsertion, as libCacheSim's `FIFO_Reinsertion.c` (the version its PyPI package 0.3.5
+/// builds, 1a1a11a/libCacheSim dbf8423; its `cachesim` runs it as `fifo-reinsertion`, the
+/// package exports no init for it). Not CLOCK despite its header's remark: one FIFO queue, new
+/// objects at its head; with at most `n-exam` objects cached (default 100) an eviction takes
+/// the object at the examination point and moves the point one newer. Otherwise it examines
+/// `n-exam` objects from that point towards the newest (wrapping to the oldest), sorts them by
+/// score (ascending; equal scores in examination order, glibc's merge-sort `qsort`), evicts all
+/// but the best `n-keep` (default 20, `n_exam_obj / 5` before the parameters are read) in one
+/// step, and moves the kept ones to the head, lowest score first, halving their hit counts
+/// ((f + 1) / 2). The examination resumes after the last object examined.
+///
+/// Scores (`retain-policy`): recency (default) 10^12 / (requests since its last access) /
+/// size; freq 10^6 × (hits + r) / size, r = (next_rand() mod 1000) / 10^4 per examined object
+/// (`LibCacheSimRandom`).
+///
+/// Where libCacheSim reads freed memory — the examination point left on an object that the same
+/// step evicts (when the last object examined was the newest) — the point goes back to the
+/// oldest, counted in `fallbacks`. `n-keep` must be below `n-exam`: otherwise libCacheSim evicts
+/// nothing and loops.
+///
+/// Complexity: hit O(1); admit O(1); evict O(n-exam log n-exam) per examination, which frees
+/// n-exam − n-keep objects (O(log n-exam) amortized per object).
+struct FIFOReinsertionPolicy: EvictionPolicy {
+    typealias Meta = RetainScore.Meta
+
+    private(set) var queue = Nodes.Queue()
+    let examined: Int
+    let kept: Int
+    private var scorer: RetainScore
+    /// `next_to_merge` (−1: NULL, the oldest).
+    private var nextToMerge: Int32 = -1
+    private var ranked: [(score: Double, slot: Int32)] = []
+    private(set) var fallbacks = 0
+
+    static var fallbackRule: String? {
+        "an examination ended on the newest object and evicted the object where libCacheSim's FIFO_Reinsertion would resume (freed memory); the next examination started at the oldest"
+    }
+
+    init(capacity: Int, options: PolicyOptions) throws {
+        examined = try options.integer("n-exam", default: 100, range: 1...100_000)
+        kept = try options.integer("n-keep", default: 20, range: 0...max(0, examined - 1))
+        // The default is not range-checked: libCacheSim keeps 20 whatever n-exam is, and with
+        // n-keep >= n-exam evicts nothing and loops.
+        guard kept < examined else {
+            throw WorkbenchError("--n-keep must be below --n-exam (\(examined)); its default, 20, is not: give n-keep")
+        }
+        scorer = try RetainScore(options: options, default: .recency)
+    }
+
+    var newMeta: Meta { scorer.newMeta }
+    var settings: String { "n-exam=\(examined);n-keep=\(kept);\(scorer.settings)" }
+
+    @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { scorer.hit(&nodes[slot].meta) }
+
+    @inline(__always) mutating func miss(_ key: UInt64) { scorer.miss() }
+
+    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &queue) }
+
+    mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        var slot = nextToMerge
+        if slot < 0 {
+            nextToMerge = queue.tail
+            slot = queue.tail
+        }
+        if queue.count <= examined {
+            let victim = nextToMerge
+            nextToMerge = nodes[victim].newer
+            nodes.unlink(victim, &queue)
+            return victim
+        }
+        ranked.removeAll(keepingCapacity: true)
+        for _ in 0..<examined {
+            ranked.append((scorer.score(nodes[slot].meta, cost: nodes[slot].cost), slot))
+            slot = nodes[slot].newer
+            if slot < 0 { slot = queue.tail }
+        }
+        nextToMerge = slot
+        // Stable: equal scores stay in examination order, as glibc's merge sort keeps them.
+        let order = ranked.indices.sorted { ranked[$0].score != ranked[$1].score ? ranked[$0].score < ranked[$1].score : $0 < $1 }
+        let evicted = examined - kept
+        for index in order[..<evicted] where ranked[index].slot == nextToMerge {
+            fallbacks += 1
+            nextToMerge = -1
+        }
+        for index in order[1..<evicted] {
+            nodes.unlink(ranked[index].slot, &queue)
+            nodes.evict(ranked[index].slot)
+        }
+        for index in order[evicted...] {
+            let keep = ranked[index].slot
+            nodes.moveToHead(keep, &queue)
+            let hits = nodes[keep].meta.hits
+            nodes[keep].meta.hits = hits / 2 + hits % 2  // (f + 1) / 2 without overflow
+        }
+        let victim = ranked[order[0]].slot
+        nodes.unlink(victim, &queue)
+        return victim
+    }
+
+    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
+        if slot == nextToMerge { nextToMerge = nodes[slot].newer }
+        nodes.unlink(slot, &queue)
+    }
+}
