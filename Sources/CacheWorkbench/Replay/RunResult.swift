@@ -120,6 +120,7 @@ extension RunResult {
         "ignore_obj_size", "warmup_requests", "variant", "repeats",
     ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"] + warningCostColumnNames + ["disk_refused", "durability", "model_of", "device", "capacity_rule"]
         + ["http_rules", "library_hits", "unique_objects", "compulsory_misses", "command", "points_at_once"]
+        + ["admitted", "rejected", "hit_bytes", "miss_bytes"]
 
     /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
     /// windows' and sampling's sizes as used.
@@ -260,6 +261,7 @@ extension RunResult {
             + [.from(tally.finalDetails.durability?.rawValue), .text(ModelFamily.of(backend: backend).rawValue)]
             + [.from(device), .from(capacityRule)]
             + [.from(tally.httpRules), .from(tally.http?.libraryHits), .from(uniqueObjects), .from(compulsoryMisses), .from(command), .int(pointsAtOnce)]
+            + [.from(t.admission?.admitted), .from(t.admission?.rejected), .wide(t.hitBytes), .wide(t.requestedBytes - t.hitBytes)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no
