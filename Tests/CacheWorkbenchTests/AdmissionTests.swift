@@ -168,6 +168,22 @@ struct AdmissionLibCacheSimTests {
         try expectEqualToLibCacheSim(backend: "lru", reference: "LRU", parameters: ["--admission=\(admission)"], options: ["admission": admission])
     }
 
+    /// The AdaptSize paper's own request trace (webcachesim's sample, ../shared/data; skipped
+    /// without it): 66,987 requests, so AdaptSize reconfigures at its default 30,000.
+    static let adaptSizeTracePath = SourceCheckout.root.deletingLastPathComponent().path + "/shared/data/traces/webcachesim_adaptsize_request.trace.xz"
+
+    @Test("adaptsize (default interval), bloomfilter and prob in front of LRU on the AdaptSize trace at 1, 16 and 64 MiB",
+          .enabled(if: FileManager.default.fileExists(atPath: adaptSizeTracePath)), arguments: ["adaptsize", "bloomfilter", "prob:0.3"])
+    func adaptSizeTrace(admission: String) throws {
+        let folder = TemporaryFolder()
+        let plain = folder.path + "/adaptsize.csv"
+        try TraceExport.write(try TraceFile(path: Self.adaptSizeTracePath, format: TraceFormat.named("webcachesim")), to: plain, shape: .plain)
+        for capacity in [1 << 20, 16 << 20, 64 << 20] {
+            try expectEqualToLibCacheSim(backend: "lru", reference: "LRU", parameters: ["--admission=\(admission)"],
+                                         options: ["admission": admission], trace: plain, capacity: capacity)
+        }
+    }
+
     @Test("the same in front of FIFO and 2Q (its A1in size rule first)", arguments: ["bloomfilter", "prob:0.3", "adaptsize:1000"])
     func others(admission: String) throws {
         try expectEqualToLibCacheSim(backend: "fifo", reference: "FIFO", parameters: ["--admission=\(admission)"], options: ["admission": admission])
