@@ -31,8 +31,10 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
     private let victims: (any VictimPeeking)?
     private let capacity: Int
     private let cost: @Sendable (Request) -> Int
-    /// The answer to the last miss's question, for the `set` that follows it.
-    private var pending: Bool?
+    /// The key of the last `get` that missed, until its question is put.
+    private var missed: UInt64?
+    /// The answer to that miss's question, for the `set` that follows it.
+    private var pending: (key: UInt64, admitted: Bool)?
     private(set) var counts = AdmissionCounts()
 
     /// The policies TinyLFU can sit in front of: those whose next victims can be named
@@ -60,24 +62,31 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
 
     func get(_ request: Request) throws -> Bool {
         let hit = try inner.get(request)
+        missed = hit ? nil : request.id
+        pending = nil
         let cost = cost(request)
         if tinyLFU != nil { tinyLFU!.record(request.id, cost: cost, capacity: capacity) } else { admissioner.record(request.id, cost: cost, capacity: capacity) }
         return hit
     }
 
-    /// The replayer's size question on a miss: answered by the inner backend's rule (or the
-    /// capacity), after putting the admission question, whose answer `set` uses.
+    /// The replayer's size question after a miss: answered by the inner backend's rule (or
+    /// the capacity), after putting the admission question, whose answer `set` uses. (In
+    /// `--mode http` it comes after every lookup; only one that missed puts the question.)
     func admits(_ request: Request, cost: Int) -> Bool? {
         let fits = inner.admits(request, cost: cost) ?? (cost <= capacity)
-        guard tinyLFU == nil else { return fits }
-        if let ordering = inner as? any AdmissionOrdering, !ordering.asksAdmission(cost: cost) {
-            pending = false  // the policy's own rule refused first; the admissioner was not asked
-            return fits
-        }
+        guard tinyLFU == nil, missed == request.id else { return fits }
+        missed = nil
+        pending = (request.id, ask(request, cost: cost))
+        return fits
+    }
+
+    /// The admissioner's answer, counted; false without a question when the policy's own
+    /// size rule refuses first.
+    private func ask(_ request: Request, cost: Int) -> Bool {
+        if let ordering = inner as? any AdmissionOrdering, !ordering.asksAdmission(cost: cost) { return false }
         let admitted = admissioner.admits(request.id, cost: cost)
         if admitted { counts.admitted += 1 } else { counts.rejected += 1 }
-        pending = admitted
-        return fits
+        return admitted
     }
 
     func set(_ request: Request, cost: Int, payload: Payload?) throws {
@@ -97,8 +106,9 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
             try inner.set(request, cost: cost, payload: payload)
             return
         }
-        // A set without a question first (not in demand-fill replay) asks now.
-        let admitted = pending ?? { _ = admits(request, cost: cost); return pending ?? false }()
+        // A store no missed lookup asked about (`--mode http` storing without a lookup, or a
+        // fresher body over a stale one) puts its question now.
+        let admitted = pending?.key == request.id ? pending!.admitted : ask(request, cost: cost)
         pending = nil
         guard admitted else { return }
         try inner.set(request, cost: cost, payload: payload)
