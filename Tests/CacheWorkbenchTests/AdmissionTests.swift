@@ -97,6 +97,15 @@ struct AdmissionTests {
         let tally = try Self.replay("lru", ["admission": "tinylfu"], capacity: 2, trace)
         #expect(tally.hits == 5)
         #expect(tally.admission == AdmissionCounts(admitted: 1, rejected: 3))
+        // A tie is no win: at 1 object, 2 (freq 1) against the victim 1 (freq 1) is rejected,
+        // so 1 hits next.
+        let tie = try Self.replay("lru", ["admission": "tinylfu"], capacity: 1, [(1, 1), (2, 1), (1, 1)])
+        #expect(tie.hits == 1 && tie.admission == AdmissionCounts(admitted: 0, rejected: 1))
+        // In front of FIFO the victim stays 1, the oldest insertion, whatever its hits: after
+        // the same 3 rejections and hits on 2 and 1 (freq 4), 3 (freq 3, then 4: a tie) loses
+        // twice more → hits 1, 1, 2, 1 = 4; 0 admitted, 5 rejected.
+        let fifo = try Self.replay("fifo", ["admission": "tinylfu"], capacity: 2, trace)
+        #expect(fifo.hits == 4 && fifo.admission == AdmissionCounts(admitted: 0, rejected: 5))
     }
 
     @Test("java.util.Random's first nextFloat for Caffeine's seed (computed apart with the documented LCG)")
