@@ -9,6 +9,9 @@ its constructor (n_bit_counter=2). Or POLICY is an `_init` function the package'
 module exports without a class (CAR_init, FIFO_Merge_init, QDLP_init, S3FIFOd_init): then
 the key=value pairs are libCacheSim's own parameter string (n-exam=100), passed as is.
 Size-0 requests are dropped, as the workbench does.
+`--admission=KIND` (anywhere after POLICY) puts one of libCacheSim's admissioners in front
+of the policy, as `cache_can_insert_default` asks it: bloomfilter, prob:P, size:N,
+adaptsize or adaptsize:R (R = its reconf-interval); the workbench's `admission=` values.
 The package is installed by scripts/bootstrap --python into .venv/."""
 import csv
 import sys
@@ -16,7 +19,24 @@ import sys
 import libcachesim as lcs
 
 
+def make_admissioner(text):
+    """libCacheSim's admissioner for the workbench's `admission=` value."""
+    from libcachesim import libcachesim_python as native
+    name, _, value = text.partition(":")
+    if name == "bloomfilter":
+        return native.create_bloomfilter_admissioner(None)
+    if name == "prob":
+        return native.create_prob_admissioner(f"prob={value}")
+    if name == "size":
+        return native.create_size_admissioner(f"size={value}")
+    if name == "adaptsize":
+        return native.create_adaptsize_admissioner(f"reconf-interval={value}" if value else None)
+    sys.exit(f"unknown admission {text}")
+
+
 def main() -> None:
+    admission = [arg for arg in sys.argv if arg.startswith("--admission=")]
+    sys.argv = [arg for arg in sys.argv if not arg.startswith("--admission=")]
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     policy, capacity, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -35,6 +55,8 @@ def main() -> None:
             name, value = pair.split("=", 1)
             params[name] = float(value) if "." in value else int(value)
         cache = getattr(lcs, policy)(cache_size=capacity, **params)
+    if admission:
+        cache._cache.admissioner = make_admissioner(admission[-1].split("=", 1)[1])
     rows = []
     with open(path, newline="") as file:
         for row in csv.reader(file):

@@ -42,6 +42,17 @@ def capacity_units(results):
     return f"objects in {objects} rows (--ignore-obj-size), bytes in {len(results) - objects}"
 
 
+def working_set(results):
+    """The working set in the capacities' unit: a count of objects under --ignore-obj-size."""
+    if "working_set_bytes" not in results:
+        return "–"
+    sets = results.dropna(subset=["working_set_bytes"])
+    objects = sets["ignore_obj_size"].astype(str) == "yes" if "ignore_obj_size" in sets else pd.Series(False, index=sets.index)
+    labels = {f"{int(v):,} objects" for v in sets[objects]["working_set_bytes"]}
+    labels |= {plot.size_label(v) for v in sets[~objects]["working_set_bytes"]}
+    return ", ".join(sorted(labels)) or "–"
+
+
 def warmup(results):
     if "warmup_requests" not in results:
         return "not recorded in the results CSV"
@@ -94,7 +105,7 @@ def facts(results):
         ("trace", first["trace"]),
         ("trace SHA-256", first.get("trace_sha256", "")),
         ("requests replayed", f"{int(first['requests']):,}"),
-        ("working set", ", ".join(sorted({plot.size_label(v) for v in results["working_set_bytes"].dropna()})) or "–"),
+        ("working set", working_set(results)),
         ("cost models", ", ".join(sorted(results["cost_model"].astype(str).unique()))),
         ("backends", ", ".join(dict.fromkeys(results["label"]))),
         ("capacities", ", ".join(capacity_text({"capacity_bytes": c, "ignore_obj_size": "yes" if plot.in_objects(results) else "no"})

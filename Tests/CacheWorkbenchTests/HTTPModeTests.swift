@@ -328,6 +328,21 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
         #expect(big.hits == 0 && big.tooLarge == 2 && big.http?.notStored == [.tooLarge: 2])
     }
 
+    /// `hit_bytes` and `miss_bytes` in --mode http (docs/columns.md): a request served from the
+    /// cache (fresh, or validated by a 304) counts its recorded size as hit bytes; one fetched
+    /// from the origin, as missed bytes.
+    @Test func hitAndMissBytes() throws {
+        let h = ["cache-control": "max-age=60", "etag": #""v1""#]
+        // As maxAgeThenRevalidationThen304Refresh: fetched, fresh, 304, fresh, 304; then b fetched.
+        let requests = [exchange(0, size: 100, h), exchange(30, size: 100, h), exchange(61, status: 304, size: 100, ["etag": #""v1""#]),
+                        exchange(100, size: 100, h), exchange(122, size: 100, h), exchange(123, "https://x.test/b.jpg", size: 70, h)]
+        var options = ReplayOptions()
+        options.http = settings()
+        let tally = try replay(requests, backend: LRUCache(capacity: 1_000), capacity: 1_000, options: options)
+        #expect(tally.hits == 4 && tally.http?.notModified == 2 && tally.http?.originFetches == 2)
+        #expect(tally.hitBytes == 400 && tally.requestedBytes - tally.hitBytes == 170)
+    }
+
     @Test func bundledSessionThroughTheCLI() throws {
         let folder = TemporaryFolder()
         let run = try bench(["run", "--mode", "http", "--http-profile", "apple", "--backend", "lru,sqlite", "--capacity", "2MB",

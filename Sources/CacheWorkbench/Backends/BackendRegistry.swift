@@ -39,10 +39,10 @@ public struct BackendKind: Sendable {
     /// class (a policy simulator 0.2 µs, a memory backend 15, a disk backend 150).
     public let microsecondsPerRequest: Double
     /// Option names it takes (`--key-hash` arrives as `key-hash`), with a line of help each.
-    public let options: [(name: String, help: String)]
+    public private(set) var options: [(name: String, help: String)]
     /// Options of this variant (`nscache[key-hash=cf]`), over the command's global ones.
     public private(set) var variantOptions: [String: String] = [:]
-    private let factory: @Sendable (BackendConfig) throws -> any CacheBackend
+    private var factory: @Sendable (BackendConfig) throws -> any CacheBackend
 
     public init<Backend: CacheBackend & SendableMetatype>(
         name: String, summary: String, options: [(name: String, help: String)] = [], microsecondsPerRequest: Double? = nil,
@@ -89,6 +89,20 @@ public struct BackendKind: Sendable {
 
     /// The name, with the variant's options in brackets when it has some.
     public var label: String { variant.isEmpty ? name : "\(name)[\(variant)]" }
+
+    /// This backend with the `admission` option: an admission policy in front of it
+    /// (`AdmissionGate`), the one line that gives it to every policy.
+    func admitting() -> BackendKind {
+        var kind = self
+        kind.options.append(("admission", name == "lru" ? AdmissionChoice.help : AdmissionChoice.shortHelp))
+        let (make, name) = (factory, self.name)
+        kind.factory = { config in
+            var own = config
+            guard let text = own.options.removeValue(forKey: "admission") else { return try make(config) }
+            return try AdmissionChoice(parsing: text).gate(try make(own), config: config, name: name)
+        }
+        return kind
+    }
 
     /// This backend with options of its own (a parsed variant): each must be one it takes.
     func variant(_ parsed: BackendListText.Variant) throws -> BackendKind {
@@ -137,8 +151,14 @@ public enum BackendRegistry {
         }
     }
 
-    /// The backends themselves, before the presets built from them.
-    private static let baseKinds: [BackendKind] = [
+    /// The backends themselves, before the presets built from them; every policy takes an
+    /// admission policy (`admission=…`), except the offline bound PFOO-L, which bounds every
+    /// policy rather than being one.
+    private static let baseKinds: [BackendKind] = ownKinds.map { kind in
+        kind.name == "lru" || (policyNames.contains(kind.name) && kind.name != "pfoo-l") ? kind.admitting() : kind
+    }
+
+    private static let ownKinds: [BackendKind] = [
         BackendKind(name: "lru", summary: "policy-only LRU with a byte capacity (hash map + linked list), as libCacheSim's LRU") {
             LRUCache(capacity: $0.capacityBytes)
         },

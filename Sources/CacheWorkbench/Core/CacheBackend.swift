@@ -148,6 +148,9 @@ public struct BackendDetails: Sendable, Equatable {
     /// A disk backend's durability (`Durability`: `uncontrolled` for one the workbench
     /// cannot sync); nil for memory and policy backends.
     public var durability: Durability?
+    /// What an admission policy in front of the backend let through and turned away
+    /// (`AdmissionGate`); nil without one.
+    public var admission: AdmissionCounts?
 
     public struct Remark: Sendable, Equatable {
         public var count: Int

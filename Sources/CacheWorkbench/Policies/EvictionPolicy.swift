@@ -52,6 +52,10 @@ protocol EvictionPolicy {
     /// rule used then (reported under the table; 0 and nil for most policies).
     var fallbacks: Int { get }
     static var fallbackRule: String? { get }
+    /// Whether the policy's own size rule (`admits`) comes before an admissioner's question
+    /// (`AdmissionGate`), as libCacheSim's `can_insert` of 2Q, S3-FIFO, S3-FIFOd, QDLP and
+    /// S3-LRU checks the small queue's size first; false for the others (the admissioner first).
+    static var sizeRuleBeforeAdmission: Bool { get }
 }
 
 extension EvictionPolicy {
@@ -65,6 +69,7 @@ extension EvictionPolicy {
     @inline(__always) func prefetchEntry(_ key: UInt64) {}
     var fallbacks: Int { 0 }
     static var fallbackRule: String? { nil }
+    static var sizeRuleBeforeAdmission: Bool { false }
 }
 
 /// A policy with one queue, new objects at its head: admit and removal are the same for all
@@ -86,3 +91,8 @@ extension SingleQueuePolicy {
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { nodes.unlink(slot, &queue) }
 }
+
+/// A single-queue policy that evicts from the tail with the default `evict` and nothing else
+/// (LRU, FIFO): its next victims are the tail and the objects newer than it, in order, so
+/// they can be named before they go (`VictimPeeking`, for TinyLFU admission).
+protocol TailEvictingPolicy: SingleQueuePolicy {}

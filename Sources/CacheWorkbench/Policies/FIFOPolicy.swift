@@ -1,7 +1,7 @@
 /// FIFO: evict the oldest insertion; a hit changes nothing. As libCacheSim's `FIFO.c`.
 ///
 /// Complexity: hit O(1) (nothing to do), admit O(1), evict O(1).
-struct FIFOPolicy: SingleQueuePolicy {
+struct FIFOPolicy: TailEvictingPolicy {
     typealias Meta = Void
     var queue = Nodes.Queue()
 

@@ -1,7 +1,7 @@
 /// LRU: a hit moves the object to the head; the tail goes. As libCacheSim's `LRU.c`.
 ///
 /// Complexity: hit O(1), admit O(1), evict O(1).
-struct LRUPolicy: SingleQueuePolicy {
+struct LRUPolicy: TailEvictingPolicy {
     typealias Meta = Void
     var queue = Nodes.Queue()
 

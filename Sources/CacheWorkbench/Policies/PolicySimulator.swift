@@ -159,3 +159,30 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     @_specialize(exported: false, where Policy == FIFOReinsertionPolicy)
     func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
+
+/// An admissioner is asked unless the policy's own size rule comes first and refuses.
+extension PolicySimulator: AdmissionOrdering {
+    func asksAdmission(cost: Int) -> Bool { !Policy.sizeRuleBeforeAdmission || policy.pointee.admits(cost) }
+}
+
+/// LRU's and FIFO's next victims are the tail and the objects newer than it. O(victims).
+extension PolicySimulator: VictimPeeking where Policy: TailEvictingPolicy {
+    func victimKeys(toFit cost: Int, capacity: Int) -> [UInt64] {
+        var keys: [UInt64] = []
+        var used = nodes.pointee.usedBytes
+        var slot = policy.pointee.queue.tail
+        while used > capacity - cost, slot >= 0 {
+            let node = nodes.pointee[slot]
+            keys.append(node.key)
+            used -= node.cost
+            slot = node.newer
+        }
+        return keys
+    }
+
+    func evictNext() {
+        guard nodes.pointee.count > 0 else { return }
+        let victim = policy.pointee.evict(&nodes.pointee, incoming: 0)
+        nodes.pointee.evict(victim)
+    }
+}

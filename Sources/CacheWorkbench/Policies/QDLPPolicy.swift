@@ -47,6 +47,8 @@ struct QDLPPolicy: EvictionPolicy {
     }
 
     func admits(_ cost: Int) -> Bool { cost <= layout.smallSize }
+    /// libCacheSim checks this size first, then asks an admissioner.
+    static var sizeRuleBeforeAdmission: Bool { true }
     func storesAfterEviction(_ cost: Int) -> Bool { ghostHit || cost < layout.smallSize }
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {

@@ -42,6 +42,8 @@ struct S3FIFOPolicy: EvictionPolicy {
     var settings: String { "fifo-size-ratio=\(layout.smallRatio);ghost-size-ratio=\(layout.ghostRatio);move-to-main-threshold=\(moveThreshold)" }
 
     func admits(_ cost: Int) -> Bool { cost <= smallSize }
+    /// libCacheSim checks this size first, then asks an admissioner.
+    static var sizeRuleBeforeAdmission: Bool { true }
     func storesAfterEviction(_ cost: Int) -> Bool { ghostHit || cost < smallSize }
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {

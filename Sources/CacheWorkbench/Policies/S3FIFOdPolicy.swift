@@ -78,6 +78,8 @@ struct S3FIFOdPolicy: EvictionPolicy {
     var settings: String { "fifo-size-ratio=\(smallRatio);main-cache=\(mainClock.kind);move-to-main-threshold=\(threshold)" }
 
     func admits(_ cost: Int) -> Bool { cost <= smallSize }
+    /// libCacheSim checks this size first, then asks an admissioner.
+    static var sizeRuleBeforeAdmission: Bool { true }
 
     /// `S3FIFOd_update_fifo_size`, run before every request.
     @inline(__always) private mutating func resize() {

@@ -44,6 +44,8 @@ struct S3LRUPolicy: EvictionPolicy {
     }
 
     func admits(_ cost: Int) -> Bool { cost <= layout.smallSize }
+    /// libCacheSim checks this size first, then asks an admissioner.
+    static var sizeRuleBeforeAdmission: Bool { true }
 
     @inline(__always) private mutating func moveToMain(_ slot: Int32, _ nodes: inout Nodes) {
         nodes[slot].meta = Meta(hits: 0, inMain: true)

@@ -38,6 +38,8 @@ struct TwoQPolicy: EvictionPolicy {
     var settings: String { "ain-size-ratio=\(ainRatio);aout-size-ratio=\(aoutRatio)" }
 
     func admits(_ cost: Int) -> Bool { cost <= ainSize }
+    /// libCacheSim checks this size first, then asks an admissioner.
+    static var sizeRuleBeforeAdmission: Bool { true }
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {
         if nodes[slot].meta == 2 { nodes.moveToHead(slot, &am) }

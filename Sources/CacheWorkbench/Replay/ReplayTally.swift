@@ -24,6 +24,9 @@ public struct ReplayTally: Sendable {
     public var wrongBodyHits: Int?
     /// Counted hits whose body `--verify` read back and checked; nil when nothing was checked.
     public var verifiedHits: Int?
+    /// Misses an admission policy admitted and rejected over the counted requests; nil
+    /// without one (`AdmissionGate`).
+    public var admission: AdmissionCounts?
     public var skippedRows = 0
     /// What the backend held before the first request: entries a disk backend reopened from
     /// an earlier run's `--cache-dir` (a warm start); 0 for a cold one.

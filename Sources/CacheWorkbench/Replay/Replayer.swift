@@ -92,6 +92,7 @@ public struct Replayer {
             tally.tiers = tiers.since(loop.countsStart.tiers ?? TierCounts())
             tally.logicalWriteBytes = tally.tiers!.diskWriteBytes
         }
+        if let admission = tally.finalDetails.admission { tally.admission = admission.since(loop.countsStart.admission) }
         if let wrong = tally.finalDetails.wrongBodyHits { tally.wrongBodyHits = wrong - (loop.countsStart.wrongBodyHits ?? 0) }
         if let verified = tally.finalDetails.verifiedHits { tally.verifiedHits = verified - (loop.countsStart.verifiedHits ?? 0) }
         tally.skippedRows = source.skippedRows

@@ -121,6 +121,7 @@ extension RunResult {
     ] + RepeatSpread.columns.flatMap { ["\($0)_min", "\($0)_max"] } + ["method"] + httpColumnNames + tierColumnNames + ["backend_remarks", "sweep_point", "orphans_removed", "plan_id"] + warningCostColumnNames + ["disk_refused", "durability", "model_of", "device", "capacity_rule"]
         + ["http_rules", "library_hits", "unique_objects", "compulsory_misses", "command", "points_at_once"]
         + ["gets", "sets", "deletes"]
+        + ["admitted", "rejected", "hit_bytes", "miss_bytes"]
 
     /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
     /// windows' and sampling's sizes as used.
@@ -262,6 +263,7 @@ extension RunResult {
             + [.from(device), .from(capacityRule)]
             + [.from(tally.httpRules), .from(tally.http?.libraryHits), .from(uniqueObjects), .from(compulsoryMisses), .from(command), .int(pointsAtOnce)]
             + (mode == .ops ? [.int(t.requests), .int(t.sets), .int(t.deletes)] : [.empty, .empty, .empty])
+            + [.from(t.admission?.admitted), .from(t.admission?.rejected), .wide(t.hitBytes), .wide(t.requestedBytes - t.hitBytes)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

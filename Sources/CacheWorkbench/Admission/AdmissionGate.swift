@@ -1,0 +1,157 @@
+/// Any backend with an admission policy in front (`lru[admission=bloomfilter]`): the
+/// shared machinery every policy gets from the registry, so an admissioner is written once.
+///
+/// The order is libCacheSim's `cache_get_base` (libCacheSim/cache/cache.c): the lookup,
+/// then the admissioner's `update` on every request, then on a miss `can_insert`, which asks
+/// the admissioner first and compares the size with the capacity after
+/// (`cache_can_insert_default`) — so an object too large for the cache is asked about too,
+/// and a random admissioner draws for it. Policies whose `can_insert` puts a size rule of
+/// their own first (2Q, S3-FIFO, S3-FIFOd, QDLP, S3-LRU: `obj_size <= small queue && …`)
+/// are not asked about objects their rule refuses (`AdmissionOrdering`). The replayer asks
+/// `admits(_:cost:)` on every miss (its rule 3), which is where the question is put; `set`
+/// then stores only what was admitted.
+///
+/// TinyLFU is asked at `set`, when the cache is full, about the victims the policy would
+/// evict (`VictimPeeking`), as Caffeine's simulator asks its admittor.
+///
+/// Complexity: the inner backend's, plus the admissioner's (O(1) per request except
+/// AdaptSize's periodic reconfiguration); TinyLFU O(victims) per full-cache miss.
+final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
+    static var needsKeyNames: Bool { Inner.needsKeyNames }
+    static var holdsPayloads: Bool { Inner.holdsPayloads }
+    static var storesBytes: Bool { Inner.storesBytes }
+    static var needsFuture: Bool { Inner.needsFuture }
+    static var probesIO: Bool { Inner.probesIO }
+    static var receivesBodies: Bool { Inner.receivesBodies }
+
+    let inner: Inner
+    private var admissioner: any Admissioner
+    /// Set when the admissioner is TinyLFU (asked with victims, at `set`).
+    private var tinyLFU: TinyLFUAdmission?
+    private let victims: (any VictimPeeking)?
+    private let capacity: Int
+    private let cost: @Sendable (Request) -> Int
+    /// The key of the last `get` that missed, until its question is put.
+    private var missed: UInt64?
+    /// The answer to that miss's question, for the `set` that follows it.
+    private var pending: (key: UInt64, admitted: Bool)?
+    private(set) var counts = AdmissionCounts()
+
+    /// The policies TinyLFU can sit in front of: those whose next victims can be named
+    /// before they go (`VictimPeeking`).
+    static var tinyLFUPolicies: String { "lru, fifo" }
+
+    init(_ inner: Inner, choice: AdmissionChoice, capacity: Int, cost: @escaping @Sendable (Request) -> Int, name: String) throws {
+        self.inner = inner
+        self.capacity = capacity
+        self.cost = cost
+        admissioner = choice.make()
+        victims = inner as? any VictimPeeking
+        if choice == .tinyLFU {
+            guard victims != nil else {
+                throw WorkbenchError("--admission tinylfu compares the candidate with the policy's next victim, which \(name) cannot name in advance; it works in front of \(Self.tinyLFUPolicies)")
+            }
+            tinyLFU = TinyLFUAdmission()
+        }
+    }
+
+    var settings: String {
+        let own = "admission=\(tinyLFU?.settings ?? admissioner.settings)"
+        return inner.settings.isEmpty ? own : inner.settings + ";" + own
+    }
+
+    func get(_ request: Request) throws -> Bool {
+        let hit = try inner.get(request)
+        missed = hit ? nil : request.id
+        pending = nil
+        let cost = cost(request)
+        if tinyLFU != nil { tinyLFU!.record(request.id, cost: cost, capacity: capacity) } else { admissioner.record(request.id, cost: cost, capacity: capacity) }
+        return hit
+    }
+
+    /// The replayer's size question after a miss: answered by the inner backend's rule (or
+    /// the capacity), after putting the admission question, whose answer `set` uses. (In
+    /// `--mode http` it comes after every lookup; only one that missed puts the question.)
+    func admits(_ request: Request, cost: Int) -> Bool? {
+        let fits = inner.admits(request, cost: cost) ?? (cost <= capacity)
+        guard tinyLFU == nil, missed == request.id else { return fits }
+        missed = nil
+        pending = (request.id, ask(request, cost: cost))
+        return fits
+    }
+
+    /// The admissioner's answer, counted; false without a question when the policy's own
+    /// size rule refuses first.
+    private func ask(_ request: Request, cost: Int) -> Bool {
+        if let ordering = inner as? any AdmissionOrdering, !ordering.asksAdmission(cost: cost) { return false }
+        let admitted = admissioner.admits(request.id, cost: cost)
+        if admitted { counts.admitted += 1 } else { counts.rejected += 1 }
+        return admitted
+    }
+
+    func set(_ request: Request, cost: Int, payload: Payload?) throws {
+        if tinyLFU != nil {
+            guard let victims else { return }
+            tinyLFU!.ensureWidth(inner.facts.entries)
+            let keys = victims.victimKeys(toFit: cost, capacity: capacity)
+            if !keys.isEmpty {
+                for (beaten, victim) in keys.enumerated() where !tinyLFU!.admits(request.id, over: victim) {
+                    // Caffeine evicts the candidate; the victims it beat are gone already.
+                    counts.rejected += 1
+                    for _ in 0..<beaten { victims.evictNext() }
+                    return
+                }
+                counts.admitted += 1
+            }
+            try inner.set(request, cost: cost, payload: payload)
+            return
+        }
+        // A store no missed lookup asked about (`--mode http` storing without a lookup, or a
+        // fresher body over a stale one) puts its question now.
+        let admitted = pending?.key == request.id ? pending!.admitted : ask(request, cost: cost)
+        pending = nil
+        guard admitted else { return }
+        try inner.set(request, cost: cost, payload: payload)
+    }
+
+    func remove(_ request: Request) throws { try inner.remove(request) }
+    func didReceiveMemoryWarning() throws -> Int { try inner.didReceiveMemoryWarning() }
+    func trim(toCost target: Int) throws -> Int? { try inner.trim(toCost: target) }
+    func close() throws { try inner.close() }
+    var facts: BackendFacts { inner.facts }
+
+    var details: BackendDetails {
+        var details = inner.details
+        details.admission = counts
+        return details
+    }
+
+    func prefetch(id: UInt64) { inner.prefetch(id: id) }
+    func prefetchEntry(id: UInt64) { inner.prefetchEntry(id: id) }
+}
+
+extension AdmissionChoice {
+    /// `backend` (the policy `name` builds) behind this admission policy.
+    func gate(_ backend: any CacheBackend, config: BackendConfig, name: String) throws -> any CacheBackend {
+        func wrap<B: CacheBackend>(_ inner: B) throws -> any CacheBackend {
+            try AdmissionGate<B>(inner, choice: self, capacity: config.capacityBytes, cost: config.memoryCost, name: name)
+        }
+        return try wrap(backend)
+    }
+}
+
+/// A backend whose own size rule comes before the admission question (libCacheSim's
+/// `can_insert` of 2Q, S3-FIFO, S3-FIFOd, QDLP and S3-LRU).
+protocol AdmissionOrdering {
+    /// Whether the admissioner is asked about a missed object of `cost`.
+    func asksAdmission(cost: Int) -> Bool
+}
+
+/// A backend that can name the objects it would evict next, in order, before evicting them
+/// (TinyLFU compares the candidate with each).
+protocol VictimPeeking {
+    /// The keys that would go to make room for `cost` (empty when it fits already).
+    func victimKeys(toFit cost: Int, capacity: Int) -> [UInt64]
+    /// Evicts the next victim.
+    func evictNext()
+}
