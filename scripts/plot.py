@@ -451,7 +451,8 @@ def draw(arguments):
         if kind == "mrc":
             rows = frame.rename(columns={"object_miss_ratio": "object_miss", "byte_miss_ratio": "byte_miss"})
             objects = (rows["ignore_obj_size"].astype(str) == "true").all()
-            curves.append((f"lru ({rows['method'].iloc[0]}, one pass)", rows, objects))
+            # The policy and the method that made the curve (mattson, replay, shards, minisim).
+            curves.append((f"{rows['policy'].iloc[0]} ({rows['method'].iloc[0]})", rows, objects))
         elif kind == "timeline":
             memory_timeline(frame, arguments.out, written, skipped)
         elif kind == "similar":

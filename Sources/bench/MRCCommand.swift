@@ -4,17 +4,21 @@ import CacheWorkbench
 struct MRCCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mrc",
-        abstract: "LRU's miss-ratio curve in one pass: object and byte miss ratio at every capacity.",
+        abstract: "A policy's miss-ratio curve: object and byte miss ratio at every capacity.",
         discussion: """
-            Stack distances (Mattson 1970) with byte sizes give, in one pass, the hits LRU
-            would have at each capacity — equal to `bench run --backend lru` there, the
-            too-large rule included. --sampling-rate below 1 samples keys (SHARDS) for
-            traces too big for an exact curve; --against-exact measures its error.
+            lru: stack distances (Mattson 1970) with byte sizes give, in one pass, the hits
+            LRU would have at each capacity — equal to `bench run --backend lru` there, the
+            too-large rule included; SHARDS samples keys for traces too big for that (at a
+            rate, or a fixed --sample-size). Any policy: exact replays per capacity, or
+            MiniSim (mini caches at capacity × R over keys sampled at rate R). The output
+            says which method and rate ran; --against-exact measures a sampled curve's error.
 
             Examples:
               bench mrc --trace zipf.oracleGeneral.bin --points 100 --csv mrc.csv
               bench mrc --trace zipf.oracleGeneral.bin --capacity 64MiB,1GiB,10%
               bench mrc --trace big.oracleGeneral.bin --sampling-rate 0.01 --against-exact
+              bench mrc --trace big.oracleGeneral.bin --sample-size 8192
+              bench mrc --trace zipf.oracleGeneral.bin --policy s3fifo --method minisim --sampling-rate 0.01
             """)
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Trace file (default: the bundled Traces/default.csv).", valueName: "file"))
@@ -22,8 +26,11 @@ struct MRCCommand: ParsableCommand {
 
     @OptionGroup var reading: TraceReadingOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Policy: lru (the one with a one-pass curve).", valueName: "name"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Any policy of `bench list --group policies` (variants in brackets: wtinylfu[variant=caffeine]).", valueName: "name"))
     var policy = "lru"
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("exact, shards (lru) or minisim (default: lru exact; others exact up to 1,000,000 requests, else minisim at 0.01).", valueName: "method"))
+    var method: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Capacities as in `bench run` (bytes, 64MiB, 10%, ram:15% with --device); overrides --points.", valueName: "list"))
     var capacity: String?
@@ -37,10 +44,16 @@ struct MRCCommand: ParsableCommand {
     @Flag(name: .long, help: "Every object counts 1: capacities are in objects.")
     var ignoreObjSize = false
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("SHARDS key sampling rate, e.g. 0.01 or 1% (default 1: exact).", valueName: "rate"))
-    var samplingRate = "1"
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Key sampling rate of SHARDS or MiniSim, e.g. 0.01 or 1% (MiniSim: 1/R whole).", valueName: "rate"))
+    var samplingRate: String?
 
-    @Flag(name: .long, help: "With --sampling-rate: also compute the exact curve and report the error.")
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Fixed-size SHARDS: follow at most N keys, the rate adapting (lru).", valueName: "n"))
+    var sampleSize: String?
+
+    @Flag(name: .long, help: "SHARDS without the SHARDS_adj correction (plain sampled ratios).")
+    var noAdjust = false
+
+    @Flag(name: .long, help: "With a sampled method: also compute the exact curve and report the error.")
     var againstExact = false
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write the curve as CSV to this file.", valueName: "file"))
@@ -59,6 +72,9 @@ struct MRCCommand: ParsableCommand {
             arguments.points = points
             arguments.ignoreObjectSize = ignoreObjSize
             arguments.samplingRate = samplingRate
+            arguments.method = method
+            arguments.sampleSize = sampleSize
+            arguments.adjust = !noAdjust
             arguments.againstExact = againstExact
             arguments.csv = csv
             let outcome = try MissRatioCurveRun(arguments).execute(progress: ProgressLine())

@@ -52,7 +52,10 @@ struct MissRatioCurveTests {
     @Test("SHARDS samples about the rate's share of keys and stays near the exact curve")
     func shards() throws {
         let requests = zipfRequests(requests: 100_000, images: 10_000, seed: 3).map { Request(time: $0.time, id: $0.id, size: 1) }
-        let capacities = [100, 1000, 5000, 20000]
+        // Capacities where the sampled cache holds 100 keys or more (at 100 it holds ~10,
+        // and which of the hottest keys libCacheSim's hash samples decides the ratio: 0.12
+        // off there, see docs/mrc.md).
+        let capacities = [1000, 5000, 20000]
         let exact = try LRUMissRatioCurve.compute(try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false), capacities: capacities)
         let sampled = try LRUMissRatioCurve.compute(
             try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false), capacities: capacities, samplingRate: 0.1)
@@ -72,11 +75,11 @@ struct MissRatioCurveTests {
         #expect(run.out.contains("exact LRU stack distances"))
         let rows = try csvRows(csv)
         #expect(rows.count == 12 && rows.allSatisfy { $0["method"] == "mattson" && $0["policy"] == "lru" })
-        let bad = try bench(["mrc", "--policy", "arc"])
+        let bad = try bench(["mrc", "--policy", "nscache"])
         #expect(bad.status == 2 && bad.err.split(separator: "\n").count == 1 && bad.err.hasPrefix("bench: error:"))
         let rate = try bench(["mrc", "--sampling-rate", "2"])
         #expect(rate.status == 2 && rate.err.contains("--sampling-rate"))
         let shards = try bench(["mrc", "--points", "5", "--sampling-rate", "50%", "--against-exact"])
-        #expect(shards.status == 0 && shards.out.contains("SHARDS error against the exact curve"))
+        #expect(shards.status == 0 && shards.out.contains("SHARDS_adj at rate 0.5") && shards.out.contains("error against the exact curve"))
     }
 }

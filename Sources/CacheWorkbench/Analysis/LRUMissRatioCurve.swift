@@ -15,9 +15,15 @@ import CPrefetch
 /// reports: a replay keeps an object's stored size on a hit, the curve uses each request's
 /// own size, so requests that change their key's size (`sizeChanges`) may differ.
 ///
-/// SHARDS (Waldspurger et al., FAST 2015), fixed rate: with `samplingRate` R < 1 only keys
-/// whose hash falls below R are replayed, distances between them are scaled by 1/R, and
-/// ratios are sampled misses over R × all requests (SHARDS-adj).
+/// SHARDS (Waldspurger et al., FAST 2015) with libCacheSim's key hash and rules
+/// (`KeySampling`; `mrcProfiler.cpp:98,181`): at a fixed rate R < 1 only keys whose hash is
+/// at most 2⁶⁴ × R are followed; with a fixed sample size N (§4.3) the N keys with the
+/// smallest hashes seen so far are, the largest leaving when a smaller one comes, and R is
+/// then the largest kept hash over 2⁶⁴ (1 until N keys are seen). Each sampled request
+/// weighs 1/R (R at that request), distances are scaled by 1/R, and the ratios are either
+/// adjusted (SHARDS_adj, §4.3: the difference between the requests expected, N_trace, and
+/// the weighted sampled ones is added as hits at distance 0 — libCacheSim's
+/// `local_hit_cnt_vec[0] += n_req_ - sampled_cnt`) or plain (over the weighted sampled ones).
 ///
 /// Complexity: O(log n + log P) per request with one band (n = distinct positions kept,
 /// P = capacities), O(B (log n + log P)) with B bands; positions are renumbered when they
@@ -29,6 +35,9 @@ public enum LRUMissRatioCurve {
         public var hitBytes: ByteTotal = 0
         /// Requests for objects larger than the capacity (misses that store nothing).
         public var tooLarge = 0
+        /// Sampled: the hits and hit bytes each weighted by 1/R at their request.
+        public var weightedHits = 0.0
+        public var weightedHitBytes = 0.0
     }
 
     public struct Result: Sendable {
@@ -48,23 +57,35 @@ public enum LRUMissRatioCurve {
 
         /// Bytes of all non-zero-size requests read (sampled or not).
         public var traceBytes: ByteTotal = 0
+        /// Fixed-size SHARDS' N (nil at a fixed rate), the most keys its sample set held, and
+        /// the rate at the end (the fixed rate otherwise).
+        public var sampleSize: Int?
+        public var largestSampleSet = 0
+        public var finalRate = 1.0
+        /// Whether the ratios are SHARDS_adj's (else plain sampled ratios).
+        public var adjusted = true
+        /// Sampled requests and bytes, each weighted by 1/R at its request (`sampled_cnt`).
+        public var weightedRequests = 0.0
+        public var weightedBytes = 0.0
 
-        /// Misses over requests. Sampled (SHARDS-adj): misses over the requests the rate
-        /// expects, R × all requests — as if the shortfall or excess of sampled requests
-        /// were hits at distance 0, which removes the bias of popular keys falling in or
-        /// out of the sample (Waldspurger et al., §4.3).
+        public var isSampled: Bool { samplingRate < 1 || sampleSize != nil }
+
+        /// Misses over requests. Sampled: weighted misses over all requests of the trace
+        /// (SHARDS_adj: the shortfall or excess of weighted sampled requests counted as hits
+        /// at distance 0, which removes the bias of popular keys falling in or out of the
+        /// sample, §4.3), or over the weighted sampled requests (plain); clamped to 0...1.
         public func objectMissRatio(_ point: Point) -> Double? {
             guard requests > 0 else { return nil }
-            let misses = Double(requests - point.hits)
-            guard samplingRate < 1 else { return misses / Double(requests) }
-            return min(1, misses / (samplingRate * Double(traceRequests)))
+            guard isSampled else { return Double(requests - point.hits) / Double(requests) }
+            let misses = weightedRequests - point.weightedHits
+            return min(1, max(0, misses / (adjusted ? Double(traceRequests) : weightedRequests)))
         }
 
         public func byteMissRatio(_ point: Point) -> Double? {
             guard requestedBytes > 0 else { return nil }
-            let misses = (requestedBytes - point.hitBytes).asDouble
-            guard samplingRate < 1 else { return misses / requestedBytes.asDouble }
-            return min(1, misses / (samplingRate * traceBytes.asDouble))
+            guard isSampled else { return (requestedBytes - point.hitBytes).asDouble / requestedBytes.asDouble }
+            let misses = weightedBytes - point.weightedHitBytes
+            return min(1, max(0, misses / (adjusted ? traceBytes.asDouble : weightedBytes)))
         }
     }
 
@@ -72,12 +93,15 @@ public enum LRUMissRatioCurve {
     /// keys' sizes sum within an Int (`MissRatioCurveRun` does, from the trace summary).
     public static func compute(
         _ source: any RequestSource, capacities: [Int], ignoreObjectSize: Bool = false, samplingRate: Double = 1,
+        sampleSize: Int? = nil, adjusted: Bool = true,
         expectedRequests: Int? = nil, expectedKeys: Int? = nil, progress: ((Double?) -> Void)? = nil
     ) throws -> Result {
-        var engine = Engine(capacities: capacities.sorted(), samplingRate: samplingRate, expectedKeys: expectedKeys ?? 0)
+        var engine = Engine(capacities: capacities.sorted(), samplingRate: samplingRate, sampleSize: sampleSize, expectedKeys: expectedKeys ?? 0)
+        engine.result.adjusted = adjusted
         defer { engine.deallocate() }
         // Positions for every (sampled) request expected, so that none need renumbering.
-        if let expected = expectedRequests ?? source.expectedCount {
+        // (Not at a fixed sample size: its memory stays bounded, positions renumbered.)
+        if sampleSize == nil, let expected = expectedRequests ?? source.expectedCount {
             engine.positions = max(engine.positions, Int(Double(expected) * min(1, samplingRate * 1.1)) + 1024)
         }
         var sinceProgress = 0
@@ -139,12 +163,19 @@ public enum LRUMissRatioCurve {
         var hitDiff: [Int]
         var byteDiff: [ByteTotal]
         var tooLargeDiff: [Int]
+        /// Sampled: hits and hit bytes weighted by 1/R, as difference arrays too.
+        var weightedHitDiff: [Double]
+        var weightedByteDiff: [Double]
+        /// Fixed rate: the largest hash kept.
         let threshold: UInt64
-        /// Whether keys are sampled (SHARDS), and the distance scale 1/R.
+        /// Fixed size: the sample set, and the slots of keys that left it (reused).
+        var sampleSet: SampleSetHeap?
+        var freeSlots: [Int32] = []
+        /// Whether keys are sampled (SHARDS), and the current weight and distance scale 1/R.
         let isSampled: Bool
-        let scale: Double
+        var scale: Double
 
-        init(capacities: [Int], samplingRate: Double, expectedKeys: Int) {
+        init(capacities: [Int], samplingRate: Double, sampleSize: Int?, expectedKeys: Int) {
             self.capacities = capacities
             index = IdIndex(minimumCapacity: expectedKeys)
             keys.reserveCapacity(expectedKeys)
@@ -153,21 +184,48 @@ public enum LRUMissRatioCurve {
             hitDiff = Array(repeating: 0, count: capacities.count + 1)
             byteDiff = Array(repeating: 0, count: capacities.count + 1)
             tooLargeDiff = Array(repeating: 0, count: capacities.count + 1)
+            weightedHitDiff = Array(repeating: 0, count: capacities.count + 1)
+            weightedByteDiff = Array(repeating: 0, count: capacities.count + 1)
             trees = Array(repeating: nil, count: capacities.count)
             totals = Array(repeating: 0, count: capacities.count)
-            threshold = UInt64((samplingRate * Double(1 << 24)).rounded())
-            isSampled = threshold < 1 << 24
-            scale = 1 / samplingRate
+            threshold = KeySampling.shardsThreshold(rate: samplingRate)
+            sampleSet = sampleSize.map { SampleSetHeap(limit: $0) }
+            result.sampleSize = sampleSize
+            isSampled = samplingRate < 1 || sampleSize != nil
+            scale = sampleSize == nil ? 1 / samplingRate : 1
+            result.finalRate = sampleSize == nil ? samplingRate : 1
         }
 
-        /// SHARDS' spatial filter: a key is sampled iff its hash's top 24 bits fall below R × 2^24.
-        @inline(__always) func sampled(_ id: UInt64) -> Bool {
+        /// SHARDS' spatial filter (`KeySampling`): whether the key is followed, and at a fixed
+        /// size the sample set's update (a key pushed out leaves the curve's structures) and
+        /// the new rate. Fixed size O(log N).
+        @inline(__always) mutating func sampled(_ id: UInt64) -> Bool {
             guard isSampled else { return true }
-            var hash = id &+ 0x9E37_79B9_7F4A_7C15
-            hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
-            hash ^= hash >> 31
-            return hash >> 40 < threshold
+            let hash = KeySampling.shardsHash(id)
+            guard sampleSet != nil else { return hash <= threshold }
+            if index.find(id) != nil { return true }  // in the set already
+            if sampleSet!.isFull, hash >= sampleSet!.largest! { return false }
+            if let out = sampleSet!.insert(hash: hash, id: id) { forget(out) }
+            result.largestSampleSet = max(result.largestSampleSet, sampleSet!.count)
+            if sampleSet!.isFull {
+                result.finalRate = Double(sampleSet!.largest!) / 18_446_744_073_709_551_616.0
+                scale = 1 / result.finalRate
+            }
+            return true
+        }
+
+        /// A key pushed out of the fixed-size sample set: its weight leaves its tree, its
+        /// index entry goes, its slot is reused.
+        mutating func forget(_ id: UInt64) {
+            guard let slot = index.remove(id) else { return }
+            let key = keys[Int(slot)]
+            let band = Int(key.band)
+            if band < capacities.count, let tree = trees[band] {
+                tree.add(key.lastPosition, -key.size)
+                totals[band] -= key.size
+            }
+            keys[Int(slot)] = Key(lastPosition: -1, size: 0, band: Int32(capacities.count))
+            freeSlots.append(slot)
         }
 
         /// The first capacity index in low..<high where `fits` holds (high when none);
@@ -197,7 +255,7 @@ public enum LRUMissRatioCurve {
         @inline(__always) func prefetchTree(slot: Int32) {
             guard slot >= 0 else { return }
             let key = keys[Int(slot)]
-            if Int(key.band) < capacities.count, let tree = trees[Int(key.band)] { tree.prefetch(key.lastPosition) }
+            if key.lastPosition >= 0, Int(key.band) < capacities.count, let tree = trees[Int(key.band)] { tree.prefetch(key.lastPosition) }
         }
 
         /// Counts a request; `knownSlot` is `id`'s slot when found ahead, else −1.
@@ -207,6 +265,12 @@ public enum LRUMissRatioCurve {
             guard sampled(id) else { return }
             result.requests += 1
             result.requestedBytes += ByteTotal(size)
+            if isSampled {
+                result.weightedRequests += scale
+                result.weightedBytes += scale * Double(size)
+            }
+            // A fixed-size sample set frees and reuses slots: a slot found ahead may be stale.
+            let knownSlot = sampleSet == nil ? knownSlot : -1
             let band = band(of: size)
             tooLargeDiff[0] += 1
             tooLargeDiff[band] -= 1
@@ -226,11 +290,16 @@ public enum LRUMissRatioCurve {
                 }
                 keys[slot] = Key(lastPosition: position, size: size, band: Int32(band))
             } else {
-                // Slots are 32-bit (half the index's memory): 2^31 keys is the limit.
-                guard keys.count < Int(Int32.max) else { throw WorkbenchError("more than \(Int32.max) distinct keys: above what a curve can follow") }
-                index.insert(id, Int32(keys.count))
                 result.uniqueKeys += 1
-                keys.append(Key(lastPosition: position, size: size, band: Int32(band)))
+                if let slot = freeSlots.popLast() {
+                    index.insert(id, slot)
+                    keys[Int(slot)] = Key(lastPosition: position, size: size, band: Int32(band))
+                } else {
+                    // Slots are 32-bit (half the index's memory): 2^31 keys is the limit.
+                    guard keys.count < Int(Int32.max) else { throw WorkbenchError("more than \(Int32.max) distinct keys: above what a curve can follow") }
+                    index.insert(id, Int32(keys.count))
+                    keys.append(Key(lastPosition: position, size: size, band: Int32(band)))
+                }
             }
             if band < capacities.count {
                 tree(band).add(position, size)
@@ -272,6 +341,12 @@ public enum LRUMissRatioCurve {
             hitDiff[high] -= 1
             byteDiff[first] += ByteTotal(size)
             byteDiff[high] -= ByteTotal(size)
+            if isSampled {
+                weightedHitDiff[first] += scale
+                weightedHitDiff[high] -= scale
+                weightedByteDiff[first] += scale * Double(size)
+                weightedByteDiff[high] -= scale * Double(size)
+            }
         }
 
         /// `band`'s tree, made empty on first use (the request adding to it is the band's
@@ -290,8 +365,8 @@ public enum LRUMissRatioCurve {
         /// O(positions), no sort: positions are distinct.
         mutating func renumber() {
             var slotAt = Array(repeating: Int32(-1), count: positions)
-            for slot in keys.indices { slotAt[keys[slot].lastPosition] = Int32(slot) }
-            if keys.count * 2 > positions { positions *= 2 }
+            for slot in keys.indices where keys[slot].lastPosition >= 0 { slotAt[keys[slot].lastPosition] = Int32(slot) }
+            if (keys.count - freeSlots.count) * 2 > positions { positions *= 2 }
             var values = Array(repeating: [Int](), count: capacities.count)
             for band in activeBands { values[band] = Array(repeating: 0, count: positions) }
             var newPosition = 0
@@ -319,7 +394,13 @@ public enum LRUMissRatioCurve {
             var hits = 0
             var bytes: ByteTotal = 0
             var tooLarge = 0
+            var weightedHits = 0.0
+            var weightedBytes = 0.0
             for point in capacities.indices {
+                weightedHits += weightedHitDiff[point]
+                weightedBytes += weightedByteDiff[point]
+                result.points[point].weightedHits = weightedHits
+                result.points[point].weightedHitBytes = weightedBytes
                 hits += hitDiff[point]
                 bytes += byteDiff[point]
                 tooLarge += tooLargeDiff[point]

@@ -1,8 +1,15 @@
 import Foundation
 
-/// `bench mrc`: resolves the capacities against the trace, runs the one-pass curve (and,
-/// on request, the exact curve beside a sampled one to measure SHARDS' error), and renders
-/// the table and the CSV. The CLI only fills `Arguments`.
+/// `bench mrc`: resolves the policy, the method and the capacities against the trace, runs
+/// the curve (and, on request, the exact curve beside a sampled one to measure its error),
+/// and renders the table and the CSV. The CLI only fills `Arguments`.
+///
+/// Methods: `exact` — for lru one pass of stack distances (`LRUMissRatioCurve`), for any
+/// other policy a full replay per capacity (`PolicyMissRatioCurve.exact`); `shards` — lru
+/// only, at a fixed rate or a fixed sample size, SHARDS_adj unless `--no-adjust`;
+/// `minisim` — any policy (`PolicyMissRatioCurve.miniSim`). Without `--method`: lru exact;
+/// others exact up to `exactRequestLimit` requests, else MiniSim at `defaultMiniSimRate`;
+/// a `--sampling-rate` below 1 alone picks shards for lru and minisim for the others.
 public struct MissRatioCurveRun {
     public struct Arguments {
         public var trace: String?
@@ -10,14 +17,20 @@ public struct MissRatioCurveRun {
         public var skipBad = false
         public var formatOptions: [String: String] = [:]
         public var policy = "lru"
+        /// `--method exact|shards|minisim`; nil = the default above.
+        public var method: String?
         /// `--capacity`: a list (as `bench run`); nil = `points` log-spaced.
         public var capacities: String?
         /// `--device NAME`: its RAM for `ram:P%` capacities.
         public var device: String?
         public var points = 100
         public var ignoreObjectSize = false
-        /// `--sampling-rate`: 1 = exact; below 1 = SHARDS.
-        public var samplingRate = "1"
+        /// `--sampling-rate`: nil = the method's default.
+        public var samplingRate: String?
+        /// `--sample-size N`: fixed-size SHARDS.
+        public var sampleSize: String?
+        /// SHARDS_adj (false: `--no-adjust`).
+        public var adjust = true
         /// Also compute the exact curve and report the sampled one's error against it.
         public var againstExact = false
         public var csv: String?
@@ -30,23 +43,101 @@ public struct MissRatioCurveRun {
         public var notes: [String]
     }
 
+    public enum Method: String, Sendable { case exact, shards, minisim }
+
+    /// Non-lru policies replay exactly (one replay per capacity) up to this many requests.
+    public static let exactRequestLimit = 1_000_000
+    /// Above it, MiniSim at this rate (libCacheSim's mrcProfiler example rate).
+    public static let defaultMiniSimRate = 0.01
+
+    /// One curve whatever computed it: per capacity, what the table and the CSV show.
+    struct Curve {
+        struct Row {
+            var capacity: Int
+            var simulatedCapacity: Int
+            var hits: Int
+            var objectMiss: Double
+            var byteMiss: Double
+            var tooLarge: Int
+        }
+        var rows: [Row]
+        var traceRequests: Int
+        var sampledRequests: Int
+        var sizeChanges = 0
+        var skippedRows = 0
+        /// SHARDS at a fixed size: its largest sample set and its final rate.
+        var largestSampleSet: Int?
+        var finalRate: Double?
+    }
+
     private let arguments: Arguments
     private let trace: TraceFile
     private let path: String
-    private let samplingRate: Double
+    private let kind: BackendKind
+    private let isLRU: Bool
+    private let requestedMethod: Method?
+    private let rate: Double?
+    private let sampleSize: Int?
 
     public init(_ arguments: Arguments) throws {
-        guard arguments.policy.lowercased() == "lru" else {
-            throw WorkbenchError("--policy \(ErrorText.quote(arguments.policy)): one-pass curves exist for lru (stack distances); for other policies run `bench run --backend NAME --capacity LIST`")
+        let kinds = try BackendRegistry.list(parsing: arguments.policy)
+        guard kinds.count == 1, let kind = kinds.first, kind.name == "lru" || BackendRegistry.policyNames.contains(kind.name) else {
+            throw WorkbenchError("--policy \(ErrorText.quote(arguments.policy)): give one policy of `bench list --group policies` (lru, fifo, s3fifo, arc, …)")
         }
+        self.kind = kind
+        isLRU = kind.name == "lru" && kind.variant.isEmpty
         guard (2...10_000).contains(arguments.points) else { throw WorkbenchError("--points must be from 2 to 10000, not \(arguments.points)") }
-        let rate = try ReplayOptionText.samplingRate(arguments.samplingRate)
-        samplingRate = rate
-        if arguments.againstExact && rate == 1 { throw WorkbenchError("--against-exact compares a sampled curve: give --sampling-rate below 1") }
+        requestedMethod = try arguments.method.map { text in
+            guard let method = Method(rawValue: text.lowercased()) else { throw WorkbenchError("--method must be exact, shards or minisim, not \(ErrorText.quote(text))") }
+            return method
+        }
+        rate = try arguments.samplingRate.map(ReplayOptionText.samplingRate)
+        sampleSize = try arguments.sampleSize.map { text in
+            guard let size = Int(text.trimmingSpaces), size >= 1, size <= Int(Int32.max) else {
+                throw WorkbenchError("--sample-size must be a whole number of keys from 1 to \(Int32.max), not \(ErrorText.quote(text))")
+            }
+            return size
+        }
         self.arguments = arguments
         path = try arguments.trace ?? BundledTrace.path()
         trace = try TraceFile(path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad, formatOptions: arguments.formatOptions)
         if let csv = arguments.csv { try OutputFile.check(outputs: [("--csv", csv)], inputs: [path]) }
+        // Checks that need no trace: the method's options.
+        if sampleSize != nil, rate != nil { throw WorkbenchError("--sample-size and --sampling-rate: give one (SHARDS at a fixed size adapts its rate)") }
+        if requestedMethod == .shards, !isLRU {
+            throw WorkbenchError("--method shards follows LRU stack distances; for \(kind.label) use --method minisim or exact")
+        }
+        if sampleSize != nil, !(isLRU && (requestedMethod ?? .shards) == .shards) {
+            throw WorkbenchError("--sample-size is fixed-size SHARDS (lru, --method shards)")
+        }
+        if requestedMethod == .exact, rate != nil { throw WorkbenchError("--method exact samples nothing: drop --sampling-rate") }
+        if !arguments.adjust, !(isLRU && (requestedMethod == .shards || (requestedMethod == nil && (sampleSize != nil || (rate ?? 1) < 1)))) {
+            throw WorkbenchError("--no-adjust applies to SHARDS (lru, --method shards)")
+        }
+        if requestedMethod == .minisim || (requestedMethod == nil && !isLRU && rate != nil) {
+            try Self.checkMiniSimRate(rate ?? Self.defaultMiniSimRate)
+        }
+    }
+
+    /// MiniSim scales misses by ⌊1/R⌋ (libCacheSim's `sampling_ratio_inv`): R must be 1/k.
+    static func checkMiniSimRate(_ rate: Double) throws {
+        let inverse = 1 / rate
+        guard abs(inverse - inverse.rounded()) <= 1e-9 * inverse else {
+            throw WorkbenchError("--sampling-rate \(rate): MiniSim keeps 1 key in 1/R (libCacheSim's spatial sampler), so 1/R must be whole (0.1, 0.01, 0.001, 0.5, 1)")
+        }
+    }
+
+    /// The method and rate that run, for a trace of `requests` requests.
+    func resolvedMethod(requests: Int) -> (Method, Double) {
+        switch requestedMethod {
+        case .exact: return (.exact, 1)
+        case .shards: return (.shards, rate ?? (sampleSize != nil ? 1 : Self.defaultMiniSimRate))
+        case .minisim: return (.minisim, rate ?? Self.defaultMiniSimRate)
+        case nil:
+            if isLRU { return sampleSize != nil || (rate ?? 1) < 1 ? (.shards, rate ?? 1) : (.exact, 1) }
+            if let rate { return rate < 1 ? (.minisim, rate) : (.exact, 1) }
+            return requests <= Self.exactRequestLimit ? (.exact, 1) : (.minisim, Self.defaultMiniSimRate)
+        }
     }
 
     public func execute(progress: ProgressLine) throws -> Outcome {
@@ -59,19 +150,13 @@ public struct MissRatioCurveRun {
             throw WorkbenchError("\(path): \(summary.uniqueKeys) keys of up to \(summary.largestSize) bytes could sum above 2^63 bytes; curves are limited to that")
         }
         let capacities = try resolveCapacities(summary)
-        let run = { (rate: Double) throws -> LRUMissRatioCurve.Result in
-            progress.begin(rate < 1 ? "SHARDS at \(rate)" : "stack distances")
-            defer { progress.finish() }
-            return try LRUMissRatioCurve.compute(
-                try trace.open(keepKeyNames: false), capacities: capacities, ignoreObjectSize: arguments.ignoreObjectSize, samplingRate: rate,
-                expectedRequests: summary.requests, expectedKeys: Int(Double(summary.uniqueKeys) * min(1, rate * 1.1)) + 16,
-                progress: { fraction in progress.show(fraction.map { String(format: "%.0f%%", $0 * 100) } ?? "") })
-        }
+        let (method, rate) = resolvedMethod(requests: summary.requests - summary.droppedZeroSize)
+        if arguments.againstExact && method == .exact { throw WorkbenchError("--against-exact compares a sampled curve: give --method shards or minisim, --sampling-rate below 1 or --sample-size") }
         let started = MonotonicClock.now()
-        let curve = try run(samplingRate)
+        let curve = try compute(method, rate: rate, capacities: capacities, summary: summary, progress: progress)
         let seconds = Double(MonotonicClock.now() - started) / 1e9
-        var exact: LRUMissRatioCurve.Result?
-        if arguments.againstExact { exact = try run(1) }
+        var exact: Curve?
+        if arguments.againstExact { exact = try compute(.exact, rate: 1, capacities: capacities, summary: summary, progress: progress) }
         var notes: [String] = []
         if curve.sizeChanges > 0 {
             notes.append("\(curve.sizeChanges) requests change their key's size: the curve uses each request's own size, a replay keeps the stored size on a hit, so up to that many outcomes can differ from `bench run`")
@@ -80,8 +165,65 @@ public struct MissRatioCurveRun {
         if let text = arguments.capacities {
             notes += try Capacity.list(parsing: text, device: ReplayOptionText.device(arguments.device)).compactMap(\.deviceRule)
         }
-        if let csv = arguments.csv { try OutputFile.write(csvText(curve, summary: summary, exact: exact), to: csv) }
-        return Outcome(table: tableText(curve, summary: summary, exact: exact, seconds: seconds), notes: notes)
+        let description = describe(method, rate: rate, curve: curve)
+        if let csv = arguments.csv { try OutputFile.write(csvText(curve, method: method, rate: rate, summary: summary, exact: exact), to: csv) }
+        return Outcome(table: tableText(curve, description: description, summary: summary, exact: exact, seconds: seconds), notes: notes)
+    }
+
+    private func compute(_ method: Method, rate: Double, capacities: [Int], summary: TraceSummary, progress: ProgressLine) throws -> Curve {
+        let stage = { (text: String) in progress.finish(); progress.begin(text) }
+        defer { progress.finish() }
+        switch (method, isLRU) {
+        case (.exact, true), (.shards, _):
+            let sampled = method == .shards
+            progress.begin(sampled ? "SHARDS" : "stack distances")
+            let expectedKeys = sampleSize.map { min($0, summary.uniqueKeys) } ?? Int(Double(summary.uniqueKeys) * min(1, rate * 1.1))
+            let result = try LRUMissRatioCurve.compute(
+                try trace.open(keepKeyNames: false), capacities: capacities, ignoreObjectSize: arguments.ignoreObjectSize,
+                samplingRate: sampled ? rate : 1, sampleSize: sampled ? sampleSize : nil, adjusted: arguments.adjust,
+                expectedRequests: summary.requests, expectedKeys: expectedKeys + 16,
+                progress: { fraction in progress.show(fraction.map { String(format: "%.0f%%", $0 * 100) } ?? "") })
+            var curve = Curve(
+                rows: result.points.map { point in
+                    .init(capacity: point.capacity, simulatedCapacity: point.capacity, hits: point.hits, objectMiss: result.objectMissRatio(point) ?? 0,
+                          byteMiss: result.byteMissRatio(point) ?? 0, tooLarge: point.tooLarge)
+                },
+                traceRequests: result.traceRequests, sampledRequests: result.requests, sizeChanges: result.sizeChanges, skippedRows: result.skippedRows)
+            if result.sampleSize != nil {
+                curve.largestSampleSet = result.largestSampleSet
+                curve.finalRate = result.finalRate
+            }
+            return curve
+        case (.exact, false), (.minisim, _):
+            let result = method == .exact
+                ? try PolicyMissRatioCurve.exact(kind, trace: trace, capacities: capacities, ignoreObjectSize: arguments.ignoreObjectSize, stage: stage)
+                : try PolicyMissRatioCurve.miniSim(kind, trace: trace, capacities: capacities, rate: rate, ignoreObjectSize: arguments.ignoreObjectSize, stage: stage)
+            return Curve(
+                rows: result.points.map { point in
+                    .init(capacity: point.capacity, simulatedCapacity: point.simulatedCapacity, hits: point.hits,
+                          objectMiss: result.objectMissRatio(point) ?? 0, byteMiss: result.byteMissRatio(point) ?? 0, tooLarge: point.tooLarge)
+                },
+                traceRequests: result.traceRequests, sampledRequests: result.sampledRequests, skippedRows: result.skippedRows)
+        }
+    }
+
+    /// The sentence under the table saying what ran.
+    private func describe(_ method: Method, rate: Double, curve: Curve) -> String {
+        let chosen = requestedMethod == nil ? " (default for \(kind.label)\(isLRU ? "" : " on \(curve.traceRequests) requests: exact up to \(Self.exactRequestLimit)"))" : ""
+        switch method {
+        case .exact where isLRU:
+            return "exact LRU stack distances\(chosen): \(curve.sampledRequests) requests"
+        case .exact:
+            return "exact: one full \(kind.label) replay per capacity\(chosen): \(curve.traceRequests) requests each"
+        case .shards:
+            let adjusted = arguments.adjust ? "SHARDS_adj" : "plain SHARDS (no adjustment)"
+            if let sampleSize {
+                return "\(adjusted) with a fixed sample size of \(sampleSize) keys\(chosen): \(curve.sampledRequests) of \(curve.traceRequests) requests sampled, at most \(curve.largestSampleSet ?? 0) keys held, final rate \(String(format: "%.6g", curve.finalRate ?? 1))"
+            }
+            return "\(adjusted) at rate \(rate)\(chosen): \(curve.sampledRequests) of \(curve.traceRequests) requests sampled"
+        case .minisim:
+            return "MiniSim (\(kind.label)) at rate \(rate)\(chosen): \(curve.sampledRequests) of \(curve.traceRequests) requests sampled, one mini cache of capacity × \(rate) per capacity, misses × \(KeySampling.inverse(of: rate))"
+        }
     }
 
     private func resolveCapacities(_ summary: TraceSummary) throws -> [Int] {
@@ -104,44 +246,48 @@ public struct MissRatioCurveRun {
 
     private func share(_ capacity: Int, _ summary: TraceSummary) -> Double { Double(capacity) / summary.workingSetBytes.asDouble }
 
-    private func tableText(_ curve: LRUMissRatioCurve.Result, summary: TraceSummary, exact: LRUMissRatioCurve.Result?, seconds: Double) -> String {
+    private func tableText(_ curve: Curve, description: String, summary: TraceSummary, exact: Curve?, seconds: Double) -> String {
         var lines = ["capacity".padding(16) + "of WS".padding(9, left: true) + "miss ratio".padding(12, left: true) + "byte miss".padding(12, left: true)
                      + "too large".padding(11, left: true) + (exact != nil ? "exact miss".padding(12, left: true) : "")]
         var errors: [Double] = []
-        for (index, point) in curve.points.enumerated() {
-            let miss = curve.objectMissRatio(point) ?? 0
-            var line = unit(point.capacity).padding(16) + String(format: "%.3f%%", share(point.capacity, summary) * 100).padding(9, left: true)
-                + String(format: "%.4f", miss).padding(12, left: true)
-                + String(format: "%.4f", curve.byteMissRatio(point) ?? 0).padding(12, left: true) + String(point.tooLarge).padding(11, left: true)
+        for (index, row) in curve.rows.enumerated() {
+            var line = unit(row.capacity).padding(16) + String(format: "%.3f%%", share(row.capacity, summary) * 100).padding(9, left: true)
+                + String(format: "%.4f", row.objectMiss).padding(12, left: true)
+                + String(format: "%.4f", row.byteMiss).padding(12, left: true) + String(row.tooLarge).padding(11, left: true)
             if let exact {
-                let reference = exact.objectMissRatio(exact.points[index]) ?? 0
-                errors.append(abs(miss - reference))
+                let reference = exact.rows[index].objectMiss
+                errors.append(abs(row.objectMiss - reference))
                 line += String(format: "%.4f", reference).padding(12, left: true)
             }
             lines.append(line)
         }
         lines.append("")
-        let method = samplingRate < 1
-            ? "SHARDS at rate \(samplingRate): \(curve.requests) of \(curve.traceRequests) requests sampled"
-            : "exact LRU stack distances: \(curve.requests) requests"
-        lines.append("trace \(path): \(method); working set \(arguments.ignoreObjectSize ? "\(summary.workingSetBytes) objects" : ByteCount.format(summary.workingSetBytes)); \(curve.points.count) capacities in \(String(format: "%.2f", seconds)) s")
+        lines.append("trace \(path): \(description); working set \(arguments.ignoreObjectSize ? "\(summary.workingSetBytes) objects" : ByteCount.format(summary.workingSetBytes)); \(curve.rows.count) capacities in \(String(format: "%.2f", seconds)) s")
         if !errors.isEmpty {
             let mean = errors.reduce(0, +) / Double(errors.count)
-            lines.append(String(format: "SHARDS error against the exact curve: mean %.5f, max %.5f (absolute miss ratio)", mean, errors.max() ?? 0))
+            lines.append(String(format: "error against the exact curve: mean %.5f, max %.5f (absolute object miss ratio, %d capacities)", mean, errors.max() ?? 0, errors.count))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func csvText(_ curve: LRUMissRatioCurve.Result, summary: TraceSummary, exact: LRUMissRatioCurve.Result?) -> String {
-        var lines = ["trace,policy,method,sampling_rate,ignore_obj_size,capacity_bytes,capacity_share,requests,sampled_requests,hits,object_miss_ratio,byte_miss_ratio,too_large,size_changes,exact_object_miss_ratio"]
+    private func csvText(_ curve: Curve, method: Method, rate: Double, summary: TraceSummary, exact: Curve?) -> String {
+        var lines = ["trace,policy,method,sampling_rate,ignore_obj_size,capacity_bytes,capacity_share,requests,sampled_requests,hits,object_miss_ratio,byte_miss_ratio,too_large,size_changes,exact_object_miss_ratio,sample_size,shards_adjusted,simulated_capacity"]
         let name = CSVReport.escape(path)
-        for (index, point) in curve.points.enumerated() {
-            let exactMiss = exact.flatMap { $0.objectMissRatio($0.points[index]) }.map { String($0) } ?? ""
+        let methodName = switch method {
+        case .exact: isLRU ? "mattson" : "replay"
+        case .shards: "shards"
+        case .minisim: "minisim"
+        }
+        for (index, row) in curve.rows.enumerated() {
+            let exactMiss = exact.map { String($0.rows[index].objectMiss) } ?? ""
             lines.append([
-                name, "lru", samplingRate < 1 ? "shards" : "mattson", String(samplingRate), arguments.ignoreObjectSize ? "true" : "false",
-                String(point.capacity), String(share(point.capacity, summary)), String(curve.traceRequests), String(curve.requests),
-                String(point.hits), curve.objectMissRatio(point).map { String($0) } ?? "", curve.byteMissRatio(point).map { String($0) } ?? "",
-                String(point.tooLarge), String(curve.sizeChanges), exactMiss,
+                name, CSVReport.escape(kind.label), methodName, String(method == .shards && sampleSize != nil ? curve.finalRate ?? 1 : rate),
+                arguments.ignoreObjectSize ? "true" : "false",
+                String(row.capacity), String(share(row.capacity, summary)), String(curve.traceRequests), String(curve.sampledRequests),
+                String(row.hits), String(row.objectMiss), String(row.byteMiss),
+                String(row.tooLarge), String(curve.sizeChanges), exactMiss,
+                method == .shards ? sampleSize.map(String.init) ?? "" : "", method == .shards ? (arguments.adjust ? "true" : "false") : "",
+                String(row.simulatedCapacity),
             ].joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
