@@ -137,5 +137,14 @@ struct PolicyTests {
                                      // libCacheSim's LFUDA dereferences NULL on this trace at 1 MiB (see LFUDAPolicy).
                                      skipping: backend == "lfuda" ? [1 << 20] : [])
     }
-}
 
+    @Test("wtinylfu where libCacheSim's int entry count wraps (main queue ≥ 2 GiB): the filter falls back to hashes × 2 counters, as C on x86, never a trap")
+    func wtinylfuWrappedEntries() throws {
+        // 3 GiB wraps to −1073741824; bpe × that is below INT_MIN: 10 hashes → 20 counters.
+        let filter = CountingBloomFilter(entries: 3 << 30, error: 0.001)
+        defer { filter.deallocate() }
+        #expect(filter.hashes == 10 && filter.counterCount == 20)
+        let run = try bench(["run", "--backend", "wtinylfu", "--capacity", "3GiB,5GiB", "--no-timing"])
+        #expect(run.status == 0, "\(run.err)")
+    }
+}

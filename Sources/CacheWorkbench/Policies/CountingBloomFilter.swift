@@ -26,7 +26,10 @@ struct CountingBloomFilter {
         let entries = Int32(truncatingIfNeeded: entries)
         let bpe = -log(error) / 0.480453013918201
         hashes = Int(ceil(0.693147180559945 * bpe))
-        var count = Int32(min(ceil(bpe * Double(entries)), Double(Int32.max)))
+        // `(int)fmin(…, INT_MAX)`: a wrapped, negative `entries` gives a double below INT_MIN,
+        // which x86's conversion turns into INT_MIN (C leaves it undefined); clamped here, never
+        // trapped, it then falls below `hashes` and becomes hashes × 2, as there.
+        var count = Int32(max(min(ceil(bpe * Double(entries)), Double(Int32.max)), Double(Int32.min)))
         if Int(count) < hashes { count = Int32(hashes * 2) }
         counterCount = UInt32(count)
         if counterCount <= Self.denseLimit {
