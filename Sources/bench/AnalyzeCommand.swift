@@ -8,8 +8,8 @@ struct AnalyzeCommand: ParsableCommand {
         discussion: """
             Figures follow traceAnalyzer's rules (docs/analyze.md). Examples:
               bench analyze Traces/default.csv
-              bench analyze Traces/default.csv --csv /tmp/analysis --json /tmp/analysis.json
-              bench plot /tmp/analysis --out /tmp/charts
+              bench analyze Traces/default.csv --csv /tmp/a --json /tmp/a.json
+              bench plot /tmp/a --out /tmp/charts
             """)
 
     @Argument(help: ArgumentHelp("Trace to analyze (compressed is fine).", valueName: "file"))

@@ -21,7 +21,7 @@ public struct ZipfFit: Sendable, Equatable {
         }
         let n = Double(sorted.count)
         let denominator = n * sumX2 - sumX * sumX
-        // linReg.h treats |denominator| <= 1e-8 as a singular matrix.
+        // linReg.h treats |denominator| <= 1e-8 as singular; with >= 200 ranks it cannot happen, kept as traceAnalyzer has it.
         guard abs(denominator) > 1e-8 else { return .failure(.singular) }
         let slope = (n * sumXY - sumX * sumY) / denominator
         let r = (sumXY - sumX * sumY / n) / ((sumX2 - sumX * sumX / n) * (sumY2 - sumY * sumY / n)).squareRoot()
@@ -36,7 +36,7 @@ public enum ZipfFitRefusal: Error, Equatable, Sendable {
     public var reason: String {
         switch self {
         case .tooFewObjects(let count): "too few objects (\(count) < 200) to fit, as traceAnalyzer refuses"
-        case .singular: "every object has the same frequency: no slope to fit"
+        case .singular: "singular regression (all ranks equal)"
         }
     }
 }
