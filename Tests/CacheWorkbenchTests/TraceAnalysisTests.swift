@@ -162,4 +162,16 @@ struct TraceAnalysisTests {
         #expect(window.status == 2)
         #expect(window.err == "bench: error: --window must be at least 1 second (got 0)\n")
     }
+
+    @Test("bench plot given analyze's summary.csv draws the four analysis charts, and only those")
+    func plot() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap --python: it makes .venv with matplotlib")
+        let folder = TemporaryFolder()
+        let trace = folder.file("t.csv", Self.hand)
+        #expect(try bench(["analyze", trace, "--window", "5", "--csv", folder.path + "/a"]).status == 0)
+        let drawn = try bench(["plot", folder.path + "/a/summary.csv", "--out", folder.path + "/charts"])
+        #expect(drawn.status == 0, "\(drawn.err)")
+        let charts = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/charts").sorted()
+        #expect(charts == ["analysis_popularity.png", "analysis_rate.png", "analysis_reuse.png", "analysis_size.png"])
+    }
 }
