@@ -161,6 +161,11 @@ struct TraceAnalysisTests {
         let window = try bench(["analyze", trace, "--window", "0"])
         #expect(window.status == 2)
         #expect(window.err == "bench: error: --window must be at least 1 second (got 0)\n")
+        // 1e12 s at 1 s windows would be 1e12 rows: refused, not a hang.
+        let far = folder.file("far.csv", "time,key,size\n0,1,100\n1000000000000,1,100\n")
+        let span = try bench(["analyze", far, "--window", "1"])
+        #expect(span.status == 2)
+        #expect(span.err == "bench: error: --window 1: the trace spans 1000000000000 s, over 10000000 windows; give a longer --window\n")
     }
 
     @Test("bench plot given analyze's summary.csv draws the four analysis charts, and only those")

@@ -60,11 +60,19 @@ public struct TraceAnalysis: Sendable {
         try compute(requests: InMemoryTrace.load(trace, keepKeyNames: false).requests, window: window, scanLength: scanLength)
     }
 
-    public static func compute(requests list: [Request], window: Int = 300, scanLength: Int = ScanSummary.defaultLength) -> TraceAnalysis {
+    /// Most windows a trace may span: each one, even empty, is a row (as in traceAnalyzer).
+    public static let maximumWindows = 10_000_000
+
+    public static func compute(requests list: [Request], window: Int = 300, scanLength: Int = ScanSummary.defaultLength) throws -> TraceAnalysis {
         var analysis = TraceAnalysis()
         analysis.window = window
         guard let first = list.first else { return analysis }
         analysis.startTime = wholeSeconds(first.time)
+        let last = list.lazy.map { wholeSeconds($0.time) }.max() ?? analysis.startTime
+        // Both ends are within ±2e18, so the span (and every difference below) fits an Int.
+        guard (last - analysis.startTime) / window < maximumWindows else {
+            throw WorkbenchError("--window \(window): the trace spans \(last - analysis.startTime) s, over \(maximumWindows) windows; give a longer --window")
+        }
         var states: [UInt64: ObjectState] = [:]
         var windows = WindowCounter(length: window)
         var scans = ScanDetector(minimumLength: scanLength)
@@ -123,9 +131,10 @@ public struct TraceAnalysis: Sendable {
         return analysis
     }
 
-    /// libCacheSim's readers keep whole seconds; floor, and clamp what an Int cannot hold.
+    /// libCacheSim's readers keep whole seconds; floor, and clamp to ±2e18 s (far beyond
+    /// any real trace) so differences of two times cannot overflow.
     static func wholeSeconds(_ time: Double) -> Int {
         guard time.isFinite else { return 0 }
-        return Int(max(min(time.rounded(.down), 9.0e18), -9.0e18))
+        return Int(max(min(time.rounded(.down), 2.0e18), -2.0e18))
     }
 }
