@@ -37,14 +37,20 @@ def table(summary_path, name):
     try:
         return pd.read_csv(path)
     except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
-        raise BadInput(f"{path}: cannot read a bench analyze table ({error})") from error
+        raise BadInput(path, 1, f"cannot read a bench analyze table ({error})") from error
 
 
 def summary_of(path):
     frame = table(path, "summary")
     if list(frame.columns) != ["figure", "value"]:
-        raise BadInput(f"{path}: not a bench analyze summary.csv (columns figure,value)")
+        raise BadInput(path, 1, "not a bench analyze summary.csv (columns figure,value)")
     return dict(zip(frame["figure"], frame["value"]))
+
+
+def require(summary, path, names):
+    missing = [name for name in names if name not in summary]
+    if missing:
+        raise BadInput(path, 1, f"bench analyze summary without {', '.join(missing)}")
 
 
 def label_of(summary):
@@ -112,6 +118,8 @@ def draw(arguments):
     if arguments.style == "paper":
         plt.rcParams.update({"font.size": 9, "font.family": "serif", "lines.linewidth": 1.2})
     analyses = [(path, summary_of(path)) for path in arguments.csv]
+    for path, summary in analyses:
+        require(summary, path, ("trace", "window_seconds"))
     layouts = {"analysis_popularity": (1, 2, popularity), "analysis_reuse": (1, 3, reuse),
                "analysis_size": (1, 1, sizes), "analysis_rate": (1, 1, rates)}
     for name in CHARTS:
