@@ -179,4 +179,18 @@ struct TraceAnalysisTests {
         let charts = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/charts").sorted()
         #expect(charts == ["analysis_popularity.png", "analysis_rate.png", "analysis_reuse.png", "analysis_size.png"])
     }
+
+    @Test("hostile requests (times out of order, NaN, ±huge, size 0 and Int.max) end in figures or an error, never a trap")
+    func hostile() throws {
+        let times: [Double] = [5, 1, .nan, -1e30, 1e30, 3, 3, .infinity, 0]
+        let requests = times.enumerated().map { index, time in
+            Request(time: time, id: UInt64(index % 3), size: index % 2 == 0 ? 0 : Int.max)
+        }
+        // ±1e30 clamp to ±2e18 s: far more than 10M windows of 1e9 s, so refused.
+        #expect(throws: WorkbenchError.self) { try TraceAnalysis.compute(requests: requests, window: 1_000_000_000) }
+        let bounded = requests.filter { abs($0.time) < 1e6 || $0.time.isNaN }
+        let analysis = try TraceAnalysis.compute(requests: bounded, window: 1)
+        #expect(analysis.requests == bounded.count)
+        #expect(analysis.windows.map(\.requests).reduce(0, +) == bounded.count)
+    }
 }
