@@ -30,7 +30,7 @@ struct Bench: ParsableCommand {
         // ArgumentParser prints this static text for --version; `main` answers `bench
         // --version` itself first, with the revision read when asked (not on every run).
         version: WorkbenchVersion.number,
-        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, MRCCommand.self, PlotCommand.self, ReportCommand.self, GenCommand.self, ConvertCommand.self, StatsCommand.self, PriceCommand.self, HTTPCheckCommand.self, ExperimentCommand.self, ListCommand.self],
+        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, MRCCommand.self, PlotCommand.self, ReportCommand.self, GenCommand.self, ConvertCommand.self, StatsCommand.self, AnalyzeCommand.self, PriceCommand.self, HTTPCheckCommand.self, ExperimentCommand.self, ListCommand.self],
         defaultSubcommand: RunCommand.self)
 
     /// ArgumentParser's own error output is several lines and exit 64; the README promises

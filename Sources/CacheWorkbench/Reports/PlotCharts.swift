@@ -27,19 +27,24 @@ public enum PlotCharts {
         } else {
             guard mkdir(out, 0o755) == 0 else { throw WorkbenchError("--out \(out): cannot make the folder: \(String(cString: strerror(errno)))") }
         }
+        // `bench analyze --csv` folders, given by their summary.csv, have charts of their own.
+        let analysis = timeline == nil && inputs.allSatisfy(AnalysisCharts.isSummary)
         return try PythonScript.withStagingFolder(in: out) { staging in
-            try moveCharts(from: staging, to: out, inputs: inputs, timeline: timeline)
+            try moveCharts(from: staging, to: out, inputs: inputs, timeline: timeline,
+                           script: analysis ? AnalysisCharts.script : "plot.py", names: analysis ? AnalysisCharts.names : names)
         }
     }
 
     /// Draws into `staging` and renames each chart into `out`.
-    private static func moveCharts(from staging: String, to out: String, inputs: [String], timeline: String?) throws -> Outcome {
-        let output = try PythonScript.run("plot.py", out: staging, staging: staging, inputs: inputs, timeline: timeline, errorPrefix: "plot")
+    private static func moveCharts(
+        from staging: String, to out: String, inputs: [String], timeline: String?, script: String, names: Set<String>
+    ) throws -> Outcome {
+        let output = try PythonScript.run(script, out: staging, staging: staging, inputs: inputs, timeline: timeline, errorPrefix: "plot")
         var written: [String] = []
         for line in output.printed {
             let name = (String(line) as NSString).lastPathComponent
             guard names.contains(name), String(line) == staging + "/" + name else {
-                throw WorkbenchError("scripts/plot.py named an unexpected file: \(line)")
+                throw WorkbenchError("scripts/\(script) named an unexpected file: \(line)")
             }
             let target = out + "/" + name
             if try OutputFile.kind(of: target) == .special { throw WorkbenchError("\(target): not a regular file; charts are not written over it") }

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Charts of `bench analyze --csv DIR`, drawn by `bench plot DIR/summary.csv --out CHARTS`.
+
+usage: CWB_STAGING=DIR analysis_plot.py --out=DIR [--format pdf|svg|png] [--dpi N]
+                                         [--style default|paper] -- DIR/summary.csv...
+
+Each input is the summary.csv of one analysis; the other tables are read from its folder
+(columns in docs/analyze.md). Writes analysis_popularity, analysis_reuse, analysis_size and
+analysis_rate (one figure each, every analysis as its own series) and prints their paths.
+The staging rules are plot.py's (imported, not copied).
+"""
+import argparse
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from plot import refuse_outside, reporting_errors, staging_folder  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
+from workbench_csv import BadInput  # noqa: E402
+
+
+def plain_log_labels(axis, which):
+    """plot.py turns off math text, so log ticks are labelled as plain numbers."""
+    for part in which:
+        getattr(axis, part).set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        getattr(axis, part).set_minor_formatter(NullFormatter())
+
+CHARTS = ("analysis_popularity", "analysis_reuse", "analysis_size", "analysis_rate")
+
+
+def table(summary_path, name):
+    path = os.path.join(os.path.dirname(summary_path), name + ".csv")
+    try:
+        return pd.read_csv(path)
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        raise BadInput(path, 1, f"cannot read a bench analyze table ({error})") from error
+
+
+def summary_of(path):
+    frame = table(path, "summary")
+    if list(frame.columns) != ["figure", "value"]:
+        raise BadInput(path, 1, "not a bench analyze summary.csv (columns figure,value)")
+    return dict(zip(frame["figure"], frame["value"]))
+
+
+def require(summary, path, names):
+    missing = [name for name in names if name not in summary]
+    if missing:
+        raise BadInput(path, 1, f"bench analyze summary without {', '.join(missing)}")
+
+
+def label_of(summary):
+    return os.path.basename(str(summary.get("trace", "trace")))
+
+
+def popularity(analyses, axes):
+    ranks, xhit = axes
+    for path, summary in analyses:
+        frequency = table(path, "frequency").sort_values("requests_per_object", ascending=False)
+        # Rank r holds the r-th most requested object: repeat each frequency by its object count.
+        counts = frequency["requests_per_object"].repeat(frequency["objects"]).reset_index(drop=True)
+        alpha = summary.get("zipf_alpha")
+        fit = f", Zipf α {float(alpha):.3f}" if pd.notna(alpha) and str(alpha) != "" else ""
+        ranks.loglog(range(1, len(counts) + 1), counts, label=label_of(summary) + fit)
+        hits = table(path, "xhit")
+        xhit.plot(hits["times_requested"], hits["objects"], marker="o", label=label_of(summary))
+    plain_log_labels(ranks, ("xaxis", "yaxis"))
+    ranks.set(xlabel="object rank", ylabel="requests", title="popularity (rank vs requests)")
+    xhit.set(xlabel="requested exactly X times", ylabel="objects", title="X-hit objects")
+    ranks.legend()
+
+
+def reuse(analyses, axes):
+    for path, summary in analyses:
+        seconds = table(path, "reuse_time")
+        axes[0].step(seconds["from_seconds"], seconds["requests"], where="post", label=label_of(summary))
+        for axis, name, unit in ((axes[1], "reuse_requests", "from_requests"), (axes[2], "reuse_distance", "from_objects")):
+            frame = table(path, name)
+            frame = frame[frame[unit] > 0]
+            axis.step(frame[unit], frame["requests"], where="post", label=label_of(summary))
+            axis.set_xscale("log")
+            plain_log_labels(axis, ("xaxis",))
+    axes[0].set_xscale("symlog", linthresh=5)
+    plain_log_labels(axes[0], ("xaxis",))
+    axes[0].set(xlabel="seconds since the previous request (5 s bins)", ylabel="re-requests", title="reuse time")
+    axes[1].set(xlabel="requests since the previous request (log 1.5 bins)", title="reuse time in requests")
+    axes[2].set(xlabel="distinct objects between (stack distance, log 1.5 bins)", title="reuse distance")
+    axes[0].legend()
+
+
+def sizes(analyses, axis):
+    for path, summary in analyses:
+        frame = table(path, "size").sort_values("size_bytes")
+        for column, dash in (("requests", "-"), ("objects", "--")):
+            share = frame[column].cumsum() / max(frame[column].sum(), 1)
+            axis.step(frame["size_bytes"], share, dash, where="post", label=f"{label_of(summary)} by {column}")
+    axis.set_xscale("log")
+    plain_log_labels(axis, ("xaxis",))
+    axis.set(xlabel="object size (bytes)", ylabel="cumulative share", title="object size distribution")
+    axis.legend()
+
+
+def rates(analyses, axis):
+    for path, summary in analyses:
+        frame = table(path, "rate")
+        window = float(summary["window_seconds"])
+        line = axis.plot(frame["start_seconds"], frame["requests"] / window, label=f"{label_of(summary)} requests/s")
+        axis.plot(frame["start_seconds"], frame["objects"] / window, "--", color=line[0].get_color(), label=f"{label_of(summary)} objects/s")
+    axis.set(xlabel="seconds since the first request", ylabel="per second", title="request and object rate per window")
+    axis.legend()
+
+
+def draw(arguments):
+    if arguments.style == "paper":
+        plt.rcParams.update({"font.size": 9, "font.family": "serif", "lines.linewidth": 1.2})
+    analyses = [(path, summary_of(path)) for path in arguments.csv]
+    for path, summary in analyses:
+        require(summary, path, ("trace", "window_seconds"))
+    layouts = {"analysis_popularity": (1, 2, popularity), "analysis_reuse": (1, 3, reuse),
+               "analysis_size": (1, 1, sizes), "analysis_rate": (1, 1, rates)}
+    for name in CHARTS:
+        rows, columns, painter = layouts[name]
+        figure, axes = plt.subplots(rows, columns, figsize=(5.5 * columns, 4), squeeze=False)
+        painter(analyses, axes[0] if columns > 1 else axes[0][0])
+        figure.tight_layout()
+        path = os.path.join(arguments.out, f"{name}.{arguments.format}")
+        figure.savefig(path, dpi=arguments.dpi)
+        plt.close(figure)
+        print(path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Charts of bench analyze tables.", allow_abbrev=False)
+    parser.add_argument("csv", nargs="+")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--format", choices=("png", "pdf", "svg"), default="png")
+    parser.add_argument("--dpi", type=int, default=150)
+    parser.add_argument("--style", choices=("default", "paper"), default="default")
+    arguments = parser.parse_args()
+    refuse_outside(arguments.out, staging_folder(), is_folder=True)
+    reporting_errors(arguments.csv, lambda: draw(arguments))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
