@@ -147,6 +147,23 @@ struct RunOutputTests {
         #expect(try Self.rows(folder.path + "/r.csv")[0]["backend_options"]?.contains("sqlite-evict=lru") == true)
     }
 
+    @Test("bench mrc prints miss ratios as percentages, as bench run prints hit ratios (the CSV keeps ratios)")
+    func mrcPercentages() throws {
+        let folder = TemporaryFolder()
+        // At the whole working set only first requests miss: 10 of 20, 50.00%.
+        let run = try bench(["mrc", "--trace", Self.twiceTrace(folder), "--capacity", "100%", "--csv", folder.path + "/m.csv"])
+        #expect(run.status == 0 && run.out.contains("50.00%      50.00%"), "\(run.out)")
+        #expect(try Self.rows(folder.path + "/m.csv")[0]["object_miss_ratio"] == "0.5")
+    }
+
+    @Test("clockpro rows say they evicted nothing and why, when they did")
+    func clockProSaid() throws {
+        let folder = TemporaryFolder()
+        let run = try bench(["run", "--trace", Self.twiceTrace(folder), "--backend", "clockpro", "--capacity", "500", "--no-timing", "--csv", folder.path + "/r.csv"])
+        #expect(try Self.rows(folder.path + "/r.csv")[0]["evictions"] == "0")
+        #expect(run.out.contains("note: clockpro at 500B: evicted nothing (evictions 0): libCacheSim's ClockPro.c"), "\(run.out)")
+    }
+
     @Test("the ETA of the points to come: each at the mean of its backend's finished points, else of all")
     func pointETA() {
         var eta = PointETA()

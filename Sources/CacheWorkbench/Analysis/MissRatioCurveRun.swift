@@ -244,6 +244,10 @@ public struct MissRatioCurveRun {
 
     private func unit(_ capacity: Int) -> String { arguments.ignoreObjectSize ? "\(capacity) obj" : ByteCount.format(capacity) }
 
+    /// A ratio as the run table prints it (`TableReport.percent`: two decimals and `%`); the
+    /// CSV keeps the ratio itself.
+    private func percent(_ ratio: Double) -> String { TableReport.percent(ratio) }
+
     private func share(_ capacity: Int, _ summary: TraceSummary) -> Double { Double(capacity) / summary.workingSetBytes.asDouble }
 
     private func tableText(_ curve: Curve, description: String, summary: TraceSummary, exact: Curve?, seconds: Double) -> String {
@@ -252,12 +256,12 @@ public struct MissRatioCurveRun {
         var errors: [Double] = []
         for (index, row) in curve.rows.enumerated() {
             var line = unit(row.capacity).padding(16) + String(format: "%.3f%%", share(row.capacity, summary) * 100).padding(9, left: true)
-                + String(format: "%.4f", row.objectMiss).padding(12, left: true)
-                + String(format: "%.4f", row.byteMiss).padding(12, left: true) + String(row.tooLarge).padding(11, left: true)
+                + percent(row.objectMiss).padding(12, left: true)
+                + percent(row.byteMiss).padding(12, left: true) + String(row.tooLarge).padding(11, left: true)
             if let exact {
                 let reference = exact.rows[index].objectMiss
                 errors.append(abs(row.objectMiss - reference))
-                line += String(format: "%.4f", reference).padding(12, left: true)
+                line += percent(reference).padding(12, left: true)
             }
             lines.append(line)
         }

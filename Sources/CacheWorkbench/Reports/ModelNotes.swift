@@ -3,7 +3,16 @@
 /// row is (the LRU model, or the Linux corelibs object).
 enum ModelNotes {
     static func notes(_ results: [RunResult]) -> [String] {
-        durabilityNotes(results) + familyNotes(results)
+        durabilityNotes(results) + familyNotes(results) + clockProNotes(results)
+    }
+
+    /// `clockpro` is libCacheSim's ClockPro.c as it runs, which is not the paper's CLOCK-Pro:
+    /// said for rows that evicted nothing (what the sentence claims; a row that evicted would
+    /// not be this model, and gets no such sentence).
+    static func clockProNotes(_ results: [RunResult]) -> [String] {
+        results.filter { $0.backend == "clockpro" && $0.replayed && $0.tally.finalFacts.evictions == 0 }.map {
+            "\(TableReport.rowLabel($0)): evicted nothing (evictions 0): libCacheSim's ClockPro.c, which clockpro follows, enters every object cold and refuses one once the cold bytes would pass capacity × init-ratio-cold, so it keeps the first objects that fit and never evicts; it is not the paper's CLOCK-Pro (docs/policies-queues.md)"
+        }
     }
 
     /// One sentence on the durability the disk rows ran under: the same level for all (equal
