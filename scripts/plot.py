@@ -295,7 +295,7 @@ def latency(results, out, written, skipped):
     counts = timed.groupby("capacity_bytes")["label"].nunique()
     capacity = counts[counts == counts.max()].index.min()
     rows = timed[timed["capacity_bytes"] == capacity].drop_duplicates("label")
-    figure, axis = plt.subplots(figsize=(max(7, 1.1 * len(rows) + 3), 4.8))
+    figure, axis = plt.subplots(figsize=plot_style.size(max(7, 1.1 * len(rows) + 3), 4.8))
     width = 0.8 / len(present)
     for index, (column, name) in enumerate(present):
         offsets = [p - 0.4 + width * (index + 0.5) for p in range(len(rows))]
@@ -320,7 +320,7 @@ def disk(results, out, written, skipped):
     rows = results[results["write_amplification"].notna()]
     capacity = rows["capacity_bytes"].min()
     rows = rows[rows["capacity_bytes"] == capacity].drop_duplicates("label")
-    figure, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    figure, axes = plt.subplots(1, 2, figsize=plot_style.size(10, 4.2))
     axes[0].bar(rows["label"], rows["write_amplification"], color="tab:red")
     axes[0].set_title("write amplification\n(bytes written / body bytes stored)")
     space = rows["space_amplification"] if "space_amplification" in rows else pd.Series(0.0, index=rows.index)  # absent: drawn as 0
@@ -433,7 +433,7 @@ def miss_ratio_over_time(timeline, out, written, skipped, results=None):
 
 
 def similar_keys(frame, out, written, skipped):
-    figure, axis = plt.subplots(figsize=(8, 4.8))
+    figure, axis = plt.subplots(figsize=plot_style.size(8, 4.8))
     groups = frame.groupby(["backend", "key_hash", "key_set"], dropna=False)
     for (backend, key_hash, key_set), rows in groups:
         rows = rows.sort_values("n")
@@ -451,7 +451,7 @@ def similar_keys(frame, out, written, skipped):
 
 
 def blob_size(frame, out, written, skipped):
-    figure, axes = plt.subplots(1, 2, figsize=(12, 4.4))
+    figure, axes = plt.subplots(1, 2, figsize=plot_style.size(12, 4.4))
     for backend, rows in frame.groupby("backend"):
         rows = rows.sort_values("blob_bytes")
         axes[0].plot(rows["blob_bytes"], rows["write_us"], marker="o", markersize=3, label=backend)
