@@ -190,6 +190,7 @@ def miss_ratio_curves(curves, out, written, skipped, marks=(), trace=""):
         return
     objects = all(c[2] for c in curves)
     looks = series([label for label, _, _ in curves])
+    curves = sorted(curves, key=lambda c: (bound_name(c[0]), c[0]))  # the legend by name, bounds last
     panels = (("object_miss", "object miss ratio"),) if objects else (("object_miss", "object miss ratio"), ("byte_miss", "byte miss ratio"))
     figure, axes = plt.subplots(1, len(panels), figsize=plot_style.size(6.5 * len(panels) - 1, 4.6), sharey=True, squeeze=False)
     axes = axes[0]
