@@ -18,6 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+import plot_style  # noqa: E402
 from plot import refuse_outside, reporting_errors, staging_folder  # noqa: E402
 from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 from workbench_csv import BadInput  # noqa: E402
@@ -124,23 +125,28 @@ def draw(arguments):
                "analysis_size": (1, 1, sizes), "analysis_rate": (1, 1, rates)}
     for name in CHARTS:
         rows, columns, painter = layouts[name]
-        figure, axes = plt.subplots(rows, columns, figsize=(5.5 * columns, 4), squeeze=False)
+        figure, axes = plt.subplots(rows, columns, figsize=plot_style.size(5.5 * columns, 4), squeeze=False)
         painter(analyses, axes[0] if columns > 1 else axes[0][0])
         figure.tight_layout()
-        path = os.path.join(arguments.out, f"{name}.{arguments.format}")
-        figure.savefig(path, dpi=arguments.dpi)
-        plt.close(figure)
-        print(path)
+        written = []
+        plot_style.save(figure, arguments.out, name, written)
+        print(written[0])
 
 
 def main():
     parser = argparse.ArgumentParser(description="Charts of bench analyze tables.", allow_abbrev=False)
     parser.add_argument("csv", nargs="+")
     parser.add_argument("--out", required=True)
-    parser.add_argument("--format", choices=("png", "pdf", "svg"), default="png")
-    parser.add_argument("--dpi", type=int, default=150)
-    parser.add_argument("--style", choices=("default", "paper"), default="default")
+    plot_style.add_arguments(parser)
+    # What bench plot passes every chart script: the offline bounds and the series to keep.
+    # An analysis has no series, so --only cannot choose among them.
+    parser.add_argument("--bounds", default="")
+    parser.add_argument("--only", default=None)
     arguments = parser.parse_args()
+    if arguments.only:
+        print("plot: error: --only: the charts of a bench analyze folder have no series to choose", file=sys.stderr)
+        return 2
+    plot_style.configure(arguments)
     refuse_outside(arguments.out, staging_folder(), is_folder=True)
     reporting_errors(arguments.csv, lambda: draw(arguments))
 

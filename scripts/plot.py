@@ -27,8 +27,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator  # noqa: E402
 from workbench_csv import BadInput, fail, read  # noqa: E402,F401 (report.py uses plot.fail and plot.read)
+import plot_style  # noqa: E402
 
-DPI = 110
+# The run's series looks (plot_style.Series), made once in draw() from every series of the
+# inputs so a name has one colour in every chart; None: each chart makes its own (report.py).
+SERIES = None
+# Backends the registry marks as offline bounds (bench passes --bounds): drawn gray and dashed.
+BOUNDS = {"belady", "beladysize", "pfoo-l"}
 # Up to 20 distinguishable lines: tab20's colours, each pair with its own marker.
 COLORS = plt.get_cmap("tab20").colors
 MARKERS = "osD^v<>pXh*"
@@ -80,9 +85,24 @@ def refuse_outside(path, staging, *, is_folder):
         fail(path, f"refused: the output must be inside the staging folder {staging}")
 
 
-def create_without_links(path):
-    """Opens `path` for writing, replacing a regular file but never following a link (O_NOFOLLOW)."""
-    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644), "wb")
+create_without_links = plot_style.create_without_links
+
+
+def series(names):
+    """The run's looks, or (a script drawing one chart) looks for these names alone."""
+    return SERIES or plot_style.Series(names, {n for n in names if bound_name(n)})
+
+
+def bound_name(label):
+    """Whether a series label (`belady`, `beladysize[n-sample=64]`, `belady (pixels)`) is an offline bound."""
+    return label.split("[")[0].split(" ")[0] in BOUNDS
+
+
+def trace_names(frame):
+    """The traces' file names, for titles: `default.csv`, or `a.csv, b.csv`."""
+    if frame is None or "trace" not in frame:
+        return ""
+    return ", ".join(sorted({os.path.basename(str(t)) for t in frame["trace"].dropna()}))
 
 
 def size_label(value, _position=None):
@@ -119,22 +139,20 @@ def in_objects(frame):
     return "ignore_obj_size" in frame and (frame["ignore_obj_size"].astype(str) == "yes").all()
 
 
-def capacity_axis(axis, objects):
+def capacity_axis(axis, objects, show_label=True):
     if objects:
         axis.set_xscale("log")
     else:
         axis.set_xscale("log", base=2)  # ticks at powers of two: 1MiB, 4MiB, …
         axis.xaxis.set_major_locator(LogLocator(base=4))
     axis.xaxis.set_major_formatter(FuncFormatter(count_label if objects else size_label))
-    axis.set_xlabel("capacity (objects)" if objects else "capacity (log scale)")
+    if show_label:
+        axis.set_xlabel("capacity (objects, log scale)" if objects else "capacity (bytes, log scale)")
 
 
 def save(figure, out, name, written):
-    path = os.path.join(out, name)
-    with create_without_links(path) as file:
-        figure.savefig(file, format="png", dpi=DPI, bbox_inches="tight")
-    plt.close(figure)
-    written.append(path)
+    """Writes OUT/NAME in the chosen format (`mrc.png` becomes `mrc.pdf` under --format pdf)."""
+    plot_style.save(figure, out, os.path.splitext(name)[0], written)
 
 
 def ceiling_marks(results):
@@ -162,32 +180,43 @@ def draw_ceilings(axis, marks, as_miss):
         axis.axhline(value, color="black", linestyle=(0, (4, 2 + index)), linewidth=1, label=text)
 
 
-def miss_ratio_curves(curves, out, written, skipped, marks=()):
+def miss_ratio_curves(curves, out, written, skipped, marks=(), trace=""):
     """curves: list of (label, frame with capacity_bytes, object_miss, byte_miss, objects);
-    marks: ceiling_marks of the results (the object miss ratio can go no lower)."""
+    marks: ceiling_marks of the results (the object miss ratio can go no lower). Offline
+    bounds gray and dashed; under --ignore-obj-size one panel (objects), no byte panel."""
     curves = [c for c in curves if len(c[1]) >= 2]
     if not curves:
         skipped.append("mrc.png: no backend has two or more capacities (run a sweep or bench mrc)")
         return
     objects = all(c[2] for c in curves)
-    figure, axes = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
-    for index, (label, frame, _) in enumerate(curves):
+    looks = series([label for label, _, _ in curves])
+    curves = sorted(curves, key=lambda c: (bound_name(c[0]), c[0]))  # the legend by name, bounds last
+    panels = (("object_miss", "object miss ratio"),) if objects else (("object_miss", "object miss ratio"), ("byte_miss", "byte miss ratio"))
+    figure, axes = plt.subplots(1, len(panels), figsize=plot_style.size(6.5 * len(panels) - 1, 4.6), sharey=True, squeeze=False)
+    axes = axes[0]
+    for label, frame, _ in curves:
         frame = frame.sort_values("capacity_bytes")
-        look = style(index)
+        look = dict(looks.look(label))
         if len(frame) > 30:
             look["marker"] = None
-        axes[0].plot(frame["capacity_bytes"], frame["object_miss"], markersize=3.5, label=label, **look)
-        axes[1].plot(frame["capacity_bytes"], frame["byte_miss"], markersize=3.5, label=label, **look)
+        for axis, (column, _) in zip(axes, panels):
+            axis.plot(frame["capacity_bytes"], frame[column], label=label + (" (offline bound)" if bound_name(label) else ""),
+                      zorder=1 if bound_name(label) else 2, **look)
     draw_ceilings(axes[0], marks, as_miss=True)
-    for axis, title in zip(axes, ("object miss ratio", "byte miss ratio")):
+    for axis, (_, title) in zip(axes, panels):
         capacity_axis(axis, objects)
         axis.set_title(title)
         axis.set_ylim(0, 1.02)
         axis.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("miss ratio (lower is better)")
     handles, labels = axes[0].get_legend_handles_labels()
-    axes[1].legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8, frameon=False)
-    figure.suptitle("Miss-ratio curves")
+    paper = plot_style.STYLE == "paper"
+    if paper:  # one column: the legend under the plot, in columns
+        figure.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=2 if len(panels) > 1 else 1, frameon=False)
+    else:
+        axes[-1].legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8, frameon=False)
+    figure.suptitle(f"Miss-ratio curves{': ' + trace if trace else ''}" + (" (capacity in objects)" if objects else ""),
+                    y=1.03 if paper else 0.98)
     save(figure, out, "mrc.png", written)
 
 
@@ -215,20 +244,35 @@ def hit_ratio_bars(results, out, written, skipped):
     capacity = spread.idxmax()  # capacities ascending: the smallest of equal spreads
     rows = results[results["capacity_bytes"] == capacity].drop_duplicates("label")
     rows = rows.sort_values("object_hit_ratio", ascending=False)
-    figure, axis = plt.subplots(figsize=(max(6, 0.7 * len(rows) + 3), 4.6))
-    positions = range(len(rows))
-    width = 0.4
-    axis.bar([p - width / 2 for p in positions], rows["object_hit_ratio"], width, label="object hit ratio")
-    axis.bar([p + width / 2 for p in positions], rows["byte_hit_ratio"], width, label="byte hit ratio")
+    figure, axis = plt.subplots(figsize=plot_style.size(max(6, 0.7 * len(rows) + 3), 4.6))
+    positions = list(range(len(rows)))
+    objects = in_objects(rows)
+    looks = series(list(results["label"].unique()))
+    colors = [looks.color(label) for label in rows["label"]]
+    from matplotlib.patches import Patch
+    if objects:  # counts, not bytes: the byte hit ratio says nothing new (every object is one unit)
+        axis.bar(positions, rows["object_hit_ratio"], 0.6, color=colors, edgecolor="black", linewidth=0.4)
+        axis.plot([], [], " ", label="object hit ratio (bars)")
+    else:
+        width = 0.4
+        axis.bar([p - width / 2 for p in positions], rows["object_hit_ratio"], width, color=colors, edgecolor="black", linewidth=0.4)
+        axis.bar([p + width / 2 for p in positions], rows["byte_hit_ratio"], width, color=colors, edgecolor="black", linewidth=0.4,
+                 hatch="////", alpha=0.55)
     draw_ceilings(axis, ceiling_marks(results), as_miss=False)
     axis.set_xticks(list(positions))
     axis.set_xticklabels(rows["label"], rotation=30, ha="right", fontsize=8)
     axis.set_ylim(0, 1)
     axis.set_ylabel("hit ratio (higher is better)")
-    objects = in_objects(rows)
     where = count_label(capacity) + " objects" if objects else size_label(capacity)
-    axis.set_title(f"Hit ratio at {where} ({model} cost): the capacity where backends of one kind differ most")
-    axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
+    trace = trace_names(rows)
+    title = f"Hit ratio{' on ' + trace if trace else ''} at {where} ({model} cost)"
+    axis.set_title(title + ("" if plot_style.STYLE == "paper" else ": the capacity where backends of one kind differ most"))
+    handles, labels = axis.get_legend_handles_labels()
+    if not objects:
+        handles = [Patch(facecolor="white", edgecolor="black", label="object hit ratio (solid)"),
+                   Patch(facecolor="white", edgecolor="black", hatch="////", label="byte hit ratio (hatched)")] + handles
+        labels = [h.get_label() for h in handles]
+    axis.legend(handles, labels, fontsize=8 if plot_style.STYLE != "paper" else None, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
     axis.grid(True, axis="y", alpha=0.3)
     save(figure, out, "hit_ratio.png", written)
 
@@ -252,7 +296,7 @@ def latency(results, out, written, skipped):
     counts = timed.groupby("capacity_bytes")["label"].nunique()
     capacity = counts[counts == counts.max()].index.min()
     rows = timed[timed["capacity_bytes"] == capacity].drop_duplicates("label")
-    figure, axis = plt.subplots(figsize=(max(7, 1.1 * len(rows) + 3), 4.8))
+    figure, axis = plt.subplots(figsize=plot_style.size(max(7, 1.1 * len(rows) + 3), 4.8))
     width = 0.8 / len(present)
     for index, (column, name) in enumerate(present):
         offsets = [p - 0.4 + width * (index + 0.5) for p in range(len(rows))]
@@ -277,7 +321,7 @@ def disk(results, out, written, skipped):
     rows = results[results["write_amplification"].notna()]
     capacity = rows["capacity_bytes"].min()
     rows = rows[rows["capacity_bytes"] == capacity].drop_duplicates("label")
-    figure, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    figure, axes = plt.subplots(1, 2, figsize=plot_style.size(10, 4.2))
     axes[0].bar(rows["label"], rows["write_amplification"], color="tab:red")
     axes[0].set_title("write amplification\n(bytes written / body bytes stored)")
     space = rows["space_amplification"] if "space_amplification" in rows else pd.Series(0.0, index=rows.index)  # absent: drawn as 0
@@ -353,8 +397,44 @@ def memory_timeline(timeline, out, written, skipped):
     save(figure, out, "memory.png", written)
 
 
+def miss_ratio_over_time(timeline, out, written, skipped, results=None):
+    """Each run's miss ratio per timeline window (1 − window_hit_ratio: the object hit ratio
+    since the previous sample) against requests replayed; one line per run, coloured by its
+    backend as in the other charts, offline bounds gray and dashed."""
+    samples = timeline[timeline["memory_warning"] == 0].dropna(subset=["window_hit_ratio"])
+    if samples.empty:
+        skipped.append("miss_ratio_time.png: the timeline has no window hit ratio")
+        return
+    runs = list(dict.fromkeys(samples["run_id"]))
+    several = samples.groupby("backend")["capacity_bytes"].nunique().max() > 1
+    looks = series(list(samples["backend"].astype(str).unique()))
+    figure, axis = plt.subplots(figsize=plot_style.size(9, 4.4))
+    for run in runs:
+        frame = samples[samples["run_id"] == run].sort_values("request_index")
+        backend = str(frame["backend"].iloc[0])
+        label = backend + (f" at {size_label(frame['capacity_bytes'].iloc[0])}" if several else "")
+        look = dict(looks.look(backend))
+        look["marker"] = look["marker"] if len(frame) <= 30 else None
+        axis.plot(frame["request_index"], 1 - frame["window_hit_ratio"], label=label + (" (offline bound)" if bound_name(backend) else ""), **look)
+    axis.set_ylim(0, 1.02)
+    axis.set_xlim(left=0)
+    axis.xaxis.set_major_formatter(FuncFormatter(count_label))
+    axis.set_xlabel("requests replayed")
+    axis.set_ylabel("miss ratio per window (objects)")
+    trace = trace_names(results[results["run_id"].isin(runs)]) if results is not None and "run_id" in results else ""
+    capacities = sorted(set(samples["capacity_bytes"]))
+    at = f" at {size_label(capacities[0])}" if len(capacities) == 1 else ""
+    axis.set_title(f"Miss ratio over time{': ' + trace if trace else ''}{at}")
+    axis.grid(True, alpha=0.3)
+    if plot_style.STYLE == "paper":
+        axis.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=3, frameon=False)
+    else:
+        axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
+    save(figure, out, "miss_ratio_time.png", written)
+
+
 def similar_keys(frame, out, written, skipped):
-    figure, axis = plt.subplots(figsize=(8, 4.8))
+    figure, axis = plt.subplots(figsize=plot_style.size(8, 4.8))
     groups = frame.groupby(["backend", "key_hash", "key_set"], dropna=False)
     for (backend, key_hash, key_set), rows in groups:
         rows = rows.sort_values("n")
@@ -372,7 +452,7 @@ def similar_keys(frame, out, written, skipped):
 
 
 def blob_size(frame, out, written, skipped):
-    figure, axes = plt.subplots(1, 2, figsize=(12, 4.4))
+    figure, axes = plt.subplots(1, 2, figsize=plot_style.size(12, 4.4))
     for backend, rows in frame.groupby("backend"):
         rows = rows.sort_values("blob_bytes")
         axes[0].plot(rows["blob_bytes"], rows["write_us"], marker="o", markersize=3, label=backend)
@@ -423,12 +503,51 @@ def arguments_parser(description):
 
 
 def main():
-    arguments = arguments_parser("Charts from workbench CSVs.").parse_args()
+    parser = arguments_parser("Charts from workbench CSVs.")
+    plot_style.add_arguments(parser)
+    parser.add_argument("--only", help="comma-separated series (backends, policies, labels) to draw")
+    parser.add_argument("--bounds", help="comma-separated backends that are offline bounds (bench passes the registry's)")
+    arguments = parser.parse_args()
+    plot_style.configure(arguments)
+    if arguments.bounds is not None:
+        BOUNDS.clear()
+        BOUNDS.update(n for n in arguments.bounds.split(",") if n)
     refuse_outside(arguments.out, staging_folder(), is_folder=True)
     reporting_errors(arguments.csv + ([arguments.timeline] if arguments.timeline else []), lambda: draw(arguments))
 
 
+def chosen(arguments, inputs):
+    """The inputs kept to the --only series: a row is kept when its backend or its label is
+    named. A name no input has is an error naming the ones they have."""
+    if not arguments.only:
+        return inputs
+    wanted = {n.strip() for n in arguments.only.split(",") if n.strip()}
+    known = set()
+    for kind, frame in inputs:
+        if kind == "results":
+            known |= set(frame["backend"].astype(str)) | set(labelled(frame)["label"])
+        elif kind in ("timeline", "similar", "blob"):
+            known |= set(frame["backend"].astype(str))
+        elif kind == "mrc":
+            known |= set(frame["policy"].astype(str)) if "policy" in frame else {"lru"}
+    unknown = sorted(wanted - known)
+    if unknown:
+        fail("--only", f"no series named {', '.join(unknown)} in the inputs; they have: {', '.join(sorted(known))}")
+    kept = []
+    for kind, frame in inputs:
+        if kind == "results":
+            frame = frame[frame["backend"].astype(str).isin(wanted) | labelled(frame)["label"].isin(wanted)]
+        elif kind in ("timeline", "similar", "blob"):
+            frame = frame[frame["backend"].astype(str).isin(wanted)]
+        elif kind == "mrc":
+            frame = frame[(frame["policy"].astype(str) if "policy" in frame else pd.Series("lru", index=frame.index)).isin(wanted)]
+        if len(frame):
+            kept.append((kind, frame))
+    return kept
+
+
 def draw(arguments):
+    global SERIES
     written, skipped, curves = [], [], []
     inputs = [read(path) for path in arguments.csv]
     if arguments.timeline:
@@ -436,12 +555,28 @@ def draw(arguments):
         if kind != "timeline":
             fail(arguments.timeline, "--timeline takes a `bench run --timeline` CSV")
         inputs.append((kind, frame))
+    inputs = chosen(arguments, inputs)
     kinds = {kind for kind, _ in inputs}
     # All results files make one set of charts (a sweep and a run side by side).
     frames = [frame for kind, frame in inputs if kind == "results"]
+    results = None
+    names = []
     if frames:
         results = labelled(charted_rows(pd.concat(frames, ignore_index=True)))
         results = results.assign(object_miss=1 - results["object_hit_ratio"], byte_miss=1 - results["byte_hit_ratio"])
+        names += list(results["label"].unique())
+    mrc_label = {}
+    for kind, frame in inputs:
+        if kind == "mrc":
+            policy = str(frame["policy"].iloc[0]) if "policy" in frame else "lru"
+            # The policy and the method that made the curve (mattson, replay, shards, minisim).
+            mrc_label[id(frame)] = f"{policy} ({frame['method'].iloc[0]})"
+            names.append(mrc_label[id(frame)])
+        elif kind == "timeline":
+            names += list(frame["backend"].astype(str).unique())
+    # One look per series for the whole run: lru is the same colour in every chart.
+    SERIES = plot_style.Series(names, {n for n in names if bound_name(n)})
+    if frames:
         for label, rows in results.groupby("label", sort=False):
             curves.append((label, rows.drop_duplicates("capacity_bytes"), in_objects(rows)))
         hit_ratio_bars(results, arguments.out, written, skipped)
@@ -451,16 +586,24 @@ def draw(arguments):
         if kind == "mrc":
             rows = frame.rename(columns={"object_miss_ratio": "object_miss", "byte_miss_ratio": "byte_miss"})
             objects = (rows["ignore_obj_size"].astype(str) == "true").all()
-            # The policy and the method that made the curve (mattson, replay, shards, minisim).
-            curves.append((f"{rows['policy'].iloc[0]} ({rows['method'].iloc[0]})", rows, objects))
+            curves.append((mrc_label[id(frame)], rows, objects))
         elif kind == "timeline":
             memory_timeline(frame, arguments.out, written, skipped)
+            miss_ratio_over_time(frame, arguments.out, written, skipped, results)
         elif kind == "similar":
             similar_keys(frame, arguments.out, written, skipped)
         elif kind == "blob":
             blob_size(frame, arguments.out, written, skipped)
     if kinds & {"results", "mrc"}:
-        miss_ratio_curves(curves, arguments.out, written, skipped, ceiling_marks(results) if frames else ())
+        trace = trace_names(pd.concat([f for k, f in inputs if k in ("results", "mrc")], ignore_index=True))
+        miss_ratio_curves(curves, arguments.out, written, skipped, ceiling_marks(results) if frames else (), trace=trace)
+    if written:
+        # The colour of each series, as drawn (a check that every chart used one mapping).
+        import json
+        path = os.path.join(arguments.out, "plot_colors.json")
+        with create_without_links(path) as file:
+            file.write((json.dumps(SERIES.colors(), indent=1, sort_keys=True) + "\n").encode())
+        written.append(path)
     for path in written:
         print(path)
     for reason in skipped:

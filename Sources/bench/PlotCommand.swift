@@ -4,17 +4,20 @@ import CacheWorkbench
 struct PlotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot",
-        abstract: "PNG charts from results CSVs (matplotlib in .venv: scripts/bootstrap --python, run on first use).",
+        abstract: "Charts (PNG, PDF or SVG) from results CSVs (matplotlib in .venv: scripts/bootstrap --python, run on first use).",
         discussion: """
             Reads `bench run`/`bench sweep` results, `bench mrc` curves and the similar-keys and \
             blob-size experiments' CSVs, and draws every chart they allow: mrc.png (miss-ratio \
             curves, object and byte, log capacity), hit_ratio.png, latency.png, disk.png, \
-            memory.png (from --timeline, warnings marked), similar_keys.png, blob_size.png.
+            memory.png and miss_ratio_time.png (from --timeline), similar_keys.png, blob_size.png, \
+            and plot_colors.json (each series' colour, the same in every chart). Offline bounds \
+            (belady, beladysize, pfoo-l) are drawn gray and dashed.
 
             Examples:
               bench plot sweep.csv --out charts
               bench plot results.csv --timeline timeline.csv --out charts
               bench plot mrc.csv sweep.csv --out charts
+              bench plot sweep.csv --format pdf --style paper --only lru,sieve,belady --out charts
             """)
 
     @Argument(help: ArgumentHelp("CSV files written by bench (results, mrc, experiments).", valueName: "csv"))
@@ -26,9 +29,22 @@ struct PlotCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Folder for the PNGs (made if missing).", valueName: "folder"))
     var out: String
 
+    @Option(name: .long, help: ArgumentHelp("png (default), pdf or svg.", valueName: "format"))
+    var format: String = "png"
+
+    @Option(name: .long, help: ArgumentHelp("Resolution of PNGs (and images inside PDFs), 50…600; default 110, 300 with --style paper.", valueName: "n"))
+    var dpi: Int?
+
+    @Option(name: .long, help: ArgumentHelp("default, or paper: one column wide, serif fonts embedded (Type 42), markers and line styles that survive grayscale.", valueName: "style"))
+    var style: String = "default"
+
+    @Option(name: .long, help: ArgumentHelp("Only these series: backends, policies or labels, comma-separated (an unknown one lists those the inputs have).", valueName: "names"))
+    var only: String?
+
     func run() throws {
         try reportingErrors {
-            let outcome = try PlotCharts.draw(inputs: inputs, timeline: timeline, out: out)
+            let look = PlotCharts.Look(format: format, dpi: dpi, style: style, only: only.map { [$0] })
+            let outcome = try PlotCharts.draw(inputs: inputs, timeline: timeline, out: out, look: look)
             for reason in outcome.skipped { FileDescriptorOutput.write("bench: note: skipped \(reason)\n", to: 2) }
             try StandardOutput.write(outcome.written.map { $0 + "\n" }.joined())
         }

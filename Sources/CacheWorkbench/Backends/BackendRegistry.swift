@@ -33,6 +33,8 @@ public struct BackendKind: Sendable {
     public let holdsPayloads: Bool
     public let storesBytes: Bool
     public let needsFuture: Bool
+    /// An offline bound (`CacheBackend.isOfflineBound`): charts draw it apart.
+    public let isOfflineBound: Bool
     public let probesIO: Bool
     /// Rough replay cost per request on the 2-core development machine (release build),
     /// for balancing a plan's shards (`SweepPlan.estimate`): measured where given, else by
@@ -66,6 +68,7 @@ public struct BackendKind: Sendable {
         self.holdsPayloads = Backend.holdsPayloads
         self.storesBytes = Backend.storesBytes
         self.needsFuture = Backend.needsFuture
+        self.isOfflineBound = Backend.isOfflineBound
         self.probesIO = Backend.probesIO
         self.microsecondsPerRequest = microsecondsPerRequest
             ?? (Backend.storesBytes ? 150 : Backend.holdsPayloads || Backend.needsKeyNames ? 15 : 0.2)
@@ -506,6 +509,9 @@ public enum BackendRegistry {
 
     /// Policy-only simulators of research policies (in `Policies/`): in `all` and
     /// `policies`, not in the default set, which compares the modeled iOS caches (and `lru`).
+    /// The offline bounds' names (`bench plot` draws them gray and dashed).
+    public static var offlineBoundNames: [String] { baseKinds.filter(\.isOfflineBound).map(\.name) }
+
     public static let policyNames: Set<String> = ["fifo", "clock", "sieve", "arc", "2q", "slru", "lfu", "belady", "s3fifo", "lfuda", "gdsf", "wtinylfu", "lirs", "pfoo-l", "lruk", "mq", "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "beladysize", "random", "randomtwo", "lruprob", "hyperbolic", "lecar", "cacheus", "crlfu", "clockpro", "lhd", "randomlru", "fiforeinsertion"]
 
     /// What `bench run` runs without `--backend`: `lru` and every modeled iOS cache.

@@ -62,6 +62,11 @@ public protocol CacheBackend: AnyObject {
     /// a first pass over the trace and handed over in `BackendConfig.nextAccess`.
     static var needsFuture: Bool { get }
 
+    /// True for offline bounds (Belady, BeladySize, PFOO-L): they see the whole trace, so no
+    /// online policy can match them; charts draw them apart (gray, dashed). By default the
+    /// backends that need the future.
+    static var isOfflineBound: Bool { get }
+
     /// False for a disk backend whose writes the disk I/O probe cannot see (it writes
     /// through code of its own: `foundation-urlcache`); its write columns are then empty.
     static var probesIO: Bool { get }
@@ -95,6 +100,7 @@ public protocol CacheBackend: AnyObject {
 extension CacheBackend {
     public static var storesBytes: Bool { false }
     public static var needsFuture: Bool { false }
+    public static var isOfflineBound: Bool { needsFuture }
     public static var probesIO: Bool { true }
     public static var receivesBodies: Bool { storesBytes }
     public func close() throws {}

@@ -22,6 +22,8 @@
 final class PFOOLowerBound: CacheBackend {
     static var needsKeyNames: Bool { false }
     static var holdsPayloads: Bool { false }
+    /// It reads the whole trace at `close` (sorts of every request): an offline bound.
+    static var isOfflineBound: Bool { true }
 
     let capacity: Int
     private var ids: [UInt64] = []

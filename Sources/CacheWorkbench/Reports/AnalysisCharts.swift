@@ -4,7 +4,9 @@ import Foundation
 /// `scripts/analysis_plot.py` (it reads the folder's other tables next to summary.csv).
 enum AnalysisCharts {
     static let script = "analysis_plot.py"
-    static let names: Set<String> = ["analysis_popularity.png", "analysis_reuse.png", "analysis_size.png", "analysis_rate.png"]
+    static let names: Set<String> = Set(["analysis_popularity", "analysis_reuse", "analysis_size", "analysis_rate"].flatMap { chart in
+        PlotCharts.formats.map { chart + "." + $0 }
+    })
 
     /// An analysis summary starts with the header `figure,value` (TraceAnalysis.tables).
     /// Reads at most the first line.

@@ -32,9 +32,10 @@ enum PythonScript {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// The script's arguments: `--out=OUT`, `--timeline=T`, then `--` and the CSVs.
-    static func arguments(out: String, inputs: [String], timeline: String?) -> [String] {
-        ["--out=" + out] + (timeline.map { ["--timeline=" + absolute($0)] } ?? []) + ["--"] + inputs.map(absolute)
+    /// The script's arguments: `--out=OUT`, `--timeline=T`, the `options` (each `--name=value`),
+    /// then `--` and the CSVs.
+    static func arguments(out: String, inputs: [String], timeline: String?, options: [String] = []) -> [String] {
+        ["--out=" + out] + (timeline.map { ["--timeline=" + absolute($0)] } ?? []) + options + ["--"] + inputs.map(absolute)
     }
 
     /// Runs `body` with a new folder made inside `parent` (the script draws there), removed
@@ -57,14 +58,15 @@ enum PythonScript {
     /// Runs `scripts/<name>` writing to `out` inside `staging`, reading `inputs` (and
     /// `timeline`); a failure is its `<prefix>: error: …` line as a `WorkbenchError`, naming
     /// the inputs as given, or the exit status when it printed none.
-    static func run(_ name: String, out: String, staging: String, inputs: [String], timeline: String?, errorPrefix: String) throws -> Output {
+    static func run(_ name: String, out: String, staging: String, inputs: [String], timeline: String?, options: [String] = [],
+                    errorPrefix: String) throws -> Output {
         let root = SourceCheckout.root.path
         let script = root + "/scripts/" + name
         let python = try PythonEnvironment.ensure(purpose: "scripts/\(name)")
         guard FileManager.default.isReadableFile(atPath: script) else { throw WorkbenchError("\(script): missing from the checkout") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script] + arguments(out: out, inputs: inputs, timeline: timeline)
+        process.arguments = [script] + arguments(out: out, inputs: inputs, timeline: timeline, options: options)
         process.environment = ProcessInfo.processInfo.environment.merging([stagingVariable: staging]) { _, staging in staging }
         let output = Pipe()
         let errors = Pipe()
