@@ -164,6 +164,19 @@ struct RunOutputTests {
         #expect(run.out.contains("note: clockpro at 500B: evicted nothing (evictions 0): libCacheSim's ClockPro.c"), "\(run.out)")
     }
 
+    @Test("an untimed sweep's lru points from the one-pass curve count objects under --ignore-obj-size, as replays do")
+    func sweepCurveInObjects() throws {
+        let folder = TemporaryFolder()
+        // k0…k9 twice, sizes 100: at 5 objects LRU keeps k5…k9 when k0 comes back (no hits);
+        // at 10 objects every second request hits (10). In bytes, 5 and 10 would hold nothing.
+        let trace = Self.twiceTrace(folder)
+        let sweep = try bench(["sweep", "--trace", trace, "--backend", "lru", "--ignore-obj-size", "--capacity", "5,10", "--no-timing", "--csv", folder.path + "/s.csv"])
+        #expect(sweep.status == 0, "\(sweep.err)")
+        let rows = try Self.rows(folder.path + "/s.csv")
+        #expect(rows.map { $0["method"] } == ["mattson", "mattson"])
+        #expect(rows.map { $0["hits"] } == ["0", "10"] && rows.map { $0["too_large"] } == ["0", "0"], "\(rows.map { $0["hits"] })")
+    }
+
     @Test("the ETA of the points to come: each at the mean of its backend's finished points, else of all")
     func pointETA() {
         var eta = PointETA()

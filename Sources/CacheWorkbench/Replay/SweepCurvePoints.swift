@@ -20,7 +20,8 @@ extension SweepRun {
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }
         let bytes = points.map { $0.capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0) }
         let curve = try LRUMissRatioCurve.compute(
-            try plan.trace.open(keepKeyNames: false), capacities: Array(Set(bytes)),  // points of one capacity share its figures ignoreObjectSize: options.ignoreObjectSize,
+            // Points of one capacity share its figures.
+            try plan.trace.open(keepKeyNames: false), capacities: Array(Set(bytes)), ignoreObjectSize: options.ignoreObjectSize,
             expectedKeys: summary?.uniqueKeys)
         guard curve.sizeChanges == 0 else { return nil }
         var results: [Int: RunResult] = [:]
