@@ -18,7 +18,8 @@ struct MRCCommand: ParsableCommand {
               bench mrc --trace zipf.oracleGeneral.bin --capacity 64MiB,1GiB,10%
               bench mrc --trace big.oracleGeneral.bin --sampling-rate 0.01 --against-exact
               bench mrc --trace big.oracleGeneral.bin --sample-size 8192
-              bench mrc --trace zipf.oracleGeneral.bin --policy s3fifo --method minisim --sampling-rate 0.01
+              bench mrc --trace zipf.oracleGeneral.bin --policy s3fifo \\
+                  --method minisim --sampling-rate 0.01
             """)
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Trace file (default: the bundled Traces/default.csv).", valueName: "file"))

@@ -17,7 +17,8 @@ struct PlotCommand: ParsableCommand {
               bench plot sweep.csv --out charts
               bench plot results.csv --timeline timeline.csv --out charts
               bench plot mrc.csv sweep.csv --out charts
-              bench plot sweep.csv --format pdf --style paper --only lru,sieve,belady --out charts
+              bench plot sweep.csv --format pdf --style paper \\
+                  --only lru,sieve,belady --out charts
             """)
 
     @Argument(help: ArgumentHelp("CSV files written by bench (results, mrc, experiments).", valueName: "csv"))

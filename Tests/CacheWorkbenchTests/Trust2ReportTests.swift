@@ -69,8 +69,9 @@ struct Trust2ReportTests {
         let result = try Self.bench(["plot", "--out", "charts", "--", "--out=elsewhere", "sweep.csv"], in: folder.path)
         #expect(result.status == 0, "\(result.err)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/victim").isEmpty)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/charts")) == ["mrc.png", "hit_ratio.png"])
-        #expect(result.out == "charts/hit_ratio.png\ncharts/mrc.png\n")
+        // The charts and the colour of each series (plot_colors.json, issue 22 §6).
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/charts")) == ["mrc.png", "hit_ratio.png", "plot_colors.json"])
+        #expect(result.out == "charts/hit_ratio.png\ncharts/mrc.png\ncharts/plot_colors.json\n", "\(result.out)")
     }
 
     @Test("20 §1.1: the scripts refuse an --out outside the staging folder named in CWB_STAGING, and a page through a link")
@@ -117,6 +118,8 @@ struct Trust2ReportTests {
         "warning_memory_hits_lost", "warning_hits_lost_per_warning", "warning_recovery_requests",
         // The ceiling from the row itself.
         "unique_objects", "compulsory_misses",
+        // How many points ran at once (issue 24 §5): the reading says when it is above 1.
+        "points_at_once",
     ]
 
     /// `csv` with every other column's cells (empty ones too) prefixed with hostile markup,
