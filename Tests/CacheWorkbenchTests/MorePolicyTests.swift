@@ -39,7 +39,7 @@ struct MorePolicyTests {
         // E: libCacheSim would read the empty queue 2 (a NULL dereference); the workbench
         // takes priority 3's oldest, D.
         #expect(try policyOutcomes(cache, unit([A, A, B, C, B, D, C, E, C])) == [o, x, o, o, x, o, o, o, x])
-        #expect(try !cache.get(Request(time: 9, id: D, size: 1)))
+        #expect(!cache.get(Request(time: 9, id: D, size: 1)))
         // That one eviction is counted, with its rule, for the note under the table.
         #expect(cache.facts.fallbacks == 1 && cache.facts.fallbackRule?.contains("NULL") == true)
     }
