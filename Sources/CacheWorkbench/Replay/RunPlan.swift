@@ -90,8 +90,8 @@ public struct RunPlan: Sendable {
         try plan.scanSummaries()
         let summaries = plan.knownSummaries
         if checksMemory {
+            for line in try plan.largeShareNotes() { notice(line) }  // said first: a refusal below rests on them
             try plan.checkMaterializedMemory(concurrent: 1)
-            for line in try plan.largeShareNotes() { notice(line) }
         }
         for backend in backends {
             let model = costModel(for: backend, hasDimensions: hasDimensions)

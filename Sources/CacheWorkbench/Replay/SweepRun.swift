@@ -107,8 +107,8 @@ public struct SweepRun {
         progress.show("scanning \(plan.trace.label)")
         try plan.scanSummaries()
         progress.finish()
+        for line in try plan.largeShareNotes() { progress.note(line) }  // said first: a refusal below rests on them
         try plan.checkMaterializedMemory(concurrent: min(jobs, max(1, points.count)))
-        for line in try plan.largeShareNotes() { progress.note(line) }
         let journal = self.journal
         // To standard output, a pipe or a device (no journal): each row as it finishes.
         let stream: RowStream? = try csvPath.flatMap { path in journal == nil ? RowStream(try OutputFile(path)) : nil }
