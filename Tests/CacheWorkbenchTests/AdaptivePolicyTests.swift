@@ -237,7 +237,7 @@ struct CacheusTests {
     /// then `scripts/reference_libcachesim.py LeCaR|Cacheus CAPACITY oltp.csv` (PyPI package
     /// 0.3.5) and `scripts/reference_libcachesim_c.sh crlfu CAPACITY oltp.csv` (its source).
     @Test("lecar, cacheus and crlfu equal libCacheSim on the OLTP block trace (recorded)",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedTrace("arc_OLTP.lis.zst"))))
+          .enabled(if: FileManager.default.fileExists(atPath: sharedTrace("arc_OLTP.lis.zst")), "needs ../shared/data/arc_OLTP.lis.zst; absent in a clone without ../shared"))
     func oltpExact() throws {
         let requests = try InMemoryTrace.load(TraceFile(path: sharedTrace("arc_OLTP.lis.zst")), keepKeyNames: false).requests
         #expect(requests.count == 914_145)

@@ -182,7 +182,7 @@ struct AdmissionLibCacheSimTests {
     static let adaptSizeTracePath = SourceCheckout.root.deletingLastPathComponent().path + "/shared/data/traces/webcachesim_adaptsize_request.trace.xz"
 
     @Test("adaptsize (default interval), bloomfilter and prob in front of LRU on the AdaptSize trace at 1, 16 and 64 MiB",
-          .enabled(if: FileManager.default.fileExists(atPath: adaptSizeTracePath)), arguments: ["adaptsize", "bloomfilter", "prob:0.3"])
+          .enabled(if: FileManager.default.fileExists(atPath: adaptSizeTracePath), "needs the AdaptSize trace of ../shared/data; absent in a clone without it"), arguments: ["adaptsize", "bloomfilter", "prob:0.3"])
     func adaptSizeTrace(admission: String) throws {
         let folder = TemporaryFolder()
         let plain = folder.path + "/adaptsize.csv"
