@@ -1,8 +1,8 @@
 // libFuzzer entry for the option parsers (scripts/fuzz options): capacities and capacity
 // lists (--capacity, ram:P% with and without a --device), sizes (--inline-limit, --max-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
-// --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and the policies' numeric
-// options, --mode http and its options, a tier's --on-warning and --disk-capacity; sweep capacity ranges, backend lists with
+// --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and --sample-size, the policies' numeric
+// options and admission=, bench plot's --only (a backend list), --mode http and its options, a tier's --on-warning and --disk-capacity; sweep capacity ranges, backend lists with
 // variants and tiers, and the journal's row text.
 // The first byte
 // picks the parser; the rest is the option's text. An error is a correct answer; a crash
@@ -81,6 +81,16 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let ratio = try? ReplayOptionText.decodedRatio(text) { precondition(ratio > 0 && ratio <= 1000, "ratio out of range") }
         _ = try? ReplayOptionText.inferDimensions(text)
         if let rate = try? ReplayOptionText.samplingRate(text) { precondition(rate > 0 && rate <= 1, "sampling rate out of range") }
+        if let keys = try? ReplayOptionText.sampleSize(text) { precondition(keys >= 1 && keys <= Int(Int32.max), "sample size out of range") }
+        // A policy's admission= (lru[admission=prob:0.5]).
+        if let admission = try? AdmissionChoice(parsing: text) {
+            switch admission {
+            case .probability(let p): precondition(p > 0 && p <= 1, "admission probability out of range")
+            case .size(let n): precondition(n > 0, "admission size out of range")
+            case .adaptSize(let every): precondition(every > 0, "AdaptSize interval out of range")
+            case .bloomFilter, .tinyLFU: break
+            }
+        }
         // The policies' numeric options (--n-seg, --ghost-size-ratio, --window-size, …).
         let policy = PolicyOptions(values: ["option": text])
         if let value = try? policy.integer("option", default: 0, range: 1...16) { precondition((1...16).contains(value), "integer out of range") }

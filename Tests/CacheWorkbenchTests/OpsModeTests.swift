@@ -58,7 +58,7 @@ struct OpsModeTests {
         let trace = folder.file("ops.csv", opsCSV)
         let result = try bench(["run", "--trace", trace, "--mode", "ops", "--backend", "lru", "--capacity", "10", "--no-timing", "--csv", folder.path + "/out.csv"])
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.out.contains("lru at 10B: 1 sets were for objects larger than the whole capacity, not stored (too_large)"))
+        #expect(result.out.contains("lru at 10B: 1 set was for an object larger than the whole capacity, not stored (too_large)"))
         let row = try #require(try csvRows(folder.path + "/out.csv").first)
         #expect(row["mode"] == "ops")
         #expect([row["requests"], row["hits"], row["misses"], row["gets"], row["sets"], row["deletes"], row["too_large"], row["dropped_zero_size"]]

@@ -71,6 +71,23 @@ struct RunOutputTests {
         #expect(!run.out.contains("at 5B") && !run.out.contains("10B"))
     }
 
+    @Test("a trace that asks for no object twice is said to be unable to rank caches; one with a repeat is not")
+    func noReuseSaid() throws {
+        let folder = TemporaryFolder()
+        // 4 requests, 4 keys: 4 compulsory misses of 4 counted; the second trace repeats k0.
+        let fresh = folder.file("fresh.csv", "time,key,size\n0,k0,10\n1,k1,10\n2,k2,10\n3,k3,10\n")
+        let repeated = folder.file("repeat.csv", "time,key,size\n0,k0,10\n1,k1,10\n2,k0,10\n")
+        let none = try bench(["run", "--trace", fresh, "--backend", "lru,fifo", "--capacity", "1MiB", "--no-timing"])
+        #expect(none.status == 0)
+        #expect(none.out.contains("note: no reuse in \(fresh): each of its 4 counted requests asks for an object for the first time"), "\(none.out)")
+        #expect(none.out.components(separatedBy: "no reuse in").count == 2, "said once for the trace, not per row")
+        let some = try bench(["run", "--trace", repeated, "--backend", "lru", "--capacity", "1MiB", "--no-timing"])
+        #expect(some.status == 0 && !some.out.contains("no reuse"), "\(some.out)")
+        // A warm-up that takes the repeat away leaves 1 counted request, its object's first.
+        let warmed = try bench(["run", "--trace", repeated, "--backend", "lru", "--capacity", "1MiB", "--no-timing", "--warmup", "2"])
+        #expect(warmed.status == 0 && !warmed.out.contains("no reuse"), "k0 was requested in the warm-up: not compulsory")
+    }
+
     @Test("a materialized run that cannot fit in available memory is refused with the figures and the fix")
     func memoryRefusal() throws {
         let folder = TemporaryFolder()
@@ -79,7 +96,7 @@ struct RunOutputTests {
         let tight = ["CWB_MEM_AVAILABLE": "1000"]
         let refused = try bench(["run", "--trace", trace, "--backend", "nscache", "--capacity", "50%,5000", "--csv", folder.path + "/r.csv"], environment: tight)
         #expect(refused.status == 2)
-        #expect(refused.err == "bench: error: materializing payloads would hold about 1000B (the largest point: nscache at 4.88KiB, up to 1000B), but the machine has 1000B available (MemAvailable): --no-materialize simulates the same counts without payload memory, or choose smaller capacities\n", "\(refused.err)")
+        #expect(refused.err == "bench: error: materializing payloads would hold about 1000B (the largest point: nscache at 4.88KiB, up to 1000B), above the 900B a replay may take (90% of the machine's 1000B MemAvailable): --no-materialize simulates the same counts without payload memory, or choose smaller capacities\n", "\(refused.err)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/r.csv"))
         // 90% of 1112 bytes is 1000.8: the same run fits; so does the refused one without payloads.
         #expect(try bench(["run", "--trace", trace, "--backend", "nscache", "--capacity", "50%,5000", "--no-timing"], environment: ["CWB_MEM_AVAILABLE": "1112"]).status == 0)

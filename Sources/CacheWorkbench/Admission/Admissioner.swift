@@ -35,47 +35,7 @@ public struct AdmissionCounts: Sendable, Equatable {
     }
 }
 
-/// The text of `admission=…`: `bloomfilter`, `prob:P`, `size:N`, `adaptsize[:N]`, `tinylfu`.
-enum AdmissionChoice: Equatable {
-    case bloomFilter
-    case probability(Double)
-    case size(Int)
-    /// AdaptSize with its reconfiguration interval in requests (libCacheSim's default 30000).
-    case adaptSize(reconfigureEvery: Int)
-    case tinyLFU
-
-    static let help = "admission in front of the policy: bloomfilter (store at the second miss), prob:P (store with probability P), size:N (store objects under N bytes), adaptsize[:R] (AdaptSize, reconfigured every R requests, default 30000), tinylfu (Caffeine's TinyLFU: store if more frequent than the victim); see docs/admission.md"
-
-    /// Every policy but `lru` refers to lru's line (`bench list` stays readable).
-    static let shortHelp = "as lru: bloomfilter, prob:P, size:N, adaptsize[:R], tinylfu (before lru and fifo only)"
-
-    init(parsing text: String) throws {
-        let parts = text.trimmingSpaces.lowercased().split(separator: ":", maxSplits: 1).map { String($0).trimmingSpaces }
-        let name = parts.first ?? ""
-        let argument = parts.count > 1 ? parts[1] : nil
-        func bad(_ reason: String) -> WorkbenchError {
-            WorkbenchError("--admission \(ErrorText.quote(text)): \(reason); one of bloomfilter, prob:P, size:N, adaptsize, adaptsize:R, tinylfu")
-        }
-        switch name {
-        case "bloomfilter", "tinylfu":
-            guard argument == nil else { throw bad("\(name) takes no value") }
-            self = name == "tinylfu" ? .tinyLFU : .bloomFilter
-        case "prob":
-            // libCacheSim refuses P outside (0, 1] (prob.c's parse_params).
-            guard let argument, let p = Double(argument), p > 0, p <= 1 else { throw bad("P must be a number above 0 and at most 1") }
-            self = .probability(p)
-        case "size":
-            guard let argument, let n = Int(argument), n > 0 else { throw bad("N must be a whole number of bytes above 0") }
-            self = .size(n)
-        case "adaptsize":
-            guard let argument else { self = .adaptSize(reconfigureEvery: 30_000); return }
-            guard let r = Int(argument), r > 0 else { throw bad("R must be a whole number of requests above 0") }
-            self = .adaptSize(reconfigureEvery: r)
-        default:
-            throw bad("unknown admission '\(name)'")
-        }
-    }
-
+extension AdmissionChoice {
     /// A fresh admissioner of this kind (libCacheSim's generator from its own start for the
     /// random ones: the PyPI package never seeds it).
     func make() -> any Admissioner {

@@ -92,12 +92,7 @@ public struct MissRatioCurveRun {
             return method
         }
         rate = try arguments.samplingRate.map(ReplayOptionText.samplingRate)
-        sampleSize = try arguments.sampleSize.map { text in
-            guard let size = Int(text.trimmingSpaces), size >= 1, size <= Int(Int32.max) else {
-                throw WorkbenchError("--sample-size must be a whole number of keys from 1 to \(Int32.max), not \(ErrorText.quote(text))")
-            }
-            return size
-        }
+        sampleSize = try arguments.sampleSize.map(ReplayOptionText.sampleSize)
         self.arguments = arguments
         path = try arguments.trace ?? BundledTrace.path()
         trace = try TraceFile(path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad, formatOptions: arguments.formatOptions)

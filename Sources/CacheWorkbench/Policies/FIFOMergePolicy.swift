@@ -16,13 +16,13 @@
 ///
 /// Complexity: hit O(1); admit O(1); evict O(1) from a sorted batch, O(n-exam log n-exam)
 /// for an examination (about one in n-exam − n-keep evictions).
-struct FIFOMergePolicy: EvictionPolicy {
+struct FIFOMergePolicy: RetainScoredQueue {
     typealias Meta = RetainScore.Meta
 
-    private(set) var queue = Nodes.Queue()
+    var queue = Nodes.Queue()
     let examined: Int
     let kept: Int
-    private var scorer: RetainScore
+    var scorer: RetainScore
     /// Where the next examination starts (−1: at the oldest).
     private var nextToExamine: Int32 = -1
     /// The last examination's objects, sorted by score, and the position in it.
@@ -34,15 +34,6 @@ struct FIFOMergePolicy: EvictionPolicy {
         kept = try options.integer("n-keep", default: examined / 2, range: 0...examined)
         scorer = try RetainScore(options: options, default: .freq)
     }
-
-    var newMeta: Meta { scorer.newMeta }
-    var settings: String { "n-exam=\(examined);n-keep=\(kept);\(scorer.settings)" }
-
-    @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { scorer.hit(&nodes[slot].meta) }
-
-    @inline(__always) mutating func miss(_ key: UInt64) { scorer.miss() }
-
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &queue) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         if position < examined {
@@ -67,8 +58,7 @@ struct FIFOMergePolicy: EvictionPolicy {
             slot = nodes[slot].newer
         }
         nextToExamine = slot
-        // Stable: equal scores stay in examination order, as glibc's merge sort keeps them.
-        let order = ranked.indices.sorted { ranked[$0].score != ranked[$1].score ? ranked[$0].score < ranked[$1].score : $0 < $1 }
+        let order = RetainScore.ascendingOrder(ranked)
         ranked = order.map { ranked[$0] }
         position = 1
         let victim = ranked[0].slot

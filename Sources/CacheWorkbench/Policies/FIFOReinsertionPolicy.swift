@@ -20,13 +20,13 @@
 ///
 /// Complexity: hit O(1); admit O(1); evict O(n-exam log n-exam) per examination, which frees
 /// n-exam − n-keep objects (O(log n-exam) amortized per object).
-struct FIFOReinsertionPolicy: EvictionPolicy {
+struct FIFOReinsertionPolicy: RetainScoredQueue {
     typealias Meta = RetainScore.Meta
 
-    private(set) var queue = Nodes.Queue()
+    var queue = Nodes.Queue()
     let examined: Int
     let kept: Int
-    private var scorer: RetainScore
+    var scorer: RetainScore
     /// `next_to_merge` (−1: NULL, the oldest).
     private var nextToMerge: Int32 = -1
     private var ranked: [(score: Double, slot: Int32)] = []
@@ -47,15 +47,6 @@ struct FIFOReinsertionPolicy: EvictionPolicy {
         scorer = try RetainScore(options: options, default: .recency)
     }
 
-    var newMeta: Meta { scorer.newMeta }
-    var settings: String { "n-exam=\(examined);n-keep=\(kept);\(scorer.settings)" }
-
-    @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { scorer.hit(&nodes[slot].meta) }
-
-    @inline(__always) mutating func miss(_ key: UInt64) { scorer.miss() }
-
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &queue) }
-
     mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var slot = nextToMerge
         if slot < 0 {
@@ -75,8 +66,7 @@ struct FIFOReinsertionPolicy: EvictionPolicy {
             if slot < 0 { slot = queue.tail }
         }
         nextToMerge = slot
-        // Stable: equal scores stay in examination order, as glibc's merge sort keeps them.
-        let order = ranked.indices.sorted { ranked[$0].score != ranked[$1].score ? ranked[$0].score < ranked[$1].score : $0 < $1 }
+        let order = RetainScore.ascendingOrder(ranked)
         let evicted = examined - kept
         for index in order[..<evicted] where ranked[index].slot == nextToMerge {
             fallbacks += 1

@@ -51,7 +51,7 @@ public struct MaterializedMemoryEstimate: Sendable, Equatable {
         let trace = preloadedTrace ? "; the preloaded trace is already in memory and not in that figure" : ""
         throw WorkbenchError(
             "materializing payloads would hold about \(ByteCount.format(peak))\(together)the largest point: \(largest.label), up to \(ByteCount.format(largest.bytes))), "
-                + "but the machine has \(ByteCount.format(available)) available (MemAvailable)\(trace): "
+                + "above the \(ByteCount.format(Int(Double(available) * Self.usableShare))) a replay may take (\(Int(Self.usableShare * 100))% of the machine's \(ByteCount.format(available)) MemAvailable)\(trace): "
                 + "--no-materialize simulates the same counts without payload memory, or choose smaller capacities"
                 + (concurrent > 1 ? ", or --jobs 1" : ""))
     }

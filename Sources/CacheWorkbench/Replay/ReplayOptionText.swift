@@ -80,6 +80,15 @@ public enum ReplayOptionText {
     }
 
     /// `--sampling-rate` (SHARDS): a fraction from 2^-24 (one hash bucket) to 1, or a percentage.
+    /// `--sample-size N`: fixed-size SHARDS's number of keys, 1 to 2^31 − 1 (libCacheSim reads
+    /// its `sample_size` through `atoi`, an `int`: mrcProfiler/mrcProfiler.h:86).
+    public static func sampleSize(_ text: String) throws -> Int {
+        guard let size = Int(text.trimmingSpaces), size >= 1, size <= Int(Int32.max) else {
+            throw WorkbenchError("--sample-size must be a whole number of keys from 1 to \(Int32.max), not \(ErrorText.quote(text))")
+        }
+        return size
+    }
+
     public static func samplingRate(_ text: String) throws -> Double {
         let trimmed = text.trimmingSpaces
         let rate = trimmed.hasSuffix("%") ? Double(trimmed.dropLast()).map { $0 / 100 } : Double(trimmed)

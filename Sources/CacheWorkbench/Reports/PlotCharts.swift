@@ -45,7 +45,8 @@ public enum PlotCharts {
             var options = ["--format=" + format, "--style=" + style, "--bounds=" + BackendRegistry.offlineBoundNames.joined(separator: ",")]
             if let dpi { options.append("--dpi=\(dpi)") }
             if let only {
-                let names = only.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+                // Split as a --backend list is (labels keep their brackets whole).
+                let names = only.flatMap(BackendListText.items).filter { !$0.isEmpty }
                 guard !names.isEmpty else { throw WorkbenchError("--only: give one or more series names (backends or policies), comma-separated") }
                 options.append("--only=" + names.joined(separator: ","))
             }

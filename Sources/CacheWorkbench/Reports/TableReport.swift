@@ -130,10 +130,19 @@ public enum TableReport {
         }
         for result in results where result.tally.tooLarge > 0 {
             if result.mode == .ops {  // only sets store under --mode ops
-                notes.append("\(TableReport.rowLabel(result)): \(result.tally.tooLarge) sets were for objects larger than the whole capacity, not stored (too_large)")
+                let sets = result.tally.tooLarge == 1 ? "1 set was for an object" : "\(result.tally.tooLarge) sets were for objects"
+                notes.append("\(TableReport.rowLabel(result)): \(sets) larger than the whole capacity, not stored (too_large)")
                 continue
             }
-            notes.append("\(TableReport.rowLabel(result)): \(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses and not stored (too_large)")
+            let requests = result.tally.tooLarge == 1 ? "1 request was for an object" : "\(result.tally.tooLarge) requests were for objects"
+            notes.append("\(TableReport.rowLabel(result)): \(requests) larger than the whole capacity, counted as misses and not stored (too_large)")
+        }
+        // A recording that cannot answer "which cache, how big": nothing in it is asked twice.
+        var noReuseTraces: [String] = []
+        for result in results where result.tally.requests > 0 && result.compulsoryMisses == result.tally.requests && !noReuseTraces.contains(result.trace) {
+            noReuseTraces.append(result.trace)
+            let counted = result.tally.requests == 1 ? "its 1 counted request asks" : "each of its \(result.tally.requests) counted requests asks"
+            notes.append("no reuse in \(result.trace): \(counted) for an object for the first time (compulsory_misses), so no cache can hit and this trace cannot rank caches or size one")
         }
         if let first = results.first, first.ignoreObjectSize {
             notes.append("--ignore-obj-size: every object counts 1, so capacities are in objects and the byte hit ratio counts objects")

@@ -49,3 +49,15 @@ final class BinaryRecordStream {
         }
     }
 }
+
+/// A reader of one binary record layout (vscsi, lcs): what such readers share. Their records
+/// are all read or the file is refused, so none is ever skipped.
+protocol BinaryRecordReader: AppendingRequestSource {
+    var stream: BinaryRecordStream { get }
+}
+
+extension BinaryRecordReader {
+    var path: String { stream.path }
+    var progress: Double? { stream.progress }
+    var skippedRows: Int { 0 }
+}

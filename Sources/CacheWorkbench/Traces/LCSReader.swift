@@ -15,19 +15,16 @@
 /// libCacheSim's reader it reads records to the end of the file, not `n_req` of them; a
 /// negative or oversized v3+ size is an error, where libCacheSim would take it.
 /// Complexity: O(1) per record.
-final class LCSReader: AppendingRequestSource {
+final class LCSReader: BinaryRecordReader {
     static let headerSize = 8192
     static let magic: UInt64 = 0x1234_5678_9abc_def0
     /// Record bytes by version (index = version; lcs.h's structs, asserted there).
     static let recordSizes = [0, 24, 28, 36, 40, 44, 52, 68, 100]
 
-    let path: String
     let version: Int
-    private let stream: BinaryRecordStream
-    private(set) var skippedRows = 0
+    let stream: BinaryRecordStream
 
     init(path: String) throws(TraceError) {
-        self.path = path
         stream = try BinaryRecordStream(path: path)
         let header = try stream.peek(Self.headerSize)
         version = try Self.version(header, path: path)
@@ -56,7 +53,6 @@ final class LCSReader: AppendingRequestSource {
         return Int(word(8))
     }
 
-    var progress: Double? { stream.progress }
     var expectedCount: Int? { stream.totalBytes.map { max(0, $0 - Self.headerSize) / stream.recordSize } }
     var carriesOperations: Bool { version >= 2 }
 

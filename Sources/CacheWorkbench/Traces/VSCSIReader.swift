@@ -15,16 +15,13 @@
 ///
 /// libCacheSim refuses a file shorter than two vscsi2 records (80 bytes); a vscsi1 file
 /// of two records (64 to 79 bytes) is read here. Complexity: O(1) per record.
-final class VSCSIReader: AppendingRequestSource {
+final class VSCSIReader: BinaryRecordReader {
     enum Layout: String { case vscsi1, vscsi2 }
 
-    let path: String
     let layout: Layout
-    private let stream: BinaryRecordStream
-    private(set) var skippedRows = 0
+    let stream: BinaryRecordStream
 
     init(path: String) throws(TraceError) {
-        self.path = path
         stream = try BinaryRecordStream(path: path)
         let head = try stream.peek(80)
         guard let layout = Self.layout(head) else {
@@ -44,7 +41,6 @@ final class VSCSIReader: AppendingRequestSource {
         return nil
     }
 
-    var progress: Double? { stream.progress }
     var expectedCount: Int? { stream.totalBytes.map { $0 / stream.recordSize } }
     var carriesOperations: Bool { true }
 
