@@ -140,7 +140,7 @@ struct HonestAnswerTests {
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.contains("-- cost encoded:") && result.out.contains("-- cost pixels:"))
         #expect(result.out.contains("compare only within a group"))
-        #expect(result.out.contains("too large") && result.out.contains("lru at 1000B: 1 request was for an object larger than the whole capacity"))
+        #expect(result.out.contains("too large") && result.out.contains("lru at 1000B: 1 request was for an object larger than the whole capacity, counted as a miss and not stored"))
         #expect(result.out.contains("the 50-request window did not fit"))
         // One cost model: no groups.
         let single = try bench(["run", "--trace", trace, "--backend", "lru,nscache", "--cost", "encoded"])

@@ -152,6 +152,13 @@ struct LibCacheSimBinaryFormatTests {
         let twitter = folder.file("cluster52.csv", "0,key-a,10,90,1,get,0\n1,key-b,5,20,2,set,3600\n")
         #expect(try TraceFile(path: twitter).format.name == "twitter")
         #expect(summary(try read(twitter)) == ["0.0 key-a 100 get", "1.0 key-b 25 set"])
+        // webcachesim's `time id size`, as the AdaptSize sample in ../shared/data starts.
+        let webcachesim = folder.file("request.trace", "1 0 68\n2 1 2048\n")
+        #expect(try TraceFile(path: webcachesim).format.name == "webcachesim")
+        #expect(try TraceFile(path: webcachesim).readingNotes() == ["\(webcachesim) is read as webcachesim, guessed because its first line is three space-separated whole numbers (webcachesim's 'time id size' layout); name its format with --format if that is wrong"])
+        #expect(summary(try read(webcachesim)) == ["1.0 0 68 get", "2.0 1 2048 get"])
+        // Three fields with a non-number are not guessed (a CSV error names the layout).
+        #expect(try TraceFile(path: folder.file("w.txt", "1 a 68\n")).format.name == "csv")
         // libCacheSim's txt: one id per line, each 1 byte, time = position; blank lines skipped.
         let txt = folder.file("trace.txt", "17\n\n18\nabc\n17\n")
         #expect(try TraceFile(path: txt).format.name == "libcachesim-txt")

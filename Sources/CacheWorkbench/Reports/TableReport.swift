@@ -134,8 +134,8 @@ public enum TableReport {
                 notes.append("\(TableReport.rowLabel(result)): \(sets) larger than the whole capacity, not stored (too_large)")
                 continue
             }
-            let requests = result.tally.tooLarge == 1 ? "1 request was for an object" : "\(result.tally.tooLarge) requests were for objects"
-            notes.append("\(TableReport.rowLabel(result)): \(requests) larger than the whole capacity, counted as misses and not stored (too_large)")
+            let requests = result.tally.tooLarge == 1 ? "1 request was for an object larger than the whole capacity, counted as a miss" : "\(result.tally.tooLarge) requests were for objects larger than the whole capacity, counted as misses"
+            notes.append("\(TableReport.rowLabel(result)): \(requests) and not stored (too_large)")
         }
         // A recording that cannot answer "which cache, how big": nothing in it is asked twice.
         var noReuseTraces: [String] = []

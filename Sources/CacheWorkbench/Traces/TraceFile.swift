@@ -143,8 +143,8 @@ public struct TraceFormat: Sendable {
     /// libCacheSim's binaries by their magic or record layout, and text traces by the
     /// shape of their first line — Tencent's photo CDN (8 space-separated fields, a
     /// YYYYMMDDHHMMSS timestamp first), Twitter's (7 comma-separated fields, a memcached
-    /// command sixth: libCacheSim's `twitter_cluster52.csv` sample has this layout) and
-    /// libCacheSim's txt (one field a line).
+    /// command sixth: libCacheSim's `twitter_cluster52.csv` sample has this layout),
+    /// webcachesim's (three space-separated whole numbers) and libCacheSim's txt (one field a line).
     public static func detection(path: String) throws -> (format: TraceFormat, guess: String?) {
         let lower = Compression.innerPath(path).lowercased()
         // `.bin` too: `bench convert t.csv t.bin` writes oracleGeneral, so it reads back.
@@ -192,6 +192,10 @@ public struct TraceFormat: Sendable {
         if commas.count == 7, Double(String(commas[0]).trimmingSpaces) != nil,
            ["get", "gets", "set", "add", "replace", "cas", "append", "prepend", "incr", "decr", "delete"].contains(String(commas[5]).trimmingSpaces.lowercased()) {
             return (try named("twitter"), "its first line has 7 comma-separated fields with a memcached command sixth (Twitter's cache-trace layout)")
+        }
+        // webcachesim's `time id size` (AdaptSize's and LRB's traces): three whole numbers.
+        if spaced.count == 3, commas.count == 1, spaced.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }) {
+            return (try named("webcachesim"), "its first line is three space-separated whole numbers (webcachesim's 'time id size' layout)")
         }
         if !line.isEmpty, spaced.count == 1, commas.count == 1 {
             return (try named("libcachesim-txt"), "its first line is one field (libCacheSim's txt layout: one object id per line, each request 1 byte)")
