@@ -190,6 +190,13 @@ public enum BackendRegistry {
         BackendKind(name: "pfoo-l", summary: "offline bound PFOO-L (Berger et al., SIGMETRICS 2018): no policy beats its hits or byte hits, sizes included") {
             PFOOLowerBound(capacity: $0.capacityBytes)
         },
+        // libCacheSim's learned policies, run by its PyPI package (one line for the three).
+    ] + LearnedPolicyProcess.classes.map { name, className in
+        BackendKind(
+            name: name, summary: "libCacheSim's learned \(className), run by libCacheSim's own code from its PyPI package in a Python process (.venv; latencies are round trips to it)",
+            microsecondsPerRequest: 40
+        ) { try LearnedPolicyProcess(name: name, capacity: $0.capacityBytes) }
+    } + [
         BackendKind(
             name: "2q", summary: "policy-only 2Q (Johnson & Shasha, VLDB 1994; libCacheSim's TwoQ)",
             options: [

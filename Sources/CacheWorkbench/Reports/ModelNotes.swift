@@ -3,7 +3,7 @@
 /// row is (the LRU model, or the Linux corelibs object).
 enum ModelNotes {
     static func notes(_ results: [RunResult]) -> [String] {
-        durabilityNotes(results) + familyNotes(results) + clockProNotes(results)
+        durabilityNotes(results) + familyNotes(results) + clockProNotes(results) + learnedNotes(results)
     }
 
     /// `clockpro` is libCacheSim's ClockPro.c as it runs, which is not the paper's CLOCK-Pro:
@@ -13,6 +13,17 @@ enum ModelNotes {
         results.filter { $0.backend == "clockpro" && $0.replayed && $0.tally.finalFacts.evictions == 0 }.map {
             "\(TableReport.rowLabel($0)): evicted nothing (evictions 0): libCacheSim's ClockPro.c, which clockpro follows, enters every object cold and refuses one once the cold bytes would pass capacity × init-ratio-cold, so it keeps the first objects that fit and never evicts; it is not the paper's CLOCK-Pro (docs/policies-queues.md)"
         }
+    }
+
+    /// The learned policies run in libCacheSim's Python package: their counts are libCacheSim's
+    /// own, their time is mostly the round trip to that process.
+    static func learnedNotes(_ results: [RunResult]) -> [String] {
+        let names = Set(LearnedPolicyProcess.classes.map(\.key))
+        let rows = results.filter { names.contains($0.backend) && $0.replayed }
+        guard !rows.isEmpty else { return [] }
+        let labels = rows.reduce(into: [String]()) { if !$0.contains($1.backendLabel) { $0.append($1.backendLabel) } }
+        return ["\(labels.joined(separator: ", ")): libCacheSim's own code (its PyPI package, in a Python process), so their hits are libCacheSim's; "
+            + (rows.contains { $0.timing } ? "latencies and req/s measure a round trip to that process, not the policy" : "req/s measures a round trip to that process per request, not the policy")]
     }
 
     /// One sentence on the durability the disk rows ran under: the same level for all (equal
