@@ -5,8 +5,9 @@ usage: CWB_STAGING=DIR analysis_plot.py --out=DIR [--format pdf|svg|png] [--dpi 
                                          [--style default|paper] -- DIR/summary.csv...
 
 Each input is the summary.csv of one analysis; the other tables are read from its folder
-(columns in docs/analyze.md). Writes analysis_popularity, analysis_reuse, analysis_size and
-analysis_rate (one figure each, every analysis as its own series) and prints their paths.
+(columns in docs/analyze.md). Writes analysis_popularity, analysis_reuse, analysis_size,
+analysis_rate and analysis_decay (one figure each, every analysis as its own series) and
+prints their paths.
 The staging rules are plot.py's (imported, not copied).
 """
 import argparse
@@ -30,7 +31,7 @@ def plain_log_labels(axis, which):
         getattr(axis, part).set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
         getattr(axis, part).set_minor_formatter(NullFormatter())
 
-CHARTS = ("analysis_popularity", "analysis_reuse", "analysis_size", "analysis_rate")
+CHARTS = ("analysis_popularity", "analysis_reuse", "analysis_size", "analysis_rate", "analysis_decay")
 
 
 def table(summary_path, name):
@@ -115,6 +116,40 @@ def rates(analyses, axis):
     axis.legend()
 
 
+def decay(analyses, axis):
+    """Popularity decay: for objects first requested in one window (a cohort), how many are
+    requested k windows later, over how many were requested in the window after their first
+    (traceAnalyzer's F_k / F_1, its header's relative popularity), averaged over cohorts."""
+    drawn = 0
+    for path, summary in analyses:
+        try:
+            frame = table(path, "popularity_decay")
+        except BadInput:
+            continue  # a folder from before popularity decay
+        if frame.empty:
+            continue
+        cells = {(int(r), int(c)): int(n) for r, c, n in zip(frame["row"], frame["created_window"], frame["objects"])}
+        ages = {}
+        for (row, cohort), count in cells.items():
+            base = cells.get((cohort + 1, cohort), 0)
+            if row > cohort and base > 0:
+                ages.setdefault(row - cohort, []).append(count / base)
+        if not ages:
+            continue
+        xs = sorted(ages)
+        axis.plot(xs, [sum(ages[k]) / len(ages[k]) for k in xs], marker="o", markersize=3, label=label_of(summary))
+        drawn += 1
+    window = analyses[0][1].get("window_seconds", "?")
+    axis.set(xlabel=f"windows after the objects' first ({window} s each)", ylabel="relative popularity (F_k / F_1)",
+             title="popularity decay (mean over cohorts)")
+    if drawn:
+        axis.set_yscale("log")
+        plain_log_labels(axis, ("yaxis",))
+        axis.legend()
+    else:
+        axis.text(0.5, 0.5, "no window ended\nafter the warm-up\n(bench analyze\n--decay-warmup)", ha="center", va="center", transform=axis.transAxes)
+
+
 def draw(arguments):
     if arguments.style == "paper":
         plt.rcParams.update({"font.size": 9, "font.family": "serif", "lines.linewidth": 1.2})
@@ -122,7 +157,7 @@ def draw(arguments):
     for path, summary in analyses:
         require(summary, path, ("trace", "window_seconds"))
     layouts = {"analysis_popularity": (1, 2, popularity), "analysis_reuse": (1, 3, reuse),
-               "analysis_size": (1, 1, sizes), "analysis_rate": (1, 1, rates)}
+               "analysis_size": (1, 1, sizes), "analysis_rate": (1, 1, rates), "analysis_decay": (1, 1, decay)}
     for name in CHARTS:
         rows, columns, painter = layouts[name]
         figure, axes = plt.subplots(rows, columns, figsize=plot_style.size(5.5 * columns, 4), squeeze=False)

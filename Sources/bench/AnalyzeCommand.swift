@@ -20,6 +20,9 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(name: .long, help: "Time window in seconds for rates over time.")
     var window = 300
 
+    @Option(name: .long, help: "Seconds from the first request before popularity decay follows new objects (traceAnalyzer's --warmup-sec; a multiple of --window).")
+    var decayWarmup = PopularityDecay.defaultWarmup
+
     @Option(name: .long, help: "Shortest run of requests to new objects counted as a scan.")
     var scanLength = ScanSummary.defaultLength
 
@@ -33,9 +36,10 @@ struct AnalyzeCommand: ParsableCommand {
         try reportingErrors {
             guard window >= 1 else { throw WorkbenchError("--window must be at least 1 second (got \(window))") }
             guard scanLength >= 1 else { throw WorkbenchError("--scan-length must be at least 1 (got \(scanLength))") }
+            try PopularityDecay.check(warmup: decayWarmup, window: window)
             let trace = try TraceFile(path: file, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
                                       formatOptions: reading.formatOptions)
-            let analysis = try TraceAnalysis.compute(trace, window: window, scanLength: scanLength)
+            let analysis = try TraceAnalysis.compute(trace, window: window, scanLength: scanLength, decayWarmup: decayWarmup)
             if let csv { try analysis.writeCSV(folder: csv, trace: file) }
             if let json { try OutputFile.write(analysis.json(trace: file), to: json) }
             try StandardOutput.write(analysis.text(label: "\(file) (\(trace.format.name))"))

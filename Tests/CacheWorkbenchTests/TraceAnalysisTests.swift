@@ -177,7 +177,7 @@ struct TraceAnalysisTests {
         let drawn = try bench(["plot", folder.path + "/a/summary.csv", "--out", folder.path + "/charts"])
         #expect(drawn.status == 0, "\(drawn.err)")
         let charts = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/charts").sorted()
-        #expect(charts == ["analysis_popularity.png", "analysis_rate.png", "analysis_reuse.png", "analysis_size.png"])
+        #expect(charts == ["analysis_decay.png", "analysis_popularity.png", "analysis_rate.png", "analysis_reuse.png", "analysis_size.png"])
     }
 
     @Test("hostile requests (times out of order, NaN, ±huge, size 0 and Int.max) end in figures or an error, never a trap")
@@ -192,5 +192,44 @@ struct TraceAnalysisTests {
         let analysis = try TraceAnalysis.compute(requests: bounded, window: 1)
         #expect(analysis.requests == bounded.count)
         #expect(analysis.windows.map(\.requests).reduce(0, +) == bounded.count)
+    }
+
+    /// Objects 1 and 2 come in the warm-up (10 s, 10 s windows); 3 and 4 first in window 1,
+    /// 5 in window 3. Window 1 ends with 3 and 4 requested: row [2, 0] (the row before it, at
+    /// the warm-up's end, is [0]); window 2 sees 3 again (twice, counted once): [1, 0, 0];
+    /// window 3 is unfinished, so no row. traceAnalyzer printed `0,` / `2,0,` / `1,0,0,`.
+    @Test("popularity decay by hand, equal to traceAnalyzer's rows; a warm-up that is not whole windows is refused")
+    func popularityDecayByHand() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("d.csv", "0,1,10\n5,2,10\n12,3,10\n15,1,10\n18,4,10\n25,3,10\n26,3,10\n31,5,10\n")
+        let analysis = try TraceAnalysis.compute(TraceFile(path: trace), window: 10, decayWarmup: 10)
+        #expect(analysis.popularityDecay.rows == [[0], [2, 0], [1, 0, 0]])
+        #expect(analysis.text(label: "d").contains("popularity decay      3 windows after a 10 s warm-up"))
+        let table = try #require(analysis.tables(trace: "d").first { $0.name == "popularity_decay" })
+        #expect(table.rows == [["0", "0", "0"], ["1", "0", "2"], ["1", "1", "0"], ["2", "0", "1"], ["2", "1", "0"], ["2", "2", "0"]])
+        // traceAnalyzer's default warm-up, a day: nothing ends after it on this trace.
+        #expect(try TraceAnalysis.compute(TraceFile(path: trace), window: 10).popularityDecay.rows.isEmpty)
+        let refused = try bench(["analyze", trace, "--window", "10", "--decay-warmup", "15"])
+        #expect(refused.status == 2 && refused.err == "bench: error: --decay-warmup must be 0 or more seconds and a multiple of --window (10), not 15\n")
+    }
+
+    /// `bench gen --requests 20000 --images 2000 --rate 2 --keys id --plain --seed 5` (9,908 s),
+    /// 300 s windows after a 1,200 s warm-up: traceAnalyzer (libCacheSim dbf8423,
+    /// `--popularityDacay --warmup-sec 1200 --time-window 300`) wrote 30 rows: the first four and
+    /// the last are below, with the sum of all cells.
+    @Test("popularity decay on a generated trace equals traceAnalyzer's rows (literals)")
+    func popularityDecayAgainstTraceAnalyzer() throws {
+        var spec = ImageFeedSpec()
+        spec.requests = 20_000
+        spec.images = 2_000
+        spec.rate = 2
+        spec.seed = 5
+        spec.keys = .id
+        let requests = Array(ImageFeedGenerator(spec: spec).requests())
+        let decay = try TraceAnalysis.compute(requests: requests, window: 300, decayWarmup: 1_200).popularityDecay
+        #expect(decay.rows.count == 30)
+        #expect(Array(decay.rows.prefix(4)) == [[0], [202, 0], [21, 201, 0], [19, 14, 177, 0]])
+        #expect(decay.rows.last == [16, 15, 12, 11, 8, 10, 7, 7, 4, 5, 9, 6, 8, 6, 2, 0, 3, 4, 4, 1, 2, 2, 2, 4, 2, 0, 3, 2, 47, 0])
+        #expect(decay.rows.joined().reduce(0, +) == 5_755)
     }
 }

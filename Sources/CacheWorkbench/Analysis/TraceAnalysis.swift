@@ -39,6 +39,8 @@ public struct TraceAnalysis: Sendable {
     public var windows: [TraceWindow] = []
     public var scans = ScanSummary()
     public var window = 300
+    /// traceAnalyzer's popularity decay (`PopularityDecay`).
+    public var popularityDecay = PopularityDecay(window: 300, warmup: PopularityDecay.defaultWarmup)
 
     public static let rtimeGranularity = 5
     public static let trackedHits = 8
@@ -54,18 +56,25 @@ public struct TraceAnalysis: Sendable {
         var lastTime: Int
         var lastIndex: Int
         var sizeChanged: Bool
+        /// When it was first requested (seconds from the trace's first request).
+        var created: Int
     }
 
-    public static func compute(_ trace: any Trace, window: Int = 300, scanLength: Int = ScanSummary.defaultLength) throws -> TraceAnalysis {
-        try compute(requests: InMemoryTrace.load(trace, keepKeyNames: false).requests, window: window, scanLength: scanLength)
+    public static func compute(_ trace: any Trace, window: Int = 300, scanLength: Int = ScanSummary.defaultLength,
+                               decayWarmup: Int = PopularityDecay.defaultWarmup) throws -> TraceAnalysis {
+        try compute(requests: InMemoryTrace.load(trace, keepKeyNames: false).requests, window: window, scanLength: scanLength, decayWarmup: decayWarmup)
     }
 
     /// Most windows a trace may span: each one, even empty, is a row (as in traceAnalyzer).
     public static let maximumWindows = 10_000_000
 
-    public static func compute(requests list: [Request], window: Int = 300, scanLength: Int = ScanSummary.defaultLength) throws -> TraceAnalysis {
+    public static func compute(requests list: [Request], window: Int = 300, scanLength: Int = ScanSummary.defaultLength,
+                               decayWarmup: Int = PopularityDecay.defaultWarmup) throws -> TraceAnalysis {
+        try PopularityDecay.check(warmup: decayWarmup, window: window)
         var analysis = TraceAnalysis()
         analysis.window = window
+        var decay = PopularityDecay(window: window, warmup: decayWarmup)
+        analysis.popularityDecay = decay
         guard let first = list.first else { return analysis }
         analysis.startTime = wholeSeconds(first.time)
         let last = list.lazy.map { wholeSeconds($0.time) }.max() ?? analysis.startTime
@@ -89,6 +98,7 @@ public struct TraceAnalysis: Sendable {
             if var state = states[request.id] {
                 // analyzer.cpp: first seen in window compares window indexes time / window.
                 firstInWindow = state.lastTime / window != time / window
+                decay.add(time: time, created: state.created, firstInWindow: firstInWindow)
                 analysis.reuseSeconds[(time - state.lastTime) / rtimeGranularity, default: 0] += 1
                 analysis.reuseRequests[LogBins.bin(index - state.lastIndex), default: 0] += 1
                 // Each object marks only its latest position, so the marks after the
@@ -109,7 +119,8 @@ public struct TraceAnalysis: Sendable {
                 scans.add(firstRequest: false)
             } else {
                 firstInWindow = true
-                states[request.id] = ObjectState(frequency: 1, size: request.size, lastTime: time, lastIndex: index, sizeChanged: false)
+                states[request.id] = ObjectState(frequency: 1, size: request.size, lastTime: time, lastIndex: index, sizeChanged: false, created: time)
+                decay.add(time: time, created: time, firstInWindow: true)
                 analysis.objectBytes += ByteTotal(request.size)
                 analysis.sizeObjects[request.size, default: 0] += 1
                 scans.add(firstRequest: true)
@@ -128,6 +139,7 @@ public struct TraceAnalysis: Sendable {
         }
         analysis.mostPopular = Array(frequencies.sorted(by: >).prefix(trackedPopular))
         analysis.zipf = ZipfFit.fit(frequencies: frequencies)
+        analysis.popularityDecay = decay
         return analysis
     }
 

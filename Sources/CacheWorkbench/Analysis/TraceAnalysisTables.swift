@@ -21,6 +21,7 @@ extension TraceAnalysis {
             ["one_hit_wonders", "\(oneHitWonders)"],
             ["objects_with_size_change", "\(objectsWithSizeChange)"],
             ["requests_with_size_change", "\(requestsWithSizeChange)"],
+            ["decay_warmup_seconds", "\(popularityDecay.warmup)"], ["decay_rows", "\(popularityDecay.rows.count)"],
             ["scan_min_length", "\(scans.minimumLength)"], ["scan_runs", "\(scans.runs)"],
             ["scan_requests", "\(scans.requestsInRuns)"], ["longest_new_object_run", "\(scans.longestRun)"],
         ]
@@ -50,6 +51,12 @@ extension TraceAnalysis {
             Table(name: "rate", header: ["window", "start_seconds", "requests", "bytes", "objects", "new_objects", "complete"],
                   rows: windows.enumerated().map { index, window in
                       ["\(index)", "\(window.start)", "\(window.requests)", "\(window.bytes)", "\(window.objects)", "\(window.newObjects)", window.complete ? "1" : "0"]
+                  }),
+            // traceAnalyzer's `.popularityDecay_w<window>_obj`, one cell a row: `row` is the window
+            // that ended (0 = the first after the warm-up), `created_window` the objects' first.
+            Table(name: "popularity_decay", header: ["row", "created_window", "objects"],
+                  rows: popularityDecay.rows.enumerated().flatMap { row, cells in
+                      cells.enumerated().map { ["\(row)", "\($0.offset)", "\($0.element)"] }
                   }),
         ]
     }

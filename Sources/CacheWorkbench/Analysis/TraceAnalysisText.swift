@@ -29,6 +29,11 @@ extension TraceAnalysis {
         let reRequests = requests - objects
         lines.append("re-requests           \(reRequests); reuse histograms in --csv/--json")
         lines.append("size changes          \(objectsWithSizeChange) objects, \(requestsWithSizeChange) requests with a size unlike the previous one")
+        if popularityDecay.rows.isEmpty {
+            lines.append("popularity decay      none: no \(window) s window ended after the \(popularityDecay.warmup) s warm-up (--decay-warmup)")
+        } else {
+            lines.append("popularity decay      \(popularityDecay.rows.count) windows after a \(popularityDecay.warmup) s warm-up; popularity_decay in --csv/--json")
+        }
         lines.append("scans                 \(scans.runs) runs of >= \(scans.minimumLength) requests to new objects (\(scans.requestsInRuns) requests; longest run \(scans.longestRun))")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -4,7 +4,7 @@ import Foundation
 /// `scripts/analysis_plot.py` (it reads the folder's other tables next to summary.csv).
 enum AnalysisCharts {
     static let script = "analysis_plot.py"
-    static let names: Set<String> = Set(["analysis_popularity", "analysis_reuse", "analysis_size", "analysis_rate"].flatMap { chart in
+    static let names: Set<String> = Set(["analysis_popularity", "analysis_reuse", "analysis_size", "analysis_rate", "analysis_decay"].flatMap { chart in
         PlotCharts.formats.map { chart + "." + $0 }
     })
 
