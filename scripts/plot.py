@@ -25,7 +25,7 @@ matplotlib.use("Agg")
 matplotlib.rcParams["text.parse_math"] = False
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
-from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
 from workbench_csv import BadInput, fail, read  # noqa: E402,F401 (report.py uses plot.fail and plot.read)
 import plot_style  # noqa: E402
 
@@ -86,6 +86,11 @@ def refuse_outside(path, staging, *, is_folder):
 
 
 create_without_links = plot_style.create_without_links
+
+
+def chart_file(stem):
+    """A chart's file name in the run's format (disk.pdf under --format pdf)."""
+    return f"{stem}.{plot_style.FORMAT}"
 
 
 def series(names):
@@ -188,7 +193,7 @@ def miss_ratio_curves(curves, out, written, skipped, marks=(), trace=""):
     bounds gray and dashed; under --ignore-obj-size one panel (objects), no byte panel."""
     curves = [c for c in curves if len(c[1]) >= 2]
     if not curves:
-        skipped.append("mrc.png: no backend has two or more capacities (run a sweep or bench mrc)")
+        skipped.append(f"{chart_file('mrc')}: no backend has two or more capacities (run a sweep or bench mrc)")
         return
     objects = all(c[2] for c in curves)
     looks = series([label for label, _, _ in curves])
@@ -227,13 +232,13 @@ def hit_ratio_bars(results, out, written, skipped):
     capacity where its backends differ most, the smallest such (below the ceiling, where
     they can differ), with the ceiling drawn."""
     if results.empty:
-        skipped.append("hit_ratio.png: no row with status ok and a hit ratio")
+        skipped.append(f"{chart_file('hit_ratio')}: no row with status ok and a hit ratio")
         return
     models = results["cost_model"].astype(str).value_counts(sort=False)
     model = models[models == models.max()].index[0]
     if len(models) > 1:
         others = ", ".join(m for m in models.index if m != model)
-        skipped.append(f"hit_ratio.png: rows under the {others} cost model left out (hit ratios compare only within one cost model; drawn: {model})")
+        skipped.append(f"{chart_file('hit_ratio')}: rows under the {others} cost model left out (hit ratios compare only within one cost model; drawn: {model})")
     results = results[results["cost_model"].astype(str) == model]
     import reading  # here: reading imports plot
     counts = results.groupby("capacity_bytes")["label"].nunique()
@@ -274,7 +279,10 @@ def hit_ratio_bars(results, out, written, skipped):
         handles = [Patch(facecolor="white", edgecolor="black", label="object hit ratio (solid)"),
                    Patch(facecolor="white", edgecolor="black", hatch="////", label="byte hit ratio (hatched)")] + handles
         labels = [h.get_label() for h in handles]
-    axis.legend(handles, labels, fontsize=8 if plot_style.STYLE != "paper" else None, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
+    if plot_style.STYLE == "paper":  # one column: the key goes under the slanted names, not beside
+        axis.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.42), ncol=1, frameon=False)
+    else:
+        axis.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
     axis.grid(True, axis="y", alpha=0.3)
     save(figure, out, "hit_ratio.png", written)
 
@@ -292,7 +300,7 @@ def latency(results, out, written, skipped):
                ("get_miss_p99_ns", "get miss p99"), ("set_p50_ns", "set p50"), ("set_p99_ns", "set p99")]
     present = [(c, n) for c, n in figures if c in results and results[c].notna().any()]
     if not present:
-        skipped.append("latency.png: no latency columns (the run had --no-timing)")
+        skipped.append(f"{chart_file('latency')}: no latency columns (the run had --no-timing)")
         return
     timed = results[results[[c for c, _ in present]].notna().any(axis=1)]
     counts = timed.groupby("capacity_bytes")["label"].nunique()
@@ -300,9 +308,15 @@ def latency(results, out, written, skipped):
     rows = timed[timed["capacity_bytes"] == capacity].drop_duplicates("label")
     figure, axis = plt.subplots(figsize=plot_style.size(max(7, 1.1 * len(rows) + 3), 4.8))
     width = 0.8 / len(present)
+    # Each backend in its colour of every chart; the percentile by hatching (a key below).
+    looks = series(list(results["label"].unique()))
+    colors = [looks.color(label) for label in rows["label"]]
+    hatches = ["", "////", "..", "xx", "\\\\", "oo"]
+    from matplotlib.patches import Patch
     for index, (column, name) in enumerate(present):
         offsets = [p - 0.4 + width * (index + 0.5) for p in range(len(rows))]
-        axis.bar(offsets, rows[column].fillna(0), width, label=name)
+        axis.bar(offsets, rows[column].fillna(0), width, color=colors, edgecolor="black", linewidth=0.4, hatch=hatches[index % len(hatches)])
+    keys = [Patch(facecolor="white", edgecolor="black", hatch=hatches[i % len(hatches)], label=name) for i, (_, name) in enumerate(present)]
     axis.set_yscale("log")
     axis.yaxis.set_major_formatter(FuncFormatter(count_label))  # plain text: mathtext is off (names from CSVs)
     axis.set_ylabel("nanoseconds (log scale)")
@@ -311,32 +325,43 @@ def latency(results, out, written, skipped):
     disks = rows[rows["write_amplification"].notna()] if "write_amplification" in rows else rows.iloc[0:0]
     on_disk = f" (disk backends: {durability_title(disks)})" if len(disks) else ""
     axis.set_title(f"Latency percentiles at {size_label(capacity)}{on_disk}")
-    axis.legend(fontsize=8, ncol=3)
+    if plot_style.STYLE == "paper":
+        axis.legend(handles=keys, loc="upper center", bbox_to_anchor=(0.5, -0.42), ncol=3, frameon=False)
+    else:
+        axis.legend(handles=keys, fontsize=8, ncol=3)
     axis.grid(True, axis="y", which="both", alpha=0.3)
     save(figure, out, "latency.png", written)
 
 
 def disk(results, out, written, skipped):
     if "write_amplification" not in results or results["write_amplification"].isna().all():
-        skipped.append("disk.png: no disk backend rows (sqlite, files)")
+        skipped.append(f"{chart_file('disk')}: no disk backend rows (sqlite, files)")
         return
     rows = results[results["write_amplification"].notna()]
     capacity = rows["capacity_bytes"].min()
     rows = rows[rows["capacity_bytes"] == capacity].drop_duplicates("label")
-    figure, axes = plt.subplots(1, 2, figsize=plot_style.size(10, 4.2))
-    axes[0].bar(rows["label"], rows["write_amplification"], color="tab:red")
+    # Side by side; stacked in one column for the paper style.
+    paper = plot_style.STYLE == "paper"
+    figure, axes = plt.subplots(2 if paper else 1, 1 if paper else 2, figsize=plot_style.size(10, 6.5 if paper else 4.2))
+    looks = series(list(results["label"].unique()))
+    colors = [looks.color(label) for label in rows["label"]]
+    axes[0].bar(rows["label"], rows["write_amplification"], color=colors, edgecolor="black", linewidth=0.4)
     axes[0].set_title("write amplification\n(bytes written / body bytes stored)")
     space = rows["space_amplification"] if "space_amplification" in rows else pd.Series(0.0, index=rows.index)  # absent: drawn as 0
-    axes[1].bar(rows["label"], space.fillna(0), color="tab:purple")
+    axes[1].bar(rows["label"], space.fillna(0), color=colors, edgecolor="black", linewidth=0.4, hatch="////")
     axes[1].set_title("space amplification\n(bytes on disk / bytes cached)")
     for axis in axes:
         axis.axhline(1, color="gray", linewidth=0.8, linestyle="--")
+        if paper and axis is axes[0]:  # stacked: the names once, under the lower panel
+            axis.tick_params(labelbottom=False)
         # Long labels (tiers with options) slant from their bar's right edge, as the other bar charts'.
         axis.set_xticks(range(len(rows)))
         axis.set_xticklabels(rows["label"], rotation=30, ha="right", fontsize=8)
         axis.grid(True, axis="y", alpha=0.3)
         axis.set_ylabel("×")
     figure.suptitle(f"Disk backends at {size_label(capacity)} ({durability_title(rows)})", y=1.06)
+    if paper:
+        figure.tight_layout()
     save(figure, out, "disk.png", written)
 
 
@@ -346,15 +371,16 @@ MEMORY_RUNS = 30  # small multiples in one image: beyond 30 runs the rest are na
 def memory_timeline(timeline, out, written, skipped):
     runs = list(dict.fromkeys(timeline["run_id"]))
     if not runs:
-        skipped.append("memory.png: the timeline has no samples")
+        skipped.append(f"{chart_file('memory')}: the timeline has no samples")
         return
     if len(runs) > MEMORY_RUNS:
         left = runs[MEMORY_RUNS:]
-        skipped.append(f"memory.png: {len(left)} of {len(runs)} runs left out (it draws the first {MEMORY_RUNS}): " + ", ".join(map(str, left)))
+        skipped.append(f"{chart_file('memory')}: {len(left)} of {len(runs)} runs left out (it draws the first {MEMORY_RUNS}): " + ", ".join(map(str, left)))
         runs = runs[:MEMORY_RUNS]
-    columns = 1 if len(runs) <= 3 else 3  # small multiples: three across beyond three runs
+    # Small multiples: three across beyond three runs (one column in the paper style).
+    columns = 1 if len(runs) <= 3 or plot_style.STYLE == "paper" else 3
     rows_count = -(-len(runs) // columns)
-    figure, axes = plt.subplots(rows_count, columns, figsize=(11 if columns == 1 else 21, 3.0 * rows_count), squeeze=False)
+    figure, axes = plt.subplots(rows_count, columns, figsize=plot_style.size(11 if columns == 1 else 21, 3.0 * rows_count), squeeze=False)
     for axis in axes.flat[len(runs):]:
         axis.set_visible(False)
     for axis, run in zip(axes.flat, runs):
@@ -390,12 +416,16 @@ def memory_timeline(timeline, out, written, skipped):
         axis.xaxis.set_major_formatter(FuncFormatter(count_label))
         lines, names = axis.get_legend_handles_labels()
         more, more_names = ratio.get_legend_handles_labels()
-        if columns == 1:
+        if plot_style.STYLE == "paper":  # one column: one key, under the last panel (below)
+            key = (lines + more, names + more_names)
+        elif columns == 1:
             axis.legend(lines + more, names + more_names, fontsize=8, loc="upper left", bbox_to_anchor=(1.07, 1), frameon=False)
         elif axis is axes.flat[0]:  # small multiples: one legend, the same lines in every panel
             axis.legend(lines + more, names + more_names, fontsize=7, loc="lower left", framealpha=0.85)
         axis.grid(True, alpha=0.3)
     figure.tight_layout()
+    if plot_style.STYLE == "paper":
+        figure.legend(*key, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, frameon=False)
     save(figure, out, "memory.png", written)
 
 
@@ -405,7 +435,7 @@ def miss_ratio_over_time(timeline, out, written, skipped, results=None):
     backend as in the other charts, offline bounds gray and dashed."""
     samples = timeline[timeline["memory_warning"] == 0].dropna(subset=["window_hit_ratio"])
     if samples.empty:
-        skipped.append("miss_ratio_time.png: the timeline has no window hit ratio")
+        skipped.append(f"{chart_file('miss_ratio_time')}: the timeline has no window hit ratio")
         return
     runs = list(dict.fromkeys(samples["run_id"]))
     several = samples.groupby("backend")["capacity_bytes"].nunique().max() > 1
@@ -438,27 +468,49 @@ def miss_ratio_over_time(timeline, out, written, skipped, results=None):
 def similar_keys(frame, out, written, skipped):
     figure, axis = plt.subplots(figsize=plot_style.size(8, 4.8))
     groups = frame.groupby(["backend", "key_hash", "key_set"], dropna=False)
+    looks = series(similar_labels(frame))
     for (backend, key_hash, key_set), rows in groups:
         rows = rows.sort_values("n")
-        look = style(len(axis.lines))
+        # The variant's colour of every chart (nscache[key-hash=cf]); control keys solid, similar dashed.
+        look = dict(looks.look(similar_label(backend, key_hash)))
+        look["linestyle"] = "--" if str(key_set) == "similar" else "-"
         axis.plot(rows["n"], rows["get_p50_ns"], markersize=3.5, label=f"{backend} {key_hash} · {key_set} keys", **look)
     axis.set_xscale("log")
     axis.set_yscale("log")
-    axis.xaxis.set_major_formatter(FuncFormatter(count_label))
+    for part in (axis.xaxis, axis.yaxis):  # plain numbers: mathtext is off (names come from CSVs)
+        part.set_major_formatter(FuncFormatter(count_label))
+        part.set_minor_formatter(NullFormatter())
     axis.set_xlabel("keys in the cache (N, log scale)")
     axis.set_ylabel("get p50, ns (log scale)")
     axis.set_title("Similar keys: lookup latency against N")
-    axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
+    if plot_style.STYLE == "paper":
+        axis.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1, frameon=False)
+    else:
+        axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
     axis.grid(True, which="both", alpha=0.3)
     save(figure, out, "similar_keys.png", written)
 
 
+def similar_label(backend, key_hash):
+    """A similar-keys series as a backend label (`nscache[key-hash=cf]`), so it takes that
+    variant's colour in every chart."""
+    return f"{backend}[key-hash={str(key_hash).split()[0]}]"
+
+
+def similar_labels(frame):
+    return list(dict.fromkeys(similar_label(b, h) for b, h in zip(frame["backend"], frame["key_hash"])))
+
+
 def blob_size(frame, out, written, skipped):
-    figure, axes = plt.subplots(1, 2, figsize=plot_style.size(12, 4.4))
+    # Side by side; stacked in one column for the paper style.
+    paper = plot_style.STYLE == "paper"
+    figure, axes = plt.subplots(2 if paper else 1, 1 if paper else 2, figsize=plot_style.size(12, 7.5 if paper else 4.4))
+    looks = series(list(frame["backend"].astype(str).unique()))
     for backend, rows in frame.groupby("backend"):
         rows = rows.sort_values("blob_bytes")
-        axes[0].plot(rows["blob_bytes"], rows["write_us"], marker="o", markersize=3, label=backend)
-        axes[1].plot(rows["blob_bytes"], rows["read_us"], marker="o", markersize=3, label=backend)
+        look = looks.look(str(backend))
+        axes[0].plot(rows["blob_bytes"], rows["write_us"], markersize=3, label=backend, **look)
+        axes[1].plot(rows["blob_bytes"], rows["read_us"], markersize=3, label=backend, **look)
     for axis, title in zip(axes, ("write", "read")):
         axis.set_xscale("log", base=2)
         axis.xaxis.set_major_locator(LogLocator(base=4))
@@ -471,6 +523,8 @@ def blob_size(frame, out, written, skipped):
         axis.grid(True, which="both", alpha=0.3)
         axis.legend(fontsize=8)
     figure.suptitle("Blob-size crossover: SQLite inline against files")
+    if paper:
+        figure.tight_layout()
     save(figure, out, "blob_size.png", written)
 
 
@@ -574,8 +628,10 @@ def draw(arguments):
             # The policy and the method that made the curve (mattson, replay, shards, minisim).
             mrc_label[id(frame)] = f"{policy} ({frame['method'].iloc[0]})"
             names.append(mrc_label[id(frame)])
-        elif kind == "timeline":
-            names += list(frame["backend"].astype(str).unique())
+        elif kind in ("timeline", "blob", "similar"):
+            own = similar_labels(frame) if kind == "similar" else list(frame["backend"].astype(str).unique())
+            # A backend the results already name (as `sqlite (encoded)`) keeps that series' look.
+            names += [n for n in own if not any(str(m).split(" (")[0] == n for m in names)]
     # One look per series for the whole run: lru is the same colour in every chart.
     SERIES = plot_style.Series(names, {n for n in names if bound_name(n)})
     if frames:

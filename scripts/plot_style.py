@@ -78,7 +78,15 @@ class Series:
         self.online = [n for n in ordered if n not in self.bounds]
         self.offline = [n for n in ordered if n in self.bounds]
 
+    def resolve(self, name):
+        """`name`, or the series it is drawn as elsewhere: an experiment's `sqlite` is the run's
+        `sqlite (encoded)` when the run's labels carry a cost model."""
+        if name in self.online or name in self.offline:
+            return name
+        return next((n for n in self.online + self.offline if n.split(" (")[0] == name), name)
+
     def look(self, name):
+        name = self.resolve(name)
         if name in self.offline:
             index = self.offline.index(name)
             return {"color": BOUND_GRAYS[index % len(BOUND_GRAYS)], "marker": None,

@@ -37,6 +37,9 @@ struct PlotTests {
         #expect(run.status == 0)
         let plot = try bench(["plot", folder.path + "/one.csv", "--out", folder.path + "/charts"])
         #expect(plot.status == 0 && plot.err.contains("skipped mrc.png: no backend has two or more capacities") && plot.err.contains("skipped latency.png"))
+        // A skipped chart is named as the file it would have been.
+        let pdf = try bench(["plot", folder.path + "/one.csv", "--out", folder.path + "/pdfs", "--format", "pdf"])
+        #expect(pdf.status == 0 && pdf.err.contains("skipped latency.pdf: no latency columns") && pdf.err.contains("skipped disk.pdf: no disk backend rows") && !pdf.err.contains(".png"), "\(pdf.err)")
         let bad = folder.file("bad.csv", "a,b\n1,2\n")
         let notOurs = try bench(["plot", bad, "--out", folder.path + "/charts"])
         #expect(notOurs.status == 2 && notOurs.err == "bench: error: \(bad):1: not a workbench CSV (its columns match none of results, mrc, similar-keys, blob-size, timeline)\n")
