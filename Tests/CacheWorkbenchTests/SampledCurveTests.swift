@@ -52,7 +52,8 @@ struct SampledCurveTests {
         #expect(exact.points.contains { $0.hits > 0 })
     }
 
-    @Test("MiniSim at 0.5 is a replay of the sampled keys at half the capacity, misses × 2 over all requests", arguments: ["fifo", "s3fifo", "arc"])
+    @Test("MiniSim at 0.5 (one pass, every mini cache fed each chunk) is a replay of the sampled keys at half the capacity, misses × 2 over all requests",
+          arguments: ["fifo", "s3fifo", "arc", "lru", "random", "wtinylfu", "lecar"])
     func rateHalf(policy: String) throws {
         let requests = zipf(20_000, 2_000, seed: 6)
         let capacities = [1 << 20, 3 << 20, 9 << 20]
@@ -63,7 +64,7 @@ struct SampledCurveTests {
         #expect(mini.sampledRequests == kept.count && kept.count > 5_000 && kept.count < 15_000)
         for (point, capacity) in zip(mini.points, capacities) {
             let tally = try replayUntimed(kept, backend: try kind.make(BackendConfig(capacityBytes: capacity / 2)), capacity: capacity / 2)
-            #expect(point.simulatedCapacity == capacity / 2 && point.hits == tally.hits)
+            #expect(point.simulatedCapacity == capacity / 2 && point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge)
             // Clamped: the sample may hold more than half the requests (popular keys).
             let expected = min(1, Double(kept.count - tally.hits) * 2 / Double(requests.count))
             #expect(abs((mini.objectMissRatio(point) ?? -1) - expected) < 1e-12, "\(policy) at \(capacity)")

@@ -10,10 +10,13 @@
 ///   libCacheSim's `size_t _cache_size = mrc_size_vec[i] * sample_rate`), replays that
 ///   sample. Misses are scaled back by ⌊1/R⌋ (its `sampling_ratio_inv`) over all requests:
 ///   miss ratio = misses × ⌊1/R⌋ / requests, clamped to 1. A mini cache of 0 bytes misses
-///   every request (all too large). Offline policies get their next-access times from the
-///   sample. The sample is held in memory (R × requests, one `Request` each).
+///   every request (all too large). An online policy's mini caches run together in one pass:
+///   each chunk's sampled requests go to every mini cache in turn, and nothing else is held.
+///   Offline policies need the sample's next-access times first, so for them the sample is
+///   held in memory (R × requests, one `Request` each) and replayed per mini cache.
 ///
-/// Complexity: exact, P replays of n requests; MiniSim, one read plus P replays of R × n.
+/// Complexity: exact, P replays of n requests; MiniSim, one read with P mini caches fed
+/// R × n requests each (memory: the P mini caches).
 public enum PolicyMissRatioCurve {
     public struct Point: Sendable, Equatable {
         public var capacity: Int
@@ -35,6 +38,20 @@ public enum PolicyMissRatioCurve {
         /// ⌊1/R⌋ (1 for exact): each sampled miss stands for this many.
         public var inverse: UInt64 = 1
         public var skippedRows = 0
+
+        /// Counts `chunk`'s non-empty requests and appends those of keys MiniSim samples
+        /// (`KeySampling.miniSimKeeps` at ⌊1/R⌋ = `inverse`) to `kept`. O(chunk).
+        mutating func sample(_ chunk: ArraySlice<Request>, into kept: inout [Request], ignoreObjectSize: Bool) {
+            for request in chunk where request.size > 0 {
+                let size = ignoreObjectSize ? 1 : request.size
+                traceRequests += 1
+                traceBytes += ByteTotal(size)
+                guard KeySampling.miniSimKeeps(request.id, inverse: inverse) else { continue }
+                sampledRequests += 1
+                sampledBytes += ByteTotal(size)
+                kept.append(request)
+            }
+        }
 
         public func objectMissRatio(_ point: Point) -> Double? {
             guard traceRequests > 0 else { return nil }
@@ -72,21 +89,16 @@ public enum PolicyMissRatioCurve {
         _ kind: BackendKind, trace: any Trace, capacities: [Int], rate: Double, ignoreObjectSize: Bool, seed: UInt64 = 1,
         stage: (String) -> Void = { _ in }
     ) throws -> Result {
+        if !kind.needsFuture {
+            return try miniSimInOnePass(kind, trace: trace, capacities: capacities, rate: rate, ignoreObjectSize: ignoreObjectSize, seed: seed, stage: stage)
+        }
         var result = Result(points: [])
         result.inverse = KeySampling.inverse(of: rate)
         stage("sampling keys at \(rate)")
         var kept: [Request] = []
         let source = try trace.open(keepKeyNames: false)
         while let chunk = try source.nextChunk() {
-            for request in chunk where request.size > 0 {
-                let size = ignoreObjectSize ? 1 : request.size
-                result.traceRequests += 1
-                result.traceBytes += ByteTotal(size)
-                guard KeySampling.miniSimKeeps(request.id, inverse: result.inverse) else { continue }
-                result.sampledRequests += 1
-                result.sampledBytes += ByteTotal(size)
-                kept.append(request)
-            }
+            result.sample(chunk, into: &kept, ignoreObjectSize: ignoreObjectSize)
         }
         result.skippedRows = source.skippedRows
         let sample = InMemoryTrace(label: trace.label, requests: kept)
@@ -102,6 +114,65 @@ public enum PolicyMissRatioCurve {
                 point.hits = tally.hits
                 point.hitBytes = tally.hitBytes
                 point.tooLarge = tally.tooLarge
+            }
+            result.points.append(point)
+        }
+        return result
+    }
+
+    /// MiniSim for an online policy: one read of the trace, each chunk's sampled requests fed
+    /// to every mini cache in turn (`FedReplay`), so nothing but the mini caches is held.
+    /// The same counts as replaying the sample per capacity (tested).
+    static func miniSimInOnePass(
+        _ kind: BackendKind, trace: any Trace, capacities: [Int], rate: Double, ignoreObjectSize: Bool, seed: UInt64,
+        stage: (String) -> Void
+    ) throws -> Result {
+        var result = Result(points: [])
+        result.inverse = KeySampling.inverse(of: rate)
+        var options = ReplayOptions()
+        options.ignoreObjectSize = ignoreObjectSize
+        options.seed = seed
+        var minis: [(point: Point, replay: (any FedReplay)?, backend: (any CacheBackend)?)] = []
+        for capacity in capacities {
+            let mini = Int(Double(capacity) * rate)
+            guard mini > 0 else {  // a mini cache of 0 bytes: every sampled request is too large
+                minis.append((Point(capacity: capacity, simulatedCapacity: 0), nil, nil))
+                continue
+            }
+            var config = BackendConfig(capacityBytes: mini, seed: seed)
+            if ignoreObjectSize {
+                config.memoryCost = { _ in 1 }
+                config.diskCost = { _ in 1 }
+            }
+            let backend = try kind.make(config)
+            minis.append((Point(capacity: capacity, simulatedCapacity: mini), fedReplay(backend, capacity: mini, options: options), backend))
+        }
+        defer { for mini in minis { try? mini.backend?.close() } }
+        stage("\(kind.label): \(minis.count) mini caches in one pass, keys sampled at \(rate)")
+        var batch: [Request] = []
+        let source = try trace.open(keepKeyNames: kind.needsKeyNames)
+        while let chunk = try source.nextChunk() {
+            batch.removeAll(keepingCapacity: true)
+            result.sample(chunk, into: &batch, ignoreObjectSize: ignoreObjectSize)
+            try batch.withUnsafeBufferPointer { requests in
+                for mini in minis {
+                    do {
+                        try mini.replay?.feed(requests)
+                    } catch {
+                        throw WorkbenchError("\(kind.label) at capacity \(mini.point.simulatedCapacity): \(error)")
+                    }
+                }
+            }
+        }
+        result.skippedRows = source.skippedRows
+        for mini in minis {
+            var point = mini.point
+            if let tally = mini.replay?.tally {
+                point.hits = tally.hits
+                point.hitBytes = tally.hitBytes
+                point.tooLarge = tally.tooLarge
+            } else {
+                point.tooLarge = result.sampledRequests
             }
             result.points.append(point)
         }
