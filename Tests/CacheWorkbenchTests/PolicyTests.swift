@@ -131,6 +131,8 @@ struct PolicyTests {
         ("lru", "LRU", [String]()), ("fifo", "FIFO", []), ("clock", "Clock", []), ("sieve", "Sieve", []),
         ("clock", "Clock", ["n_bit_counter=2"]), ("arc", "ARC", []), ("2q", "TwoQ", []), ("slru", "SLRU", []), ("lfu", "LFU", []), ("belady", "Belady", []),
         ("2q", "TwoQ", ["a_in_size_ratio=0.1", "a_out_size_ratio=0.9"]), ("lfuda", "LFUDA", []),
+        // The original S3-FIFO: the package's S3FIFOv0 (its S3FIFO class is the newer S3FIFO.c).
+        ("s3fifo", "S3FIFOv0_init", []),
     ])
     func libCacheSim(backend: String, reference: String, parameters: [String]) throws {
         try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: parameters,
