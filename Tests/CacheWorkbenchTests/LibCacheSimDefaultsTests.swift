@@ -135,6 +135,20 @@ extension LibCacheSimDefaultsTests {
     func lirsReference() throws {
         try expectEqualToLibCacheSim(backend: "lirs", reference: "LIRS")
     }
+
+    /// At these capacities of the test trace libCacheSim's `hit_RD_HIRinQ` reads a freed
+    /// object's size (LIRS.c:612) and stops demoting early: 1,616 and 9,007 hits there, where
+    /// reading the hit object's own size gave 1,607 and 9,028 (before `StaleObject`).
+    @Test("lirs reads what libCacheSim reads through its freed pointer, and says how often")
+    func lirsStalePointer() throws {
+        let folder = TemporaryFolder()
+        let (trace, _) = try libCacheSimTestTraces(in: folder)
+        for capacity in [4_571_662, 48_459_627] {
+            try expectEqualToLibCacheSim(backend: "lirs", reference: "LIRS", parameters: [], options: [:], trace: trace, capacity: capacity)
+        }
+        let run = try bench(["run", "--trace", trace, "--backend", "lirs", "--capacity", "4571662", "--no-timing"])
+        #expect(run.status == 0 && run.out.contains("lirs at 4.36MiB: 1 loop turn(s) in libCacheSim's hit_RD_HIRinQ read the size of another object"), "\(run.out)")
+    }
 }
 
 extension LibCacheSimDefaultsTests {

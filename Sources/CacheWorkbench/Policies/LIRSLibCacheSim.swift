@@ -18,7 +18,9 @@
 ///
 /// Where libCacheSim would fail (an empty S or Q asked for a victim, an eviction that frees
 /// nothing, an id inserted twice), this keeps going by the rule in `fallbackRule` and counts
-/// it in `facts.fallbacks`.
+/// it in `facts.fallbacks`. Where it reads freed memory — `hit_RD_HIRinQ`'s loop reading the
+/// size of the object `evictHIR` just freed — this reads what glibc's allocator leaves there
+/// (`StaleObject`), and says how often under the table.
 ///
 /// Complexity: a hit O(1) amortized (each S entry is pruned once), plus O(1) per object
 /// demoted; a miss the same; every list operation O(1) expected (`IdIndex`).
@@ -30,6 +32,57 @@ final class LIRSLibCacheSim: CacheBackend {
         var isLIR: Bool
         var inCache: Bool
     }
+
+    /// The three lists, as the chunks libCacheSim's objects live in are told apart.
+    enum List { case stack, queue, nonresident }
+
+    /// What `hit_RD_HIRinQ` reads as `cache_obj_q->obj_size` on each turn of its loop
+    /// (LIRS.c:612): once `evictHIR` has freed that object, the pointer is stale, and glibc
+    /// hands a freed chunk to the next allocation of the same size, the last freed first
+    /// (tcache), so the loop reads the size of whichever object libCacheSim stores in that
+    /// chunk next (typically the LIR object just demoted into Q), or the freed object's own
+    /// size while the chunk waits (malloc's bookkeeping overwrites only its first 16 bytes,
+    /// not `obj_size`). All O(1).
+    struct StaleObject {
+        private(set) var size: Int
+        private var holder: (list: List, key: UInt64)?
+        /// Chunks freed after this one and not yet handed out: they go first.
+        private var freedAfter = 0
+
+        init(size: Int, list: List, key: UInt64) {
+            self.size = size
+            holder = (list, key)
+        }
+
+        /// libCacheSim freed the object `key` of `list`.
+        mutating func freed(_ list: List, _ key: UInt64) {
+            if let holder {
+                if holder.list == list && holder.key == key {
+                    self.holder = nil
+                    freedAfter = 0
+                }
+            } else {
+                freedAfter += 1
+            }
+        }
+
+        /// libCacheSim allocated an object for `key` in `list`, of `size` bytes.
+        mutating func allocated(_ list: List, _ key: UInt64, size: Int) {
+            guard holder == nil else { return }
+            if freedAfter > 0 {
+                freedAfter -= 1
+            } else {
+                holder = (list, key)
+                self.size = size
+            }
+        }
+    }
+
+    /// Set while `hit_RD_HIRinQ`'s loop runs.
+    private var stale: StaleObject?
+    /// Turns of that loop that read another object's size than the one hit (counted, and
+    /// said: a freed pointer in libCacheSim that the replay follows).
+    private var staleReads = 0
 
     private var stack = PolicyNodes<Flags>()
     private var stackList = PolicyNodes<Flags>.Queue()
@@ -67,6 +120,12 @@ final class LIRSLibCacheSim: CacheBackend {
     var facts: BackendFacts {
         BackendFacts(entries: objects, accountedBytes: occupied, evictions: evictions, fallbacks: fallbacks,
                      fallbackRule: fallbacks > 0 ? Self.fallbackRule : nil)
+    }
+
+    var details: BackendDetails {
+        var details = BackendDetails()
+        details.remark(staleReads, "loop turn(s) in libCacheSim's hit_RD_HIRinQ read the size of another object than the one hit (it reads a freed pointer, LIRS.c:612, and glibc had given that memory to the next object stored); the replay reads as libCacheSim does")
+        return details
     }
 
     static let fallbackRule = "where libCacheSim's LIRS.c would crash or loop (no S or Q victim, an eviction that frees nothing, an id inserted twice), the step is skipped"
@@ -238,9 +297,12 @@ final class LIRSLibCacheSim: CacheBackend {
     private func hitResidentHIRInQueue(_ inQueue: Int32) {
         let key = queue[inQueue].key
         let size = queue[inQueue].cost
-        while lirsCount &+ UInt64(size) > UInt64(lirsLimit) {
+        stale = StaleObject(size: size, list: .queue, key: key)
+        while lirsCount &+ UInt64(stale!.size) > UInt64(lirsLimit) {
             guard evictLIR() else { break }
+            if stale!.size != size { staleReads += 1 }
         }
+        stale = nil
         if let existing = stack.find(key) {
             fallbacks += 1
             stack[existing].meta = Flags(isLIR: false, inCache: true)
@@ -263,6 +325,7 @@ final class LIRSLibCacheSim: CacheBackend {
         let size = stack[bottom].cost
         lirsCount &-= UInt64(size)
         Self.drop(bottom, &stack, &stackList)
+        stale?.freed(.stack, key)
         occupied -= size
         objects -= 1
         if size <= hirsLimit {
@@ -274,6 +337,7 @@ final class LIRSLibCacheSim: CacheBackend {
                 queue.moveToHead(existing, &queueList)
             } else {
                 _ = Self.push(key, size, Flags(isLIR: false, inCache: true), &queue, &queueList)
+                stale?.allocated(.queue, key, size: size)
             }
             hirsCount &+= UInt64(size)
             occupied += size
@@ -297,9 +361,14 @@ final class LIRSLibCacheSim: CacheBackend {
         let size = queue[victim].cost
         hirsCount &-= UInt64(size)
         Self.drop(victim, &queue, &queueList)
+        stale?.freed(.queue, key)
         if let entry = stack.find(key) {
             stack[entry].meta.inCache = false
-            if !Self.push(key, size, Flags(isLIR: false, inCache: false), &nonresidentIds, &nonresidentList) { fallbacks += 1 }
+            if Self.push(key, size, Flags(isLIR: false, inCache: false), &nonresidentIds, &nonresidentList) {
+                stale?.allocated(.nonresident, key, size: size)
+            } else {
+                fallbacks += 1
+            }
             nonresidentBytes &+= UInt64(stack[entry].cost)
         }
         occupied -= size
@@ -318,8 +387,10 @@ final class LIRSLibCacheSim: CacheBackend {
             let key = stack[bottom].key
             if !flags.inCache, Self.remove(key, &nonresidentIds, &nonresidentList) {
                 nonresidentBytes &-= UInt64(stack[bottom].cost)
+                stale?.freed(.nonresident, key)
             }
             Self.drop(bottom, &stack, &stackList)
+            stale?.freed(.stack, key)
         }
     }
 
