@@ -16,6 +16,14 @@ struct LearnedPolicyTests {
         }
     }
 
+    @Test("the learned policies run only when named: not in the default run (it must not make .venv), nor in policies; in all")
+    func optIn() throws {
+        let learned: Set<String> = ["glcache", "lrb", "3lcache"]
+        #expect(BackendRegistry.defaultKinds.allSatisfy { !learned.contains($0.name) })
+        #expect(try BackendRegistry.list(parsing: "policies").allSatisfy { !learned.contains($0.name) })
+        #expect(Set(try BackendRegistry.list(parsing: "all").map(\.name)).isSuperset(of: learned))
+    }
+
     @Test("a trace that asks for nothing twice makes no hit; every miss's insertion is an assumption, counted and said")
     func noReuseAndTheAssumptionSaid() throws {
         let folder = TemporaryFolder()

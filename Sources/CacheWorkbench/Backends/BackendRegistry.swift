@@ -527,8 +527,10 @@ public enum BackendRegistry {
     }
 
     /// Backends only run when named: `foundation-urlcache` scans its folder on every store
-    /// and memory miss, so a default run would wait on it.
-    public static let optInNames: Set<String> = ["foundation-urlcache"]
+    /// and memory miss, so a default run would wait on it; the learned policies need the
+    /// Python environment (made on first use, from PyPI) and a process per row, which the
+    /// main job must not wait for.
+    public static let optInNames: Set<String> = Set(["foundation-urlcache"] + LearnedPolicyProcess.classes.map(\.key))
 
     /// A comma-separated list of names, or `default` (or nothing), `all`, `policies`, `tiers`.
     public static func list(parsing text: String?) throws -> [BackendKind] {
