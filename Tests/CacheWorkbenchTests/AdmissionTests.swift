@@ -9,9 +9,13 @@ import Testing
 struct AdmissionTests {
     /// Replays `(key, size)` pairs through `backend` (a registry name with options) at
     /// `capacity`, cost = size, through the replayer (its rule 3 and the gate's question).
-    static func replay(_ backend: String, _ options: [String: String], capacity: Int, _ items: [(UInt64, Int)]) throws -> ReplayTally {
+    /// `countsObjects`: capacities in objects (`--ignore-obj-size`; TinyLFU's sketch is then
+    /// sized once by the capacity).
+    static func replay(_ backend: String, _ options: [String: String], capacity: Int, _ items: [(UInt64, Int)], countsObjects: Bool = false) throws -> ReplayTally {
         let requests = items.enumerated().map { Request(time: Double($0.offset), id: $0.element.0, size: $0.element.1) }
-        let made = try BackendRegistry.named(backend).make(BackendConfig(capacityBytes: capacity, options: options))
+        var config = BackendConfig(capacityBytes: capacity, options: options)
+        config.countsObjects = countsObjects
+        let made = try BackendRegistry.named(backend).make(config)
         return try replayUntimed(requests, backend: made, capacity: capacity)
     }
 
@@ -91,21 +95,48 @@ struct AdmissionTests {
         let trace: [(UInt64, Int)] = [1, 1, 1, 2, 3, 3, 4, 2, 1, 3, 3].map { ($0, 1) }
         // Plain LRU at 2 objects: 1m 1h 1h 2m 3m 3h 4m 2m 1m 3m 3h → 4 hits.
         #expect(try Self.replay("lru", [:], capacity: 2, trace).hits == 4)
-        // TinyLFU: 1 and 2 stored (room, not asked); 3 (freq 1, 2) and 4 (1) lose to the
+        // TinyLFU, with a sketch of 256 counters per entry so these four keys share no
+        // counter and estimates are true counts: 1 and 2 stored (room, not asked); 3 (freq 1, 2) and 4 (1) lose to the
         // victim 1 (freq 3): 3 rejections; 2 hits, 1 hits (now 2 is the tail, freq 2); 3
         // (freq 3) beats 2 and is stored; 3 hits → hits 1, 1, 2, 1, 3 = 5.
-        let tally = try Self.replay("lru", ["admission": "tinylfu"], capacity: 2, trace)
+        let tally = try Self.replay("lru", ["admission": "tinylfu:256"], capacity: 2, trace, countsObjects: true)
         #expect(tally.hits == 5)
         #expect(tally.admission == AdmissionCounts(admitted: 1, rejected: 3))
         // A tie is no win: at 1 object, 2 (freq 1) against the victim 1 (freq 1) is rejected,
         // so 1 hits next.
-        let tie = try Self.replay("lru", ["admission": "tinylfu"], capacity: 1, [(1, 1), (2, 1), (1, 1)])
+        let tie = try Self.replay("lru", ["admission": "tinylfu:256"], capacity: 1, [(1, 1), (2, 1), (1, 1)], countsObjects: true)
         #expect(tie.hits == 1 && tie.admission == AdmissionCounts(admitted: 0, rejected: 1))
         // In front of FIFO the victim stays 1, the oldest insertion, whatever its hits: after
         // the same 3 rejections and hits on 2 and 1 (freq 4), 3 (freq 3, then 4: a tie) loses
         // twice more → hits 1, 1, 2, 1 = 4; 0 admitted, 5 rejected.
-        let fifo = try Self.replay("fifo", ["admission": "tinylfu"], capacity: 2, trace)
+        let fifo = try Self.replay("fifo", ["admission": "tinylfu:256"], capacity: 2, trace, countsObjects: true)
         #expect(fifo.hits == 4 && fifo.admission == AdmissionCounts(admitted: 0, rejected: 5))
+    }
+
+    /// Caffeine's simulator code (`LinkedPolicy` with `TinyLfu` over `PeriodicResetCountMin4`,
+    /// ben-manes/caffeine ccef955, its `Config` replaced by reference.conf's defaults) run by
+    /// a Java harness kept outside the project, on the differential tests' unit-size trace:
+    /// hits, admissions and rejections (`TinyLfu.admit`'s yes and no).
+    static let caffeineTinyLFU: [(policy: String, objects: Int, hits: Int, admitted: Int, rejected: Int)] = [
+        ("lru", 50, 5622, 1157, 13171), ("lru", 300, 10108, 635, 8957), ("lru", 1500, 13939, 748, 3813),
+        ("fifo", 50, 5150, 107, 14693), ("fifo", 300, 8249, 74, 11377), ("fifo", 1500, 13257, 4, 5239),
+    ]
+
+    @Test("tinylfu equals Caffeine's simulator (LinkedPolicy, TinyLfu, CountMin4) at 50, 300 and 1500 objects")
+    func tinyLFUCaffeine() throws {
+        let folder = TemporaryFolder()
+        let unit = try libCacheSimTestTraces(in: folder).unit
+        let requests = try InMemoryTrace.load(TraceFile(path: unit), keepKeyNames: false).requests
+        for expected in Self.caffeineTinyLFU {
+            var config = BackendConfig(capacityBytes: expected.objects, options: ["admission": "tinylfu"])
+            config.countsObjects = true
+            let tally = try replayUntimed(requests, backend: BackendRegistry.named(expected.policy).make(config), capacity: expected.objects)
+            #expect(tally.hits == expected.hits && tally.admission == AdmissionCounts(admitted: expected.admitted, rejected: expected.rejected),
+                    "\(expected.policy) at \(expected.objects): \(tally.hits) hits, \(String(describing: tally.admission))")
+        }
+        // Counted in bytes, the sketch grows with the entries instead (said in backend_options).
+        let bytes = try BackendRegistry.named("lru").make(BackendConfig(capacityBytes: 300, options: ["admission": "tinylfu"]))
+        #expect(bytes.settings == "admission=tinylfu;counters=entries")
     }
 
     @Test("java.util.Random's first nextFloat for Caffeine's seed (computed apart with the documented LCG)")
@@ -121,7 +152,7 @@ struct AdmissionTests {
         let folder = TemporaryFolder()
         let trace = folder.file("t.csv", "0,1,10\n1,2,10\n")
         for (backend, words) in [("lru[admission=nope]", "unknown admission 'nope'"), ("lru[admission=prob:0]", "P must be"),
-                                 ("lru[admission=size:x]", "N must be"), ("sieve[admission=tinylfu]", "lru, fifo"),
+                                 ("lru[admission=size:x]", "N must be"), ("lru[admission=tinylfu:0]", "M must be"), ("sieve[admission=tinylfu]", "lru, fifo"),
                                  ("pfoo-l[admission=bloomfilter]", "has no option 'admission'")] {
             let result = try bench(["run", "--trace", trace, "--backend", backend, "--capacity", "20", "--no-timing"])
             #expect(result.status == 2, "\(backend)")

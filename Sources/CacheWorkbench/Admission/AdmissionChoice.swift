@@ -1,28 +1,34 @@
-/// The text of `admission=…`: `bloomfilter`, `prob:P`, `size:N`, `adaptsize[:N]`, `tinylfu`.
+/// The text of `admission=…`: `bloomfilter`, `prob:P`, `size:N`, `adaptsize[:N]`, `tinylfu[:M]`.
 enum AdmissionChoice: Equatable {
     case bloomFilter
     case probability(Double)
     case size(Int)
     /// AdaptSize with its reconfiguration interval in requests (libCacheSim's default 30000).
     case adaptSize(reconfigureEvery: Int)
-    case tinyLFU
+    /// TinyLFU with Caffeine's `counters-multiplier` (sketch counters per cache entry, default 1).
+    case tinyLFU(countersMultiplier: Double)
 
-    static let help = "admission in front of the policy: bloomfilter (store at the second miss), prob:P (store with probability P), size:N (store objects under N bytes), adaptsize[:R] (AdaptSize, reconfigured every R requests, default 30000), tinylfu (Caffeine's TinyLFU: store if more frequent than the victim); see docs/admission.md"
+    static let help = "admission in front of the policy: bloomfilter (store at the second miss), prob:P (store with probability P), size:N (store objects under N bytes), adaptsize[:R] (AdaptSize, reconfigured every R requests, default 30000), tinylfu[:M] (Caffeine's TinyLFU: store if more frequent than the victim; M sketch counters per entry, default 1); see docs/admission.md"
 
     /// Every policy but `lru` refers to lru's line (`bench list` stays readable).
-    static let shortHelp = "as lru: bloomfilter, prob:P, size:N, adaptsize[:R], tinylfu (before lru and fifo only)"
+    static let shortHelp = "as lru: bloomfilter, prob:P, size:N, adaptsize[:R], tinylfu[:M] (before lru and fifo only)"
 
     init(parsing text: String) throws {
         let parts = text.trimmingSpaces.lowercased().split(separator: ":", maxSplits: 1).map { String($0).trimmingSpaces }
         let name = parts.first ?? ""
         let argument = parts.count > 1 ? parts[1] : nil
         func bad(_ reason: String) -> WorkbenchError {
-            WorkbenchError("--admission \(ErrorText.quote(text)): \(reason); one of bloomfilter, prob:P, size:N, adaptsize, adaptsize:R, tinylfu")
+            WorkbenchError("--admission \(ErrorText.quote(text)): \(reason); one of bloomfilter, prob:P, size:N, adaptsize, adaptsize:R, tinylfu, tinylfu:M")
         }
         switch name {
-        case "bloomfilter", "tinylfu":
-            guard argument == nil else { throw bad("\(name) takes no value") }
-            self = name == "tinylfu" ? .tinyLFU : .bloomFilter
+        case "bloomfilter":
+            guard argument == nil else { throw bad("bloomfilter takes no value") }
+            self = .bloomFilter
+        case "tinylfu":
+            guard let argument else { self = .tinyLFU(countersMultiplier: 1); return }
+            // Caffeine multiplies the entry count by M; above 1024 the sketch outgrows memory.
+            guard let m = Double(argument), m > 0, m <= 1024 else { throw bad("M must be a number above 0 and at most 1024") }
+            self = .tinyLFU(countersMultiplier: m)
         case "prob":
             // libCacheSim refuses P outside (0, 1] (prob.c's parse_params).
             guard let argument, let p = Double(argument), p > 0, p <= 1 else { throw bad("P must be a number above 0 and at most 1") }

@@ -41,17 +41,17 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
     /// before they go (`VictimPeeking`).
     static var tinyLFUPolicies: String { "lru, fifo" }
 
-    init(_ inner: Inner, choice: AdmissionChoice, capacity: Int, cost: @escaping @Sendable (Request) -> Int, name: String) throws {
+    init(_ inner: Inner, choice: AdmissionChoice, capacity: Int, countsObjects: Bool, cost: @escaping @Sendable (Request) -> Int, name: String) throws {
         self.inner = inner
         self.capacity = capacity
         self.cost = cost
         admissioner = choice.make()
         victims = inner as? any VictimPeeking
-        if choice == .tinyLFU {
+        if case .tinyLFU(let multiplier) = choice {
             guard victims != nil else {
                 throw WorkbenchError("--admission tinylfu compares the candidate with the policy's next victim, which \(name) cannot name in advance; it works in front of \(Self.tinyLFUPolicies)")
             }
-            tinyLFU = TinyLFUAdmission()
+            tinyLFU = TinyLFUAdmission(objects: countsObjects ? capacity : nil, countersMultiplier: multiplier)
         }
     }
 
@@ -92,7 +92,7 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
     func set(_ request: Request, cost: Int, payload: Payload?) throws {
         if tinyLFU != nil {
             guard let victims else { return }
-            tinyLFU!.ensureWidth(inner.facts.entries)
+            tinyLFU!.ensureEntries(inner.facts.entries)
             let keys = victims.victimKeys(toFit: cost, capacity: capacity)
             if !keys.isEmpty {
                 for (beaten, victim) in keys.enumerated() where !tinyLFU!.admits(request.id, over: victim) {
@@ -134,7 +134,7 @@ extension AdmissionChoice {
     /// `backend` (the policy `name` builds) behind this admission policy.
     func gate(_ backend: any CacheBackend, config: BackendConfig, name: String) throws -> any CacheBackend {
         func wrap<B: CacheBackend>(_ inner: B) throws -> any CacheBackend {
-            try AdmissionGate<B>(inner, choice: self, capacity: config.capacityBytes, cost: config.memoryCost, name: name)
+            try AdmissionGate<B>(inner, choice: self, capacity: config.capacityBytes, countsObjects: config.countsObjects, cost: config.memoryCost, name: name)
         }
         return try wrap(backend)
     }

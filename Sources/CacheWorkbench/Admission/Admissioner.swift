@@ -44,7 +44,7 @@ extension AdmissionChoice {
         case .probability(let p): ProbabilisticAdmission(probability: p)
         case .size(let n): SizeAdmission(threshold: n)
         case .adaptSize(let every): AdaptSizeAdmission(reconfigureEvery: every)
-        case .tinyLFU: TinyLFUAdmission()
+        case .tinyLFU(let m): TinyLFUAdmission(objects: nil, countersMultiplier: m)
         }
     }
 }

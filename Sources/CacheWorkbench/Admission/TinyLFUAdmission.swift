@@ -9,37 +9,58 @@
 /// goes, the victims it beat before it lost stay evicted), and
 /// simulator/src/main/resources/reference.conf (`tiny-lfu.jitter`, `random-seed`).
 ///
-/// The sketch is the workbench's `CountMinSketch` (Caffeine's shape: 4-bit counters, 4
-/// rows, halving every 10 × width additions, widened to the cached objects' count as
-/// Caffeine's `ensureCapacity`), not Caffeine's `CountMin4` hashing: where counters
-/// collide, estimates can differ from Caffeine's.
+/// The sketch is Caffeine's own (`CountMin4`, periodic reset), sized as its simulator sizes
+/// it: one counter per entry the cache can hold. With capacities counted in objects
+/// (`--ignore-obj-size`) that is the capacity, as in Caffeine, and decisions are exact. With
+/// capacities in bytes Caffeine's weighted `LinkedPolicy` would allocate a counter per byte
+/// (64 MiB of capacity: 512 MiB of sketch); the workbench grows the sketch with the cached
+/// entry count instead, forgetting its counts when it grows, as Caffeine's
+/// `Frequency.ensureCapacity` documents for a weighted cache ("retracks on every
+/// addition"); `backend_options` says which (`counters=capacity` or `counters=entries`).
 ///
 /// Complexity: record O(1); a question O(1) per victim compared.
 struct TinyLFUAdmission: Admissioner {
-    private var sketch = CountMinSketch(width: 16)
+    private var sketch: CountMin4
     private var random = JavaRandom(seed: 1_033_096_058)
+    /// Sized once by the capacity (objects), or grown with the cached entries (bytes).
+    let sizedByCapacity: Bool
     static let jitterThreshold = 6
     static let jitterProbability: Float = 0.0078125
+
+    /// Caffeine's `counters-multiplier`: sketch counters per entry (default 1).
+    let countersMultiplier: Double
+
+    /// `objects`: the cache's capacity in entries when it counts objects, else nil.
+    init(objects: Int?, countersMultiplier: Double = 1) {
+        sizedByCapacity = objects != nil
+        self.countersMultiplier = countersMultiplier
+        sketch = CountMin4(maximumSize: objects ?? 0, countersMultiplier: countersMultiplier)
+    }
 
     mutating func record(_ key: UInt64, cost: Int, capacity: Int) { sketch.increment(key) }
 
     /// Without a victim (the cache has room) a miss is stored.
     mutating func admits(_ key: UInt64, cost: Int) -> Bool { true }
 
-    /// Caffeine's `TinyLfu.admit(candidateKey, victimKey)`.
+    /// Caffeine's `TinyLfu.admit(candidateKey, victimKey)`: the victim's estimate first.
     mutating func admits(_ candidate: UInt64, over victim: UInt64) -> Bool {
-        let victimFrequency = sketch.estimate(victim)
-        let candidateFrequency = sketch.estimate(candidate)
+        let victimFrequency = sketch.frequency(victim)
+        let candidateFrequency = sketch.frequency(candidate)
         return candidateFrequency > victimFrequency
             || (candidateFrequency >= Self.jitterThreshold && random.nextFloat() < Self.jitterProbability)
     }
 
-    /// Keeps the sketch at least as wide as the cache holds objects.
-    mutating func ensureWidth(_ objects: Int) { sketch.ensureWidth(objects) }
+    /// With capacities in bytes, keeps the sketch at least as wide as the cache holds
+    /// objects (before a candidate is compared).
+    mutating func ensureEntries(_ objects: Int) {
+        if !sizedByCapacity { sketch.ensureCapacity(objects) }
+    }
 
-    func estimate(_ key: UInt64) -> Int { sketch.estimate(key) }
+    func estimate(_ key: UInt64) -> Int { sketch.frequency(key) }
 
-    var settings: String { "tinylfu" }
+    var settings: String {
+        (countersMultiplier == 1 ? "tinylfu" : "tinylfu:\(countersMultiplier)") + ";counters=\(sizedByCapacity ? "capacity" : "entries")"
+    }
 }
 
 /// `java.util.Random`'s 48-bit linear congruential generator, for Caffeine's jitter

@@ -143,6 +143,7 @@ public enum PolicyMissRatioCurve {
             if ignoreObjectSize {
                 config.memoryCost = { _ in 1 }
                 config.diskCost = { _ in 1 }
+                config.countsObjects = true
             }
             let backend = try kind.make(config)
             minis.append((Point(capacity: capacity, simulatedCapacity: mini), fedReplay(backend, capacity: mini, options: options), backend))
@@ -188,6 +189,7 @@ public enum PolicyMissRatioCurve {
         if ignoreObjectSize {
             config.memoryCost = { _ in 1 }
             config.diskCost = { _ in 1 }
+            config.countsObjects = true
         }
         let backend = try kind.make(config)
         defer { try? backend.close() }

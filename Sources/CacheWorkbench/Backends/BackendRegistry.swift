@@ -15,6 +15,8 @@ public struct BackendConfig: Sendable {
     public var diskCost: @Sendable (Request) -> Int = { $0.size }
     /// Whether the run gives stored objects real heap blocks (`Payload`).
     public var materialize = false
+    /// Whether capacities count objects (`--ignore-obj-size`: every object costs 1).
+    public var countsObjects = false
 
     public init(capacityBytes: Int, seed: UInt64 = 1, options: [String: String] = [:], disk: DiskContext? = nil) {
         self.capacityBytes = capacityBytes

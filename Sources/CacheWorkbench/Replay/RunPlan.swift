@@ -115,6 +115,7 @@ public struct RunPlan: Sendable {
                 let (ignoreSize, pricesPixels, rules) = (runOptions.ignoreObjectSize, model == .pixels, runOptions.pixelRules)
                 config.memoryCost = { ReplayOptions.price($0, ignoreObjectSize: ignoreSize, pricesPixels: pricesPixels, rules: rules).cost }
                 config.diskCost = { ignoreSize ? 1 : $0.size }
+                config.countsObjects = ignoreSize
                 config.materialize = runOptions.materialize
                 if backend.needsFuture { config.nextAccess = nextAccess }
                 // `--repeat K`: K independent replays of the point; the row keeps the median
