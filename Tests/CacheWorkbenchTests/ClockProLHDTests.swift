@@ -36,6 +36,68 @@ struct ClockProLHDTests {
         try expectEqualToLibCacheSim(backend: "clockpro", reference: "ClockPro", parameters: ["init_ratio_cold=0.5"])
     }
 
+    /// `clockpro[variant=paper]` (objects) at `capacity` over `keys`, through the replayer.
+    static func paper(_ keys: [UInt64], capacity: Int) throws -> (tally: ReplayTally, backend: any CacheBackend) {
+        var config = BackendConfig(capacityBytes: capacity, options: ["variant": "paper"])
+        config.countsObjects = true
+        let backend = try BackendRegistry.named("clockpro").make(config)
+        let requests = keys.enumerated().map { Request(time: Double($0.offset), id: $0.element, size: 1) }
+        return (try replayUntimed(requests, backend: backend, capacity: capacity), backend)
+    }
+
+    @Test("clockpro[variant=paper]: the three hands on a hand-computed trace at 4 pages")
+    func clockProPaper() throws {
+        // 4 pages: at most 8 non-resident, resident cold between 2 and 2 (target fixed at 2).
+        // 1, 2 hot (free 4, 3 > 2); 3, 4 cold in test. 5: HAND_cold finds 3 unreferenced in
+        // its test → non-resident; 5 cold in test. 1 hits (referenced). 3 (non-resident, in
+        // test): HAND_cold turns 4 non-resident; 3 may be promoted: hot 2 ≥ 4 − 2, so HAND_hot
+        // runs: 1 referenced → head, unreferenced; 2 → cold; then HAND_hot passes 3 and 4
+        // (their tests end, both leave the clock) and 5 (test ends, stays resident cold); hot
+        // is now 1 < 2, so 3 enters hot. Resident: 3 hot, 2 cold, 1 hot, 5 cold. 4 (out of the
+        // clock): HAND_cold removes 5 (unreferenced, not in test); 4 cold in test. 2, 1 hit. 5:
+        // HAND_cold finds 2 referenced, not in test → head, in test again; then 4 unreferenced
+        // in test → non-resident. Resident 5, 2, 3, 1: the last four requests hit.
+        let (tally, backend) = try Self.paper([1, 2, 3, 4, 5, 1, 3, 4, 2, 1, 5, 1, 2, 3, 5], capacity: 4)
+        #expect(tally.hits == 7 && backend.facts.evictions == 4 && backend.facts.entries == 4)
+        // 4 is not resident after the eleventh request.
+        #expect(try Self.paper([1, 2, 3, 4, 5, 1, 3, 4, 2, 1, 5, 4], capacity: 4).tally.hits == 3)
+        // A repeated key counts as a hit and changes nothing (Caffeine's `last_ref_pg`).
+        #expect(try Self.paper([1, 1, 2, 2], capacity: 4).tally.hits == 2)
+    }
+
+    /// Caffeine's `ClockProPolicy` (ben-manes/caffeine ccef955, reference.conf's defaults),
+    /// run by a Java harness kept outside the project on the differential tests' unit-size
+    /// trace: hits and evictions. (On the ARC paper's OLTP trace at 100, 1000 and 10000 pages
+    /// and the AdaptSize trace at the same sizes the counts were equal too; not in CI.)
+    static let caffeineClockPro: [(pages: Int, hits: Int, evictions: Int)] = [
+        (4, 1096, 18900), (10, 2365, 17625), (50, 5720, 14230), (300, 9809, 9891), (1500, 13889, 4611),
+    ]
+
+    @Test("clockpro[variant=paper] equals Caffeine's ClockProPolicy at 4 to 1500 pages")
+    func clockProPaperCaffeine() throws {
+        let folder = TemporaryFolder()
+        let unit = try libCacheSimTestTraces(in: folder).unit
+        let keys = try InMemoryTrace.load(TraceFile(path: unit), keepKeyNames: false).requests.map(\.id)
+        for expected in Self.caffeineClockPro {
+            let (tally, backend) = try Self.paper(keys, capacity: expected.pages)
+            #expect(tally.hits == expected.hits && backend.facts.evictions == expected.evictions, "\(expected.pages) pages: \(tally.hits) hits")
+        }
+    }
+
+    @Test("clockpro[variant=paper] refuses byte capacities, too few pages and the other variant's options in one line")
+    func clockProPaperRefusals() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("t.csv", "0,1,10\n1,2,10\n")
+        for (arguments, words) in [(["--backend", "clockpro[variant=paper]", "--capacity", "100"], "--ignore-obj-size"),
+                                   (["--backend", "clockpro[variant=paper]", "--capacity", "3", "--ignore-obj-size"], "choose a larger capacity"),
+                                   (["--backend", "clockpro[variant=paper;init-ratio-cold=0.5]", "--capacity", "8", "--ignore-obj-size"], "adapts its cold target"),
+                                   (["--backend", "clockpro[non-resident-multiplier=3]", "--capacity", "8"], "applies to clockpro[variant=paper]")] {
+            let result = try bench(["run", "--trace", trace, "--no-timing"] + arguments)
+            #expect(result.status == 2 && result.err.hasPrefix("bench: error: ") && result.err.contains(words)
+                    && result.err.split(separator: "\n").count == 1, "\(arguments): \(result.err)")
+        }
+    }
+
     @Test("lhd: the least hit density among libCacheSim's draws goes (hand-computed draws)")
     func lhd() throws {
         // lehmer64 from 0xdeadbeef draws d1, d2, … (d mod 32 / mod 3): 25, 14, 21 for the

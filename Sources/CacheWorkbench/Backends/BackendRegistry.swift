@@ -379,9 +379,29 @@ public enum BackendRegistry {
             try PolicySimulator<CRLFUPolicy>(capacity: $0.capacityBytes, options: $0.options)
         },
         BackendKind(
-            name: "clockpro", summary: "policy-only CLOCK-Pro as libCacheSim's ClockPro.c runs it: it never evicts, keeping the first objects that fit its cold budget",
-            options: [("init-ratio-cold", "clockpro: the cold budget's share of the capacity, 0 to 1 (libCacheSim's C default 1; its PyPI class's 0.5)")]
-        ) { try PolicySimulator<ClockProLibCacheSim>(capacity: $0.capacityBytes, options: $0.options) },
+            name: "clockpro", summary: "policy-only CLOCK-Pro as libCacheSim's ClockPro.c runs it: it never evicts, keeping the first objects that fit its cold budget; variant=paper is the paper's, after Caffeine's ClockProPolicy (objects)",
+            options: [
+                ("variant", "clockpro: libcachesim (default; libCacheSim's ClockPro.c, exact) or paper (the paper's three hands, as Caffeine's ClockProPolicy; needs --ignore-obj-size)"),
+                ("init-ratio-cold", "clockpro: the cold budget's share of the capacity, 0 to 1 (libCacheSim's C default 1; its PyPI class's 0.5)"),
+                ("percent-min-resident-cold", "clockpro[variant=paper]: the least share of resident cold pages (Caffeine's default 0.01)"),
+                ("percent-max-resident-cold", "clockpro[variant=paper]: the largest share of resident cold pages (Caffeine's default 0.99)"),
+                ("lower-bound-resident-cold", "clockpro[variant=paper]: the least number of resident cold pages (Caffeine's default 2)"),
+                ("non-resident-multiplier", "clockpro[variant=paper]: non-resident pages kept, as a multiple of the capacity (Caffeine's default 2)"),
+            ], like: PolicySimulator<ClockProLibCacheSim>.self
+        ) { config in
+            let options = PolicyOptions(values: config.options)
+            let paperOnly = ["percent-min-resident-cold", "percent-max-resident-cold", "lower-bound-resident-cold", "non-resident-multiplier"]
+            switch try options.choice("variant", among: ["libcachesim", "paper"]) {
+            case "paper":
+                if config.options["init-ratio-cold"] != nil { throw WorkbenchError("--init-ratio-cold applies to libCacheSim's clockpro; the paper's adapts its cold target") }
+                return try ClockProPaper(capacity: config.capacityBytes, options: options, countsObjects: config.countsObjects)
+            default:
+                for name in paperOnly where config.options[name] != nil {
+                    throw WorkbenchError("--\(name) applies to clockpro[variant=paper]; libCacheSim's ClockPro.c has a fixed cold budget")
+                }
+                return try PolicySimulator<ClockProLibCacheSim>(capacity: config.capacityBytes, options: config.options)
+            }
+        },
         BackendKind(
             name: "lhd", summary: "policy-only LHD, least hit density (Beckmann et al., NSDI 2018), as libCacheSim's LHD with its draws reproduced",
             options: [("generator", "as beladysize"), ("seed", "as beladysize")]

@@ -21,7 +21,8 @@
 /// its code within 3 CPU minutes; with 1 it ends at once), so values above 1 are refused. `init-ref` (the reference bit a
 /// new object starts with) only matters once the clock turns, so it is not taken.
 ///
-/// The paper's CLOCK-Pro (Jiang, Chen and Zhang, USENIX ATC 2005) is not implemented.
+/// The paper's CLOCK-Pro (Jiang, Chen and Zhang, USENIX ATC 2005) is `clockpro[variant=paper]`
+/// (`ClockProPaper`, after Caffeine's simulator).
 ///
 /// Complexity: hit O(1), admit O(1); evict is never called (see `evict`).
 struct ClockProLibCacheSim: SingleQueuePolicy {
