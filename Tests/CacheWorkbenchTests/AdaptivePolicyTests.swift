@@ -199,7 +199,7 @@ struct CacheusTests {
         // 0xdeadbeef). Every 2 requests (the capacity) it moves: before request 3, the hit rate
         // 0 / 2 did not rise (0 − 0) while the rate did (lr − 0), so it steps down by |lr · lr|:
         // 0.698 − 0.487204 = 0.210796. Request 5 has not come, so no second step.
-        var generator = LibCacheSimRandom()
+        let generator = LibCacheSimRandom()
         let first = 0.001 + Double(generator.next() % 1000) / 1000
         #expect(try PolicySimulator<CacheusPolicy>(capacity: 2, options: [:]).policyState(\.learningRate) == first)
         #expect(first == 0.698 && abs(cache.policyState(\.learningRate) - 0.210796) < 1e-12)

@@ -81,12 +81,12 @@ struct PolicyBreadthTests {
 
     @Test("next_rand and XXH3 as libCacheSim computes them")
     func libCacheSimRandom() {
-        var mmix = LibCacheSimRandom(.mmix)
+        let mmix = LibCacheSimRandom(.mmix)
         // state × 6364136223846793005 + 1442695040888963407 mod 2^64, from 0 (by hand, Python ints).
         #expect([mmix.next(), mmix.next(), mmix.next()] == [1_442_695_040_888_963_407, 1_876_011_003_808_476_466, 11_166_244_414_315_200_793])
         // lehmer64 from 0xdeadbeef: s = s × 0xda942042e4dd58b5 mod 2^128, returning s >> 64
         // (by hand, Python ints: 3735928559 × m >> 64, then the next power).
-        var lehmer = LibCacheSimRandom()
+        let lehmer = LibCacheSimRandom()
         #expect([lehmer.next(), lehmer.next()] == [3_189_820_697, 6_199_708_794_445_739_982])
         // XXH3_64bits(&id, 8) printed by a C program including libCacheSim's
         // dataStructure/hash/xxhash.h and xxh3.h (cacheMon snapshot).
@@ -107,11 +107,12 @@ struct PolicyBreadthTests {
         // Every pick is the newest object of its bucket (head insertion), whatever was drawn.
         var heads: [UInt64: Int32] = [:]
         for (slot, id) in ids.enumerated() { heads[LibCacheSimBuckets.hash(id) & 7] = Int32(slot) }
+        // Copies share the state, so a second generator from the same start predicts the draws.
         var generator = LibCacheSimRandom(.mmix)
+        let predictor = LibCacheSimRandom(.mmix)
         for _ in 0..<50 {
-            var copy = generator
-            var bucket = copy.next() & 7
-            while heads[bucket] == nil { bucket = copy.next() & 7 }
+            var bucket = predictor.next() & 7
+            while heads[bucket] == nil { bucket = predictor.next() & 7 }
             #expect(table.random(&generator) == heads[bucket])
         }
         for slot in 0..<6 { table.remove(Int32(slot)) }

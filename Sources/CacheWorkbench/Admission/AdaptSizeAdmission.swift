@@ -35,14 +35,15 @@ struct AdaptSizeAdmission: Admissioner {
     private var longTerm: [UInt64: Seen] = [:]
     private var sizes: [Double] = []
     private var times: [Double] = []
-    private var random = LibCacheSimRandom()
+    private let random: LibCacheSimRandom
 
     private static let ewmaDecay = 0.3
     private static let goldenRatio = 0.61803399
     private static let tolerance = 3.0e-8
 
-    init(reconfigureEvery: Int) {
+    init(reconfigureEvery: Int, random: LibCacheSimRandom = LibCacheSimRandom()) {
         self.reconfigureEvery = reconfigureEvery
+        self.random = random
         nextReconfiguration = UInt64(reconfigureEvery)
     }
 

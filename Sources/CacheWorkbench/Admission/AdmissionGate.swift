@@ -45,7 +45,8 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
         self.inner = inner
         self.capacity = capacity
         self.cost = cost
-        admissioner = choice.make()
+        // libCacheSim has one generator per thread: a randomized policy shares its own.
+        admissioner = choice.make(random: (inner as? any LibCacheSimRandomized)?.libCacheSimRandom ?? LibCacheSimRandom())
         victims = inner as? any VictimPeeking
         if case .tinyLFU(let multiplier) = choice {
             guard victims != nil else {

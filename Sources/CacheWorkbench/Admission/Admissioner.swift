@@ -36,14 +36,15 @@ public struct AdmissionCounts: Sendable, Equatable {
 }
 
 extension AdmissionChoice {
-    /// A fresh admissioner of this kind (libCacheSim's generator from its own start for the
-    /// random ones: the PyPI package never seeds it).
-    func make() -> any Admissioner {
+    /// A fresh admissioner of this kind. The random ones draw from `random`: the policy's
+    /// generator when it has one (libCacheSim's one generator per thread), else libCacheSim's
+    /// generator from its own start (the PyPI package never seeds it).
+    func make(random: LibCacheSimRandom = LibCacheSimRandom()) -> any Admissioner {
         switch self {
         case .bloomFilter: BloomFilterAdmission()
-        case .probability(let p): ProbabilisticAdmission(probability: p)
+        case .probability(let p): ProbabilisticAdmission(probability: p, random: random)
         case .size(let n): SizeAdmission(threshold: n)
-        case .adaptSize(let every): AdaptSizeAdmission(reconfigureEvery: every)
+        case .adaptSize(let every): AdaptSizeAdmission(reconfigureEvery: every, random: random)
         case .tinyLFU(let m): TinyLFUAdmission(objects: nil, countersMultiplier: m)
         }
     }

@@ -8,10 +8,11 @@ struct ProbabilisticAdmission: Admissioner {
     let probability: Double
     /// P × 10^7 truncated, as C's double-to-int conversion does.
     private let threshold: UInt64
-    private var random = LibCacheSimRandom()
+    private let random: LibCacheSimRandom
 
-    init(probability: Double) {
+    init(probability: Double, random: LibCacheSimRandom = LibCacheSimRandom()) {
         self.probability = probability
+        self.random = random
         threshold = UInt64(probability * 10_000_000)
     }
 

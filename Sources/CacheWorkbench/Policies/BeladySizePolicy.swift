@@ -80,3 +80,8 @@ struct BeladySizePolicy: EvictionPolicy {
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension BeladySizePolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
+}

@@ -187,3 +187,8 @@ struct CacheusPolicy: EvictionPolicy {
         leaveLFU(slot, &nodes)
     }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension CacheusPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { generator }
+}

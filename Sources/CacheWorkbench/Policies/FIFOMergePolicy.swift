@@ -73,3 +73,8 @@ struct FIFOMergePolicy: RetainScoredQueue {
         nodes.unlink(slot, &queue)
     }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension FIFOMergePolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { scorer.libCacheSimRandom }
+}

@@ -92,3 +92,8 @@ struct FIFOReinsertionPolicy: RetainScoredQueue {
         nodes.unlink(slot, &queue)
     }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension FIFOReinsertionPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { scorer.libCacheSimRandom }
+}

@@ -97,3 +97,8 @@ struct FlashProbPolicy: EvictionPolicy {
         if nodes[slot].meta.onDisk { nodes.unlink(slot, &disk) } else { nodes.unlink(slot, &ram) }
     }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension FlashProbPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { random }
+}

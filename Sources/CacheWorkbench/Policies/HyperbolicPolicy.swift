@@ -56,3 +56,8 @@ struct HyperbolicPolicy: EvictionPolicy {
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension HyperbolicPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
+}

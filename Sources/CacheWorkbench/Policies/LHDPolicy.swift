@@ -301,3 +301,8 @@ struct LHDPolicy: EvictionPolicy {
         return Int64(value)
     }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension LHDPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { generator }
+}

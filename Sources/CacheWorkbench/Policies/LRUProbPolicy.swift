@@ -31,3 +31,8 @@ struct LRUProbPolicy: SingleQueuePolicy {
         if generator.next() % threshold == 0 { nodes.moveToHead(slot, &queue) }
     }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension LRUProbPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { generator }
+}

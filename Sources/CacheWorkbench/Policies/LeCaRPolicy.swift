@@ -168,3 +168,8 @@ struct LeCaRPolicy: EvictionPolicy {
         if let next = lists.occupied(above: lowest, upTo: highest) { lowest = next }
     }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension LeCaRPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { generator }
+}

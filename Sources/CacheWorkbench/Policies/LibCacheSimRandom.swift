@@ -19,38 +19,59 @@
 ///   Its `cachesim` seeds it from the clock (`bin/cachesim/sim.c`: `srand(time(NULL));
 ///   set_rand_seed(rand())`), so its runs of these policies cannot be repeated;
 ///   scripts/reference_libcachesim_c.sh runs that code from seed 0 instead.
+///
+/// libCacheSim has one generator per thread, so a randomized admissioner in front of a
+/// randomized policy interleaves its draws with the policy's. The state is therefore shared
+/// by copies of a `LibCacheSimRandom` (a reference), and the gate hands the policy's
+/// generator to its admissioner (`LibCacheSimRandomized`).
 struct LibCacheSimRandom {
     enum Generator: String, CaseIterable {
         case lehmer64, mmix
     }
 
+    /// The 128-bit state, words [high, low] (`low` alone for mmix), shared by copies; read
+    /// through a pointer so a draw pays no reference counting or exclusivity check.
+    private final class State {
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2)
+        init(low: UInt64) { words.initialize(to: 0); (words + 1).initialize(to: low) }
+        deinit { words.deallocate() }
+    }
+
     let generator: Generator
     /// The state it started from.
     let start: UInt64
-    private var high: UInt64 = 0
-    private var low: UInt64
+    /// Keeps `words` alive.
+    private let state: State
+    private let words: UnsafeMutablePointer<UInt64>
 
     /// `seed` nil: the generator's own start (0xdeadbeef for lehmer64, 0 for mmix);
     /// otherwise what `set_rand_seed(seed)` leaves.
     init(_ generator: Generator = .lehmer64, seed: UInt64? = nil) {
         self.generator = generator
         start = seed ?? (generator == .lehmer64 ? 0xDEAD_BEEF : 0)
-        low = start
+        state = State(low: start)
+        words = state.words
     }
 
-    @inline(__always) mutating func next() -> UInt64 {
+    @inline(__always) func next() -> UInt64 {
         switch generator {
         case .lehmer64:
             // The 128-bit product modulo 2^128; the result is its high half.
-            let product = low.multipliedFullWidth(by: 0xDA94_2042_E4DD_58B5)
-            high = high &* 0xDA94_2042_E4DD_58B5 &+ product.high
-            low = product.low
-            return high
+            let product = words[1].multipliedFullWidth(by: 0xDA94_2042_E4DD_58B5)
+            words[0] = words[0] &* 0xDA94_2042_E4DD_58B5 &+ product.high
+            words[1] = product.low
+            return words[0]
         case .mmix:
-            low = 6_364_136_223_846_793_005 &* low &+ 1_442_695_040_888_963_407
-            return low
+            words[1] = 6_364_136_223_846_793_005 &* words[1] &+ 1_442_695_040_888_963_407
+            return words[1]
         }
     }
+}
+
+/// A policy that draws from libCacheSim's `next_rand`: its generator, for an admissioner in
+/// front to draw from too (libCacheSim's one generator per thread).
+protocol LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { get }
 }
 
 /// The options every randomized policy shares: `generator` (lehmer64, mmix: which
@@ -238,4 +259,7 @@ struct LibCacheSimSampler {
     @inline(__always) mutating func remove(_ slot: Int32) { buckets.remove(slot) }
     /// `hashtable_rand_obj`; only while an object is held.
     @inline(__always) mutating func random() -> Int32 { buckets.random(&generator) }
+
+    /// The generator it draws from.
+    var libCacheSimRandom: LibCacheSimRandom { generator }
 }

@@ -186,3 +186,8 @@ extension PolicySimulator: VictimPeeking where Policy: TailEvictingPolicy {
         nodes.pointee.evict(victim)
     }
 }
+
+/// A randomized policy's generator, for the admissioner in front (`AdmissionGate`).
+extension PolicySimulator: LibCacheSimRandomized where Policy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { policy.pointee.libCacheSimRandom }
+}

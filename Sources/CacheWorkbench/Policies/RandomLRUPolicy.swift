@@ -46,3 +46,8 @@ struct RandomLRUPolicy: EvictionPolicy {
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension RandomLRUPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
+}

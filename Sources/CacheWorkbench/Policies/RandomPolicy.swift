@@ -29,3 +29,8 @@ struct RandomPolicy: EvictionPolicy {
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension RandomPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
+}

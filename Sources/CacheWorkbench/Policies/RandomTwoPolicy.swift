@@ -41,3 +41,8 @@ struct RandomTwoPolicy: EvictionPolicy {
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
 }
+
+/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
+extension RandomTwoPolicy: LibCacheSimRandomized {
+    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
+}

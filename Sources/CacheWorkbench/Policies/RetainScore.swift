@@ -31,6 +31,9 @@ struct RetainScore {
     var newMeta: Meta { Meta(hits: 0, lastAccess: requests) }
     var settings: String { "retain-policy=\(retain.rawValue);\(random.settings)" }
 
+    /// The generator its freq scores draw from.
+    var libCacheSimRandom: LibCacheSimRandom { random }
+
     /// A hit counts one (saturating) and stamps the object.
     @inline(__always) mutating func hit(_ meta: inout Meta) {
         requests += 1
