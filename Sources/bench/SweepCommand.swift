@@ -48,6 +48,9 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Points replayed at once (default: 1 with timing on, one per core with --no-timing).", valueName: "n"))
     var jobs: Int?
 
+    @Flag(name: .customLong("no-fan-out"), help: "Replay each untimed point with its own read of the trace, instead of feeding them all from one read (the counts are the same).")
+    var noFanOut = false
+
     @Flag(name: .long, help: "Continue an interrupted sweep from --csv FILE's FILE.partial: only the points it lacks are run.")
     var resume = false
 
@@ -65,6 +68,7 @@ struct SweepCommand: ParsableCommand {
         arguments.spacing = spacing
         arguments.jobs = jobs
         arguments.resume = resume
+        arguments.fanOut = !noFanOut
         return arguments
     }
 

@@ -62,7 +62,10 @@ struct SweepTests {
         let folder = TemporaryFolder()
         let trace = try Self.traceFile(folder)
         let serial = try SweepRun(Self.arguments(trace: trace, csv: folder.path + "/serial.csv", jobs: 1)).execute(progress: ProgressLine(enabled: false))
-        let parallel = try SweepRun(Self.arguments(trace: trace, csv: folder.path + "/parallel.csv", jobs: 2)).execute(progress: ProgressLine(enabled: false))
+        // Each point its own replay (untimed points are otherwise fed from one read, below).
+        var separate = Self.arguments(trace: trace, csv: folder.path + "/parallel.csv", jobs: 2)
+        separate.fanOut = false
+        let parallel = try SweepRun(separate).execute(progress: ProgressLine(enabled: false))
         #expect(serial.results.count == 15 && parallel.results.count == 15)
         let expected = try Self.rows(folder.path + "/serial.csv")
         #expect(try Self.rows(folder.path + "/parallel.csv") == expected)
@@ -77,6 +80,39 @@ struct SweepTests {
         let single = try RunSetup(run).execute(progress: ProgressLine(enabled: false)).results[0]
         #expect(single.tally.hits == parallel.results[5].tally.hits && single.capacityBytes == parallel.results[5].capacityBytes)
         #expect(parallel.notes.contains { $0.contains("points ran at once") })
+    }
+
+    @Test("untimed points fed from one read of the trace give the rows of their own replays: offline, random, admission, warm-up, objects, a memory model",
+          arguments: [false, true])
+    func fannedOut(objects: Bool) throws {
+        let folder = TemporaryFolder()
+        let trace = try Self.traceFile(folder)
+        func sweep(_ csv: String, fanOut: Bool, jobs: Int) throws -> SweepRun.Outcome {
+            var arguments = Self.arguments(trace: trace, csv: folder.path + "/" + csv, jobs: jobs)
+            arguments.run.backends = "fifo,belady,random,lhd[admission=prob:0.3],s3fifo,fifo[admission=tinylfu],autopurge"
+            arguments.run.capacities = objects ? "50..2000" : "2%..60%"
+            arguments.run.ignoreObjectSize = objects
+            arguments.run.warmup = "10%"
+            arguments.run.materialize = false
+            arguments.points = 3
+            arguments.fanOut = fanOut
+            return try SweepRun(arguments).execute(progress: ProgressLine(enabled: false))
+        }
+        let fanned = try sweep("fanned.csv", fanOut: true, jobs: 2)
+        let separate = try sweep("separate.csv", fanOut: false, jobs: 1)
+        #expect(fanned.results.count == 21 && separate.results.count == 21)
+        let expected = try Self.rows(folder.path + "/separate.csv").map { $0.filter { $0.key != "command" } }
+        #expect(try Self.rows(folder.path + "/fanned.csv").map { $0.filter { $0.key != "command" } } == expected)
+        #expect(fanned.notes.contains { $0.contains("21 untimed points were fed from one read of the trace on 2 core(s)") })
+        #expect(!separate.notes.contains { $0.contains("fed from one read") })
+        #expect(fanned.results.allSatisfy { $0.pointsAtOnce == 21 } && fanned.results.contains { $0.tally.hits > 0 })
+        // Timed points are never fanned out: each runs alone.
+        var timed = Self.arguments(trace: trace, csv: folder.path + "/timed.csv", jobs: 1)
+        timed.run.backends = "fifo,sieve"
+        timed.run.timing = true
+        timed.points = 2
+        let outcome = try SweepRun(timed).execute(progress: ProgressLine(enabled: false))
+        #expect(!outcome.notes.contains { $0.contains("fed from one read") })
     }
 
     @Test("untimed, lru's points come from one pass of its exact curve (method mattson) with a replay's counts; timed, they are replayed")

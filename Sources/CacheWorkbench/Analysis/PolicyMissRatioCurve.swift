@@ -146,7 +146,7 @@ public enum PolicyMissRatioCurve {
                 config.countsObjects = true
             }
             let backend = try kind.make(config)
-            minis.append((Point(capacity: capacity, simulatedCapacity: mini), fedReplay(backend, capacity: mini, options: options), backend))
+            minis.append((Point(capacity: capacity, simulatedCapacity: mini), try fedReplay(backend, capacity: mini, options: options), backend))
         }
         defer { for mini in minis { try? mini.backend?.close() } }
         stage("\(kind.label): \(minis.count) mini caches in one pass, keys sampled at \(rate)")
@@ -157,10 +157,9 @@ public enum PolicyMissRatioCurve {
             result.sample(chunk, into: &batch, ignoreObjectSize: ignoreObjectSize)
             try batch.withUnsafeBufferPointer { requests in
                 for mini in minis {
-                    do {
-                        try mini.replay?.feed(requests)
-                    } catch {
-                        throw WorkbenchError("\(kind.label) at capacity \(mini.point.simulatedCapacity): \(error)")
+                    try mini.replay?.feed(requests)
+                    if let failure = mini.replay?.tally.failure {
+                        throw WorkbenchError("\(kind.label) at capacity \(mini.point.simulatedCapacity): \(failure)")
                     }
                 }
             }

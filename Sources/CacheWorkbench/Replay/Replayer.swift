@@ -15,55 +15,105 @@ public struct Replayer {
     public let source: any RequestSource
     public let capacity: Int
     public let options: ReplayOptions
+    /// Set when the replay is to be driven from outside (`fedReplay`): `replay` then hands
+    /// over a fed replay of the backend, made in the same specialized code, instead of
+    /// reading `source`.
+    let handOff: FedReplayHandOff?
 
     public init(source: any RequestSource, capacity: Int, options: ReplayOptions) {
         self.source = source
         self.capacity = capacity
         self.options = options
+        handOff = nil
+    }
+
+    init(handingOff handOff: FedReplayHandOff, capacity: Int, options: ReplayOptions) throws {
+        source = try InMemoryTrace(label: "fed", requests: []).open(keepKeyNames: false)
+        self.capacity = capacity
+        self.options = options
+        self.handOff = handOff
     }
 
     /// Generic so each backend gets its own specialized loop (called through
     /// `CacheBackend.replay(with:)`). Trace errors propagate; backend errors end the run
     /// and are recorded in `failure`.
     public func replay<Backend: CacheBackend>(_ backend: Backend) throws -> ReplayTally {
-        var loop = ReplayLoop(backend: backend, capacity: capacity, options: options)
+        if let handOff {
+            handOff.replay = FedReplayHandle(ReplaySession(backend: backend, capacity: capacity, options: options))
+            return ReplayTally()
+        }
+        var session = ReplaySession(backend: backend, capacity: capacity, options: options)
+        var nextProgress = session.started + 250_000_000
+        while true {
+            let chunk: ArraySlice<Request>
+            do {
+                guard let next = try source.nextChunk() else { break }
+                chunk = next
+            } catch let error as TraceError {
+                throw error
+            } catch {
+                session.loop.tally.failure = String(describing: error)
+                break
+            }
+            try chunk.withUnsafeBufferPointer { try session.feed($0) }
+            if session.loop.tally.failure != nil { break }
+            if let progress = options.progress {
+                let now = MonotonicClock.now()
+                if now >= nextProgress {
+                    nextProgress = now + 250_000_000
+                    progress(ReplayProgress(
+                        fraction: source.progress, requests: session.loop.tally.requests,
+                        elapsedSeconds: Double(now - session.started) / 1e9))
+                }
+            }
+        }
+        return session.finish(skippedRows: source.skippedRows)
+    }
+}
+
+/// One replay fed a chunk at a time: what `Replayer.replay` does between opening and
+/// closing, also driven from outside so that one read of a trace feeds many backends
+/// (`FedReplay`: MiniSim's mini caches, a fanned-out sweep's points), each with exactly the
+/// counts its own `Replayer.replay` would give.
+struct ReplaySession<Backend: CacheBackend> {
+    var loop: ReplayLoop<Backend>
+    let started: UInt64
+
+    init(backend: Backend, capacity: Int, options: ReplayOptions) {
+        loop = ReplayLoop(backend: backend, capacity: capacity, options: options)
         let opening = backend.facts
         loop.tally.openingEntries = opening.entries
         loop.tally.openingBytes = opening.accountedBytes
         loop.tally.memory.sample(accounted: opening.accountedBytes)
-        let started = MonotonicClock.now()
-        var nextProgress = started + 250_000_000
+        started = MonotonicClock.now()
+    }
+
+    /// Replays `requests` in order. Trace errors propagate; a backend error ends the replay
+    /// (recorded in `failure`; later chunks are ignored).
+    mutating func feed(_ requests: UnsafeBufferPointer<Request>) throws {
+        guard loop.tally.failure == nil, let first = requests.baseAddress else { return }
+        loop.tally.traceRequests += requests.count
+        let backend = loop.backend
         do {
-            while let chunk = try source.nextChunk() {
-                loop.tally.traceRequests += chunk.count
-                // Borrow each request from the chunk's storage: a `for in` loop would copy
-                // it, retaining and releasing its key text every time.
-                try chunk.withUnsafeBufferPointer { requests in
-                    guard let first = requests.baseAddress else { return }
-                    for position in requests.indices {
-                        // The trace is known ahead: a request's index bucket starts loading
-                        // 8 requests before it, its record (found through that bucket) 4 before.
-                        if position + 8 < requests.endIndex { backend.prefetch(id: requests[position + 8].id) }
-                        if position + 4 < requests.endIndex { backend.prefetchEntry(id: requests[position + 4].id) }
-                        // `pointee` is addressed, not copied (a subscript's getter copies).
-                        try loop.handle((first + position).pointee)
-                    }
-                }
-                if let progress = options.progress {
-                    let now = MonotonicClock.now()
-                    if now >= nextProgress {
-                        nextProgress = now + 250_000_000
-                        progress(ReplayProgress(
-                            fraction: source.progress, requests: loop.tally.requests,
-                            elapsedSeconds: Double(now - started) / 1e9))
-                    }
-                }
+            for position in requests.indices {
+                // The trace is known ahead: a request's index bucket starts loading 8
+                // requests before it, its record (found through that bucket) 4 before.
+                if position + 8 < requests.endIndex { backend.prefetch(id: requests[position + 8].id) }
+                if position + 4 < requests.endIndex { backend.prefetchEntry(id: requests[position + 4].id) }
+                // Borrowed from the chunk's storage (`pointee` is addressed, not copied): a
+                // `for in` loop would copy each request, retaining and releasing its key text.
+                try loop.handle((first + position).pointee)
             }
         } catch let error as TraceError {
             throw error
         } catch {
             loop.tally.failure = String(describing: error)
         }
+    }
+
+    /// The final counts, after the last chunk.
+    mutating func finish(skippedRows: Int) -> ReplayTally {
+        let backend = loop.backend
         if loop.http != nil {  // downloads still in flight land; the HTTP counts are final
             do {
                 loop.tally.http = try loop.finishHTTP()
@@ -71,7 +121,7 @@ public struct Replayer {
                 loop.tally.failure = loop.tally.failure ?? String(describing: error)
                 loop.tally.http = loop.http?.counts
             }
-            let profile = options.http!.profile.rawValue
+            let profile = loop.httpProfile
             loop.tally.httpRules = loop.layered?.httpLayers.description(profile: profile) ?? HTTPLayers.whole(profile: profile)
         }
         let wall = Double(MonotonicClock.now() - started) / 1e9
@@ -95,7 +145,7 @@ public struct Replayer {
         if let admission = tally.finalDetails.admission { tally.admission = admission.since(loop.countsStart.admission) }
         if let wrong = tally.finalDetails.wrongBodyHits { tally.wrongBodyHits = wrong - (loop.countsStart.wrongBodyHits ?? 0) }
         if let verified = tally.finalDetails.verifiedHits { tally.verifiedHits = verified - (loop.countsStart.verifiedHits ?? 0) }
-        tally.skippedRows = source.skippedRows
+        tally.skippedRows = skippedRows
         return tally
     }
 }
@@ -154,6 +204,9 @@ struct ReplayLoop<Backend: CacheBackend> {
     /// The backend checks the body of every hit (`BackendDetails.wrongBodyHits`).
     let checksBodies: Bool
 
+    /// `--mode http`: the profile's name, for the rules said in the results.
+    var httpProfile = ""
+
     /// Requests between memory samples of an untimed policy simulator with no timeline.
     static var quietSampleInterval: Int { 1 << 20 }
 
@@ -185,6 +238,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         if pricesPixels { tally.costSources = CostSourceCounts() }
         if case .above = schedule { heap = HeapTracker() }
         if let settings = options.http {
+            httpProfile = settings.profile.rawValue
             if let layers = backend as? any LayeredCache, layers.httpLayers.memory == .none { layered = layers }
             // Under a URLCache disk layer the model's size rules are the disk's.
             let modelCapacity = layered.map { $0.httpLayers.disk == .http ? $0.diskCapacity : capacity } ?? capacity

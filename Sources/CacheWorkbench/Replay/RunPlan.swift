@@ -94,69 +94,104 @@ public struct RunPlan: Sendable {
             try plan.checkMaterializedMemory(concurrent: 1)
         }
         for backend in backends {
-            let model = costModel(for: backend, hasDimensions: hasDimensions)
-            let capacities = capacities(for: backend)
-            let summary = summaries[model]!
-            if summary.workingSetBytes == 0, capacities.contains(where: \.needsWorkingSet) {
-                throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
-            }
-            var runOptions = options
-            runOptions.costModel = model
-            runOptions.seed = seed
-            if let warmupFraction {
-                runOptions.warmupRequests = Int((Double(summary.requests - summary.droppedZeroSize) * warmupFraction).rounded(.down))
-            }
-            runOptions.materialize = options.materialize && backend.holdsPayloads
-            let warmedKeys = try TraceSummary.uniqueKeys(trace, firstRequests: runOptions.warmupRequests)
-            for capacity in capacities {
-                let bytes = capacity.resolve(workingSetBytes: summary.workingSetBytes)
-                willRun(backend, bytes)
-                var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
-                let (ignoreSize, pricesPixels, rules) = (runOptions.ignoreObjectSize, model == .pixels, runOptions.pixelRules)
-                config.memoryCost = { ReplayOptions.price($0, ignoreObjectSize: ignoreSize, pricesPixels: pricesPixels, rules: rules).cost }
-                config.diskCost = { ignoreSize ? 1 : $0.size }
-                config.countsObjects = ignoreSize
-                config.materialize = runOptions.materialize
-                if backend.needsFuture { config.nextAccess = nextAccess }
+            for point in try preparedPoints(backend, trace: trace, summaries: summaries, hasDimensions: hasDimensions, nextAccess: nextAccess) {
+                willRun(backend, point.bytes)
                 // `--repeat K`: K independent replays of the point; the row keeps the median
                 // of each timing figure (`RepeatSpread`), the counts of the first (all equal).
                 var runs: [ReplayOnce] = []
-                var pointOptions = runOptions
-                // Warned runs keep each request's outcome, for the counterfactual below.
-                pointOptions.recordOutcomes = options.memoryWarnings != nil
                 for _ in 0..<max(1, repeats) {
-                    let run = try replayOnce(backend, config: config, capacity: bytes, options: pointOptions, trace: trace, keepKeyNames: keepKeyNames)
+                    let run = try replayOnce(backend, config: point.config, capacity: point.bytes, options: point.options, trace: trace, keepKeyNames: keepKeyNames)
                     runs.append(run)
                     if run.tally.failure != nil { break }
                 }
                 let combined = RepeatSpread.combine(runs.map(\.tally))
                 var tally = combined.0
-                let spread = combined.1
-                let cost = try warningCost(of: tally, backend, config: config, capacity: bytes, options: pointOptions, trace: trace, keepKeyNames: keepKeyNames)
+                let cost = try warningCost(of: tally, backend, config: point.config, capacity: point.bytes, options: point.options, trace: trace, keepKeyNames: keepKeyNames)
                 if case .failure(let reason) = cost { tally.failure = reason }
-                tally.outcomes = OutcomeBits()  // compared; not needed any more
-                let settings = runs[0].settings
-                let measurement = runs[runs.count - 1].measurement
-                // Under --mode ops a first request may be a set, and a get of a key never set
-                // always misses: "misses no cache avoids" is not the first-request count, so
-                // compulsory_misses is left empty rather than wrong.
-                results.append(RunResult(
-                    runID: environment.runID(index: firstRunIndex + results.count), trace: trace.label, traceChecksum: traceChecksum,
-                    mode: ReplayMode(options), httpSettings: options.http, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
-                    costModel: model, pixelRules: options.pixelRules, materialized: runOptions.materialize, capacity: capacity, capacityBytes: bytes,
-                    workingSetBytes: summary.workingSetBytes, seed: seed, timing: options.timing,
-                    memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
-                    ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
-                    environment: environment, disk: measurement, verify: disk.verify, spread: spread,
-                    warningCost: cost.measured, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
-                    capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: summary.uniqueKeys, compulsoryMisses: options.operations ? nil : summary.uniqueKeys - warmedKeys, command: command))
-                results[results.count - 1].flagOptions = backendOptions
-                    .filter { name, _ in backend.options.contains { $0.name == name } && backend.variantOptions[name] == nil }
-                    .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+                results.append(result(
+                    point, tally: tally, spread: combined.1, warningCost: cost.measured, settings: runs[0].settings,
+                    measurement: runs[runs.count - 1].measurement, runIndex: firstRunIndex + results.count,
+                    trace: trace, loadSeconds: loadSeconds, environment: environment))
                 try didFinish(results[results.count - 1])
             }
         }
         return results
+    }
+
+    /// One point of the plan made ready to replay: its backend's configuration and the
+    /// replay's options, as every replay of it (and a fanned-out sweep) uses them.
+    struct PreparedPoint {
+        var backend: BackendKind
+        var capacity: Capacity
+        var bytes: Int
+        var model: CostModel
+        var summary: TraceSummary
+        var config: BackendConfig
+        var options: ReplayOptions
+        var warmedKeys: Int
+    }
+
+    /// `backend`'s points (its capacities), resolved against the trace's working set under
+    /// its cost model. Needs `scanSummaries()` first (`summaries`).
+    func preparedPoints(
+        _ backend: BackendKind, trace: any Trace, summaries: [CostModel: TraceSummary], hasDimensions: Bool, nextAccess: NextAccess?
+    ) throws -> [PreparedPoint] {
+        let model = costModel(for: backend, hasDimensions: hasDimensions)
+        let capacities = capacities(for: backend)
+        let summary = summaries[model]!
+        if summary.workingSetBytes == 0, capacities.contains(where: \.needsWorkingSet) {
+            throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
+        }
+        var runOptions = options
+        runOptions.costModel = model
+        runOptions.seed = seed
+        if let warmupFraction {
+            runOptions.warmupRequests = Int((Double(summary.requests - summary.droppedZeroSize) * warmupFraction).rounded(.down))
+        }
+        runOptions.materialize = options.materialize && backend.holdsPayloads
+        // Warned runs keep each request's outcome, for the counterfactual of `warningCost`.
+        runOptions.recordOutcomes = options.memoryWarnings != nil
+        let warmedKeys = try TraceSummary.uniqueKeys(trace, firstRequests: runOptions.warmupRequests)
+        return capacities.map { capacity in
+            let bytes = capacity.resolve(workingSetBytes: summary.workingSetBytes)
+            var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
+            let (ignoreSize, pricesPixels, rules) = (runOptions.ignoreObjectSize, model == .pixels, runOptions.pixelRules)
+            config.memoryCost = { ReplayOptions.price($0, ignoreObjectSize: ignoreSize, pricesPixels: pricesPixels, rules: rules).cost }
+            config.diskCost = { ignoreSize ? 1 : $0.size }
+            config.countsObjects = ignoreSize
+            config.materialize = runOptions.materialize
+            if backend.needsFuture { config.nextAccess = nextAccess }
+            return PreparedPoint(
+                backend: backend, capacity: capacity, bytes: bytes, model: model, summary: summary, config: config,
+                options: runOptions, warmedKeys: warmedKeys)
+        }
+    }
+
+    /// The row of a replayed point.
+    func result(
+        _ point: PreparedPoint, tally: ReplayTally, spread: RepeatSpread?, warningCost: WarningCost?, settings: String,
+        measurement: DiskMeasurement?, runIndex: Int, trace: any Trace, loadSeconds: Double?, environment: RunEnvironment
+    ) -> RunResult {
+        var tally = tally
+        tally.outcomes = OutcomeBits()  // compared; not needed any more
+        let backend = point.backend
+        // Under --mode ops a first request may be a set, and a get of a key never set
+        // always misses: "misses no cache avoids" is not the first-request count, so
+        // compulsory_misses is left empty rather than wrong.
+        var result = RunResult(
+            runID: environment.runID(index: runIndex), trace: trace.label, traceChecksum: traceChecksum,
+            mode: ReplayMode(options), httpSettings: options.http, backend: backend.name, backendOptions: settings, variant: backend.variant, holdsPayloads: backend.holdsPayloads,
+            costModel: point.model, pixelRules: options.pixelRules, materialized: point.options.materialize, capacity: point.capacity, capacityBytes: point.bytes,
+            workingSetBytes: point.summary.workingSetBytes, seed: seed, timing: options.timing,
+            memoryWarningSchedule: options.memoryWarnings, warningWindow: options.warningWindow,
+            ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally,
+            environment: environment, disk: measurement, verify: disk.verify, spread: spread,
+            warningCost: warningCost, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
+            capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? point.capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: point.summary.uniqueKeys, compulsoryMisses: options.operations ? nil : point.summary.uniqueKeys - point.warmedKeys, command: command)
+        result.flagOptions = backendOptions
+            .filter { name, _ in backend.options.contains { $0.name == name } && backend.variantOptions[name] == nil }
+            .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+        return result
     }
 
     /// Refuses, before any replay, a plan whose materialized points would hold more payload

@@ -17,6 +17,7 @@ extension SweepRun {
         "--csv": "where the rows are written (the journal is named after it)",
         "--jobs": "how many points run at once: only the measured columns (time, memory) change, as they do between any two runs",
         "--resume": "continues the journal instead of starting one",
+        "--no-fan-out": "whether untimed points share one read of the trace: their counts are the same (SweepTests.fannedOut); only the measured columns change",
         "--plan": "a plan's run carries the plan's identity in the fingerprint (plan=) instead",
         "--shard": "a shard's points are in the fingerprint (points=)",
         "--json": "refused by bench sweep",

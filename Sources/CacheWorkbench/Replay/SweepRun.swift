@@ -26,6 +26,9 @@ public struct SweepRun {
         /// Rows of an earlier complete results file of this shard, by point, that start its
         /// new journal (its failed ones run again); nil = none.
         public var carriedRows: [Int: String]?
+        /// Untimed simulator points fed from one read of the trace (`FannedOutSweep`);
+        /// false replays each point with its own read.
+        public var fanOut = true
 
         public init() {}
     }
@@ -53,6 +56,7 @@ public struct SweepRun {
     private let points: [Point]
     private let onlyPoints: Set<Int>?
     private let planID: String?
+    private let fanOut: Bool
 
     public init(_ arguments: Arguments) throws {
         guard arguments.run.json == nil, arguments.run.timeline == nil else {
@@ -84,6 +88,7 @@ public struct SweepRun {
         }
         onlyPoints = arguments.onlyPoints
         planID = arguments.planID
+        fanOut = arguments.fanOut
         let fingerprint = Self.fingerprint(plan, arguments: arguments.run, planID: arguments.planID, points: arguments.onlyPoints)
         if let csv = csvPath, !OutputFile.standardOutputNames.contains(csv), try OutputFile.kind(of: csv) != .special {
             journal = try SweepJournal(
@@ -134,6 +139,28 @@ public struct SweepRun {
             }
             curvePoints = fromCurve.count
             pending.removeAll { fromCurve[$0.index] != nil }
+        }
+        // Untimed simulator points: one read of the trace feeds them all.
+        let fanned = fanOut ? pending.filter { FannedOutSweep.fansOut(plan, $0.backend) } : []
+        let fanWorkers = min(jobs, max(1, fanned.count))
+        if fanned.count > 1 {
+            progress.begin("one read")
+            try FannedOutSweep.run(plan, points: fanned, workers: fanWorkers, environment: environment, progress: { fraction in
+                progress.show("one read of \(plan.trace.label) feeding \(fanned.count) points on \(fanWorkers) cores · " + String(format: "%.0f%%", fraction * 100))
+            }) { point, result in
+                var result = result
+                result.sweepPoint = point.index
+                result.planID = self.planID
+                result.pointsAtOnce = fanned.count
+                let row = result.cells.map(CSVReport.field).joined(separator: ",")
+                try state.finish(point, result: result, row: row) { _ in
+                    try journal?.append(index: point.index, row: row)
+                    try stream?.write(row)
+                }
+            }
+            progress.finish()
+            let done = Set(fanned.map(\.index))
+            pending.removeAll { done.contains($0.index) }
         }
         // One worker per job, each taking the next pending point until none is left or a
         // point throws (a bad option or an unreadable trace stops the sweep; a backend
@@ -188,6 +215,9 @@ public struct SweepRun {
         var notes = TableReport.fallbackNotes(results)
         if atOnce > 1 {
             notes.append("\(atOnce) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
+        }
+        if fanned.count > 1 {
+            notes.append("\(fanned.count) untimed points were fed from one read of the trace on \(fanWorkers) core(s), each row's counts those of its own bench run; req/s is each point's own feeding time, and the heap and RSS columns are the process's with all \(fanned.count) in memory (points_at_once). --no-fan-out reads the trace once per point")
         }
         if curvePoints > 0 {
             notes.append("lru's \(curvePoints) points came from one pass of its exact miss-ratio curve (method = mattson: the same counts as replays, no time, memory or eviction figures)")

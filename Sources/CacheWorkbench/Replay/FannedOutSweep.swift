@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A sweep's untimed points run from one read of the trace: every point's backend is made
+/// first, then the requests the reader decodes are gathered into blocks of `block` requests
+/// and each block is fed to every point in turn (`FedReplay`, the same `ReplaySession` as
+/// `Replayer.replay`, so each row equals its own `bench run`). A block is large so that a
+/// point's own structures stay warm in the core's caches for many requests (measured on
+/// 150 points: 4,096-request batches cost 2.15× the points' isolated replay time, the index
+/// and nodes of the other points evicting each one's between batches); the block itself is
+/// read sequentially, which the hardware prefetches. The points are split across `workers`
+/// cores (each point stays on one core, so it sees the requests in order); the trace is
+/// streamed, one block in memory (16 MiB), never held whole unless `--preload` asked.
+///
+/// Which points: untimed (nothing is timed per request, so points need not run alone),
+/// demand-fill or ops mode, no memory warnings, timeline or `--repeat`, and backends that
+/// neither write files nor hold materialized payloads (their rows need their own folder or
+/// heap). The others run as before, a replay each.
+///
+/// A row's `req/s` comes from the time its point spent in its own feed calls (its
+/// `wall_seconds`), not from the pass's wall time.
+///
+/// Complexity: one read of the trace; per request, each point's get (and set on a miss).
+struct FannedOutSweep {
+    /// Requests fed to one point before the next point of the same core gets them (2^18
+    /// requests of 64 bytes: 16 MiB).
+    static let block = 1 << 18
+
+    /// Whether `backend`'s points of `plan` are fed from the shared read.
+    static func fansOut(_ plan: RunPlan, _ backend: BackendKind) -> Bool {
+        let options = plan.options
+        return !options.timing && options.http == nil && options.memoryWarnings == nil && !options.timeline && plan.repeats <= 1
+            && !backend.storesBytes && !(options.materialize && backend.holdsPayloads)
+            && !BackendRegistry.optInNames.contains(backend.name)  // learned policies run a process each
+            && backend.name != "pfoo-l"  // its replay computes the bound after the last request
+    }
+
+    /// One point being fed: its backend, its replay and the time spent feeding it.
+    private final class Lane: @unchecked Sendable {
+        let point: SweepRun.Point
+        let prepared: RunPlan.PreparedPoint
+        let plan: RunPlan
+        let backend: (any CacheBackend)?
+        let replay: (any FedReplay)?
+        /// Why the backend could not be made (a failed row), or nil.
+        let failure: String?
+        let settings: String
+        var busyNanoseconds: UInt64 = 0
+        var closed = false
+
+        init(point: SweepRun.Point, prepared: RunPlan.PreparedPoint, plan: RunPlan) throws {
+            self.point = point
+            self.prepared = prepared
+            self.plan = plan
+            var made: (any CacheBackend)?
+            var fed: (any FedReplay)?
+            var reason: String?
+            do {
+                made = try prepared.backend.make(prepared.config)
+                fed = try fedReplay(made!, capacity: prepared.bytes, options: prepared.options, sampleMemory: true)
+            } catch let error as WorkbenchError {
+                try? made?.close()
+                throw error  // a bad option: every point of this backend would fail the same way
+            } catch {
+                reason = String(describing: error)
+            }
+            (backend, replay, failure, settings) = (made, fed, reason, made?.settings ?? "")
+        }
+    }
+
+    /// Runs `points` (all of which fan out) on `workers` cores; calls `finished` with each
+    /// point's row, in `points` order, after the pass. `progress` gets the fraction read.
+    static func run(
+        _ plan: RunPlan, points: [SweepRun.Point], workers: Int, environment: RunEnvironment,
+        progress: (Double) -> Void, finished: (SweepRun.Point, RunResult) throws -> Void
+    ) throws {
+        try plan.checkBackendOptions()
+        let trace = plan.trace
+        let hasDimensions = plan.costModel == nil ? try RunPlan.hasDimensions(trace) : false
+        if plan.options.operations { try RunPlan.checkOperations(trace) }
+        let nextAccess = points.contains(where: \.backend.needsFuture) ? try NextAccess.compute(trace) : nil
+        var lanes: [Lane] = []
+        defer { for lane in lanes where !lane.closed { try? lane.backend?.close() } }  // after a thrown error
+        for point in points {
+            var single = plan
+            single.backends = [point.backend]
+            single.capacities = [point.capacity]
+            guard let prepared = try single.preparedPoints(
+                point.backend, trace: trace, summaries: plan.knownSummaries, hasDimensions: hasDimensions, nextAccess: nextAccess
+            ).first else { continue }
+            lanes.append(try Lane(point: point, prepared: prepared, plan: single))
+        }
+        // Each core takes whole points, balanced by the plan's cost estimate per request.
+        let workers = max(1, min(workers, lanes.count))
+        var groups = [[Lane]](repeating: [], count: workers)
+        var load = [Double](repeating: 0, count: workers)
+        for lane in lanes.sorted(by: { cost($0) > cost($1) }) {
+            let lightest = load.indices.min { load[$0] < load[$1] }!
+            groups[lightest].append(lane)
+            load[lightest] += cost(lane)
+        }
+        let cores = groups
+        let source = try trace.open(keepKeyNames: plan.keepsKeyNames)
+        let traceError = Mutex<(any Error)?>(nil)
+        var block: [Request] = []
+        block.reserveCapacity(Self.block)
+        func feedBlock() throws {
+            block.withUnsafeBufferPointer { buffer in
+                // Read-only while the cores share it.
+                let shared = SharedRequests(buffer: buffer)
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    for lane in cores[worker] {
+                        guard let replay = lane.replay else { continue }
+                        let began = MonotonicClock.now()
+                        do {
+                            try replay.feed(shared.buffer)
+                        } catch {
+                            traceError.withLock { $0 = $0 ?? error }
+                        }
+                        lane.busyNanoseconds += MonotonicClock.now() - began
+                    }
+                }
+            }
+            block.removeAll(keepingCapacity: true)
+            if let error = traceError.withLock({ $0 }) { throw error }
+            if let fraction = source.progress { progress(fraction) }
+        }
+        while let chunk = try source.nextChunk() {
+            block.append(contentsOf: chunk)
+            if block.count >= Self.block { try feedBlock() }
+        }
+        if !block.isEmpty { try feedBlock() }
+        for lane in lanes {
+            var tally: ReplayTally
+            if let replay = lane.replay {
+                tally = replay.finish(skippedRows: source.skippedRows)
+                tally.wallSeconds = Double(lane.busyNanoseconds) / 1e9
+                do {
+                    lane.closed = true
+                    try lane.backend?.close()
+                } catch {
+                    tally.failure = tally.failure ?? String(describing: error)
+                }
+            } else {
+                tally = ReplayTally()
+                tally.failure = lane.failure
+            }
+            let result = lane.plan.result(
+                lane.prepared, tally: tally, spread: nil, warningCost: nil, settings: lane.settings, measurement: nil,
+                runIndex: lane.point.index, trace: trace, loadSeconds: plan.loadSeconds, environment: environment)
+            try finished(lane.point, result)
+        }
+    }
+
+    /// A lane's share of a core: the plan's estimate per request (`SweepPlan.estimate`).
+    private static func cost(_ lane: Lane) -> Double {
+        SweepPlan.estimate(lane.prepared.backend, requests: 1_000_000, capacityBytes: lane.prepared.bytes, materialized: false)
+    }
+}
+
+/// A chunk's requests, read by several cores at once and written by none.
+private struct SharedRequests: @unchecked Sendable {
+    let buffer: UnsafeBufferPointer<Request>
+}
