@@ -88,7 +88,13 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             case .probability(let p): precondition(p > 0 && p <= 1, "admission probability out of range")
             case .size(let n): precondition(n > 0, "admission size out of range")
             case .adaptSize(let every): precondition(every > 0, "AdaptSize interval out of range")
-            case .bloomFilter, .tinyLFU: break
+            case .tinyLFU(let m):
+                precondition(m > 0 && m <= 1024, "TinyLFU counters multiplier out of range")
+                // Caffeine's sketch sized by it (a small cache: the fuzzer's memory is bounded).
+                var sketch = CountMin4(maximumSize: text.utf8.count % 64, countersMultiplier: m)
+                for key in text.utf8 { sketch.increment(UInt64(key)) }
+                precondition((0...15).contains(sketch.frequency(UInt64(text.utf8.first ?? 0))), "frequency out of range")
+            case .bloomFilter: break
             }
         }
         // The policies' numeric options (--n-seg, --ghost-size-ratio, --window-size, …).
