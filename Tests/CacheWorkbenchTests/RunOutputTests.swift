@@ -119,12 +119,12 @@ struct RunOutputTests {
         let rows = try Self.rows(folder.path + "/b.csv")
         #expect(rows.map { $0["points_at_once"] } == ["2", "2", "2", "2"])
         #expect(together.err.contains("bench: note: 2 points ran at once (--jobs 2): latency, throughput and the heap and RSS columns include the other points in flight"), "\(together.err)")
-        // Untimed, the default is one point per core (lru would come from its one-pass curve:
-        // clock and fifo are replayed); hit counts are the same either way.
+        // Untimed, the four points are fed from one read (lru would come from its one-pass
+        // curve: clock and fifo are fed), all four in memory at once; hit counts are the same.
         let untimed = try bench(["sweep", "--trace", trace, "--backend", "clock,fifo", "--capacity", "300,500", "--no-timing", "--csv", folder.path + "/c.csv"])
         #expect(untimed.status == 0)
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        #expect(try Self.rows(folder.path + "/c.csv").map { $0["points_at_once"] } == Array(repeating: String(min(cores, 4)), count: 4))
+        #expect(try Self.rows(folder.path + "/c.csv").map { $0["points_at_once"] } == ["4", "4", "4", "4"])
+        #expect(untimed.err.contains("4 untimed points were fed from one read of the trace"), "\(untimed.err)")
         #expect(try Self.rows(folder.path + "/c.csv").map { $0["hits"] } == rows.map { $0["hits"] })
         // The report's reading says which rows ran contended (each row at once, merged).
         let page = try ReadingTests.page([folder.path + "/b.csv"], in: folder)

@@ -80,6 +80,14 @@ struct FannedOutSweep {
         let hasDimensions = plan.costModel == nil ? try RunPlan.hasDimensions(trace) : false
         if plan.options.operations { try RunPlan.checkOperations(trace) }
         let nextAccess = points.contains(where: \.backend.needsFuture) ? try NextAccess.compute(trace) : nil
+        // The warm-up's distinct keys, scanned once per warm-up length (not once per point).
+        var warmed: [Int: Int] = [:]
+        func warmedKeys(_ count: Int) throws -> Int {
+            if let known = warmed[count] { return known }
+            let keys = try TraceSummary.uniqueKeys(trace, firstRequests: count)
+            warmed[count] = keys
+            return keys
+        }
         var lanes: [Lane] = []
         defer { for lane in lanes where !lane.closed { try? lane.backend?.close() } }  // after a thrown error
         for point in points {
@@ -87,7 +95,8 @@ struct FannedOutSweep {
             single.backends = [point.backend]
             single.capacities = [point.capacity]
             guard let prepared = try single.preparedPoints(
-                point.backend, trace: trace, summaries: plan.knownSummaries, hasDimensions: hasDimensions, nextAccess: nextAccess
+                point.backend, trace: trace, summaries: plan.knownSummaries, hasDimensions: hasDimensions, nextAccess: nextAccess,
+                warmedKeys: warmedKeys
             ).first else { continue }
             lanes.append(try Lane(point: point, prepared: prepared, plan: single))
         }

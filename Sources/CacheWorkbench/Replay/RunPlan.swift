@@ -94,7 +94,8 @@ public struct RunPlan: Sendable {
             try plan.checkMaterializedMemory(concurrent: 1)
         }
         for backend in backends {
-            for point in try preparedPoints(backend, trace: trace, summaries: summaries, hasDimensions: hasDimensions, nextAccess: nextAccess) {
+            let warmed = { (count: Int) in try TraceSummary.uniqueKeys(trace, firstRequests: count) }
+            for point in try preparedPoints(backend, trace: trace, summaries: summaries, hasDimensions: hasDimensions, nextAccess: nextAccess, warmedKeys: warmed) {
                 willRun(backend, point.bytes)
                 // `--repeat K`: K independent replays of the point; the row keeps the median
                 // of each timing figure (`RepeatSpread`), the counts of the first (all equal).
@@ -132,9 +133,11 @@ public struct RunPlan: Sendable {
     }
 
     /// `backend`'s points (its capacities), resolved against the trace's working set under
-    /// its cost model. Needs `scanSummaries()` first (`summaries`).
+    /// its cost model. Needs `scanSummaries()` first (`summaries`). `warmedKeys` counts the
+    /// distinct keys of the first N requests (a scan of them unless the caller remembers).
     func preparedPoints(
-        _ backend: BackendKind, trace: any Trace, summaries: [CostModel: TraceSummary], hasDimensions: Bool, nextAccess: NextAccess?
+        _ backend: BackendKind, trace: any Trace, summaries: [CostModel: TraceSummary], hasDimensions: Bool, nextAccess: NextAccess?,
+        warmedKeys: (Int) throws -> Int = { _ in 0 }
     ) throws -> [PreparedPoint] {
         let model = costModel(for: backend, hasDimensions: hasDimensions)
         let capacities = capacities(for: backend)
@@ -151,7 +154,7 @@ public struct RunPlan: Sendable {
         runOptions.materialize = options.materialize && backend.holdsPayloads
         // Warned runs keep each request's outcome, for the counterfactual of `warningCost`.
         runOptions.recordOutcomes = options.memoryWarnings != nil
-        let warmedKeys = try TraceSummary.uniqueKeys(trace, firstRequests: runOptions.warmupRequests)
+        let warmedKeys = runOptions.warmupRequests > 0 ? try warmedKeys(runOptions.warmupRequests) : 0
         return capacities.map { capacity in
             let bytes = capacity.resolve(workingSetBytes: summary.workingSetBytes)
             var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
