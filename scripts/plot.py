@@ -612,6 +612,9 @@ def draw(arguments):
             fail(arguments.timeline, "--timeline takes a `bench run --timeline` CSV")
         inputs.append((kind, frame))
     inputs = chosen(arguments, inputs)
+    # A curves file of several policies (`bench mrc --policy lru,s3fifo`) is a series per policy.
+    inputs = [(kind, part) for kind, frame in inputs
+              for part in ([group for _, group in frame.groupby("policy", sort=False)] if kind == "mrc" and "policy" in frame else [frame])]
     kinds = {kind for kind, _ in inputs}
     # All results files make one set of charts (a sweep and a run side by side).
     frames = [frame for kind, frame in inputs if kind == "results"]

@@ -4,7 +4,7 @@ import CacheWorkbench
 struct MRCCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mrc",
-        abstract: "A policy's miss-ratio curve: object and byte miss ratio at every capacity.",
+        abstract: "Policies' miss-ratio curves: object and byte miss ratio at every capacity.",
         discussion: """
             lru: stack distances (Mattson 1970) with byte sizes give, in one pass, the hits
             LRU would have at each capacity — equal to `bench run --backend lru` there, the
@@ -12,6 +12,8 @@ struct MRCCommand: ParsableCommand {
             rate, or a fixed --sample-size). Any policy: exact replays per capacity, or
             MiniSim (mini caches at capacity × R over keys sampled at rate R). The output
             says which method and rate ran; --against-exact measures a sampled curve's error.
+            Several policies (--policy lru,s3fifo,arc) are computed from one read of the
+            trace, their simulators spread over --jobs cores.
 
             Examples:
               bench mrc --trace zipf.oracleGeneral.bin --points 100 --csv mrc.csv
@@ -20,6 +22,8 @@ struct MRCCommand: ParsableCommand {
               bench mrc --trace big.oracleGeneral.bin --sample-size 8192
               bench mrc --trace zipf.oracleGeneral.bin --policy s3fifo \\
                   --method minisim --sampling-rate 0.01
+              bench mrc --trace big.oracleGeneral.bin --policy lru,s3fifo,arc,sieve \\
+                  --sampling-rate 0.01
             """)
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Trace file (default: the bundled Traces/default.csv).", valueName: "file"))
@@ -27,7 +31,7 @@ struct MRCCommand: ParsableCommand {
 
     @OptionGroup var reading: TraceReadingOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Any policy of `bench list --group policies` (variants in brackets: wtinylfu[variant=caffeine]).", valueName: "name"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Policies of `bench list --group policies`, comma-separated: all their curves from one read (variants in brackets: wtinylfu[variant=caffeine]).", valueName: "list"))
     var policy = "lru"
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("exact, shards (lru) or minisim (default: lru exact; others exact up to 1,000,000 requests, else minisim at 0.01).", valueName: "method"))
@@ -60,6 +64,9 @@ struct MRCCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write the curve as CSV to this file.", valueName: "file"))
     var csv: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Cores the curves' simulators are spread over (default: every core).", valueName: "n"))
+    var jobs: Int?
+
     func run() throws {
         try reportingErrors {
             var arguments = MissRatioCurveRun.Arguments()
@@ -78,6 +85,7 @@ struct MRCCommand: ParsableCommand {
             arguments.adjust = !noAdjust
             arguments.againstExact = againstExact
             arguments.csv = csv
+            arguments.jobs = jobs
             let outcome = try MissRatioCurveRun(arguments).execute(progress: ProgressLine())
             try reading.writeReadingNotes(path: trace)
             for note in outcome.notes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }

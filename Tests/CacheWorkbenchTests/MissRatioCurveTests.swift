@@ -37,6 +37,36 @@ struct MissRatioCurveTests {
         }
     }
 
+    /// Thirty capacities, twenty of them below the largest object: the bands below the top
+    /// band and their skips (a band with nothing after the last position, a distance past
+    /// every capacity below the top) against replays. The largest objects come only in the
+    /// second half, so the top band rises mid-trace and the old top's tree is built then; few
+    /// positions at first, so they are renumbered several times.
+    @Test("many bands, the top band rising mid-trace, positions renumbered: equal to lru replays at every capacity")
+    func manyBands() throws {
+        var random = SeededRandom(seed: 21)
+        // Sizes per key from 1 byte to 4 MiB, log-uniform; fixed per key.
+        let sizes = (0..<3_000).map { _ in Int(exp(Double.random(in: 0..<1, using: &random) * log(4_194_304.0))) + 1 }
+        let median = sizes.sorted()[sizes.count / 2]
+        let ids = zipfRequests(requests: 60_000, images: 3_000, seed: 8).map { Int($0.id % 3_000) }
+        var requests: [Request] = []
+        for (index, id) in ids.enumerated() {
+            // First half: only keys at most the median size (their bands are the top until then).
+            if index < ids.count / 2, sizes[id] > median { continue }
+            requests.append(Request(time: Double(index), id: UInt64(id), size: sizes[id]))
+        }
+        let largest = sizes.max()!
+        let capacities = (0..<30).map { Int(Double(largest) / 1_000 * pow(10_000, Double($0) / 29)) }
+        let source = try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false)
+        let curve = try LRUMissRatioCurve.compute(source, capacities: capacities, expectedRequests: 0)
+        #expect(curve.sizeChanges == 0 && capacities.filter { $0 < largest }.count >= 20)
+        for point in curve.points {
+            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
+        }
+        #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
+    }
+
     @Test("hand-computed distances; a size change is counted")
     func hand() throws {
         // A(2) B(3) A: distance 2 + 3 = 5. C(1) B: 3 + 2 + 1 = 6. A(4, changed): 4 + 1 + 3 = 8.

@@ -114,4 +114,21 @@ struct PlotTests {
         let unknown = try bench(["plot"] + inputs + ["--only", "lru,nope", "--out", folder.path + "/bad"])
         #expect(unknown.status == 2 && unknown.err == "bench: error: --only: no series named nope in the inputs; they have: belady, fifo, lru\n")
     }
+
+    @Test("a curves file of several policies (bench mrc --policy lru,s3fifo) draws one series per policy")
+    func severalCurves() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap --python: it makes .venv with matplotlib")
+        let folder = TemporaryFolder()
+        let csv = folder.path + "/curves.csv"
+        let curves = try bench(["mrc", "--policy", "lru,s3fifo", "--points", "4", "--csv", csv])
+        #expect(curves.status == 0, "\(curves.err)")
+        let plot = try bench(["plot", csv, "--format", "svg", "--out", folder.path + "/svg"])
+        #expect(plot.status == 0, "\(plot.err)")
+        let colors = try JSONSerialization.jsonObject(with: try #require(FileManager.default.contents(atPath: folder.path + "/svg/plot_colors.json"))) as? [String: String]
+        #expect(Set(colors?.keys ?? [:].keys) == ["lru (mattson)", "s3fifo (replay)"], "\(String(describing: colors))")
+        let only = try bench(["plot", csv, "--only", "s3fifo", "--format", "svg", "--out", folder.path + "/only"])
+        #expect(only.status == 0, "\(only.err)")
+        let kept = try JSONSerialization.jsonObject(with: try #require(FileManager.default.contents(atPath: folder.path + "/only/plot_colors.json"))) as? [String: String]
+        #expect(Set(kept?.keys ?? [:].keys) == ["s3fifo (replay)"])
+    }
 }

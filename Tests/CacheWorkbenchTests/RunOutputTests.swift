@@ -125,6 +125,24 @@ struct RunOutputTests {
         #expect(untimed.status == 0)
         #expect(try Self.rows(folder.path + "/c.csv").map { $0["points_at_once"] } == ["4", "4", "4", "4"])
         #expect(untimed.err.contains("4 untimed points were fed from one read of the trace"), "\(untimed.err)")
+        // The pass read the file once: rchar over the pass (the kernel's count) is the file's
+        // size (the file system's) to within the 18 bytes format detection reads again.
+        let generated = folder.path + "/zipf.csv"
+        #expect(try bench(["gen", "--requests", "20000", "--keys", "id", "--plain", "--out", generated]).status == 0)
+        let size = try FileManager.default.attributesOfItem(atPath: generated)[.size] as! Int
+        let pass = try bench(["sweep", "--trace", generated, "--backend", "clock,fifo", "--capacity", "1%,5%", "--no-timing"])
+        #expect(pass.status == 0 && size > 300_000)
+        #expect(pass.err.contains("during the pass (rchar), 1.000× the trace file's \(ByteCount.format(size))"), "\(pass.err)")
+        #expect(pass.err.contains("the simulators' heap at the end was ") && pass.err.contains("peak RSS "))
+        // Compressed, the process reads the decompressor's pipe: no comparison with the file.
+        let gzipped = folder.path + "/zipf.csv.gz"
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gzip.arguments = ["-c", "gzip -c \(ShellQuoting.word(generated)) > \(ShellQuoting.word(gzipped))"]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let compressed = try bench(["sweep", "--trace", gzipped, "--backend", "clock,fifo", "--capacity", "1%,5%", "--no-timing"])
+        #expect(compressed.status == 0 && compressed.err.contains("during the pass (rchar)") && !compressed.err.contains("the trace file's"), "\(compressed.err)")
         #expect(try Self.rows(folder.path + "/c.csv").map { $0["hits"] } == rows.map { $0["hits"] })
         // The report's reading says which rows ran contended (each row at once, merged).
         let page = try ReadingTests.page([folder.path + "/b.csv"], in: folder)

@@ -9,9 +9,14 @@ import CPrefetch
 ///
 /// The too-large rule is kept exactly: an object larger than C never enters the cache nor
 /// evicts anything, so it must not count in distances at C. Objects are put in *bands* by the
-/// smallest curve capacity they fit (one tree per band that has objects); the distance at
-/// capacity i sums the bands up to i. When every object fits the smallest capacity there is
-/// one tree. Equal to separate `lru` runs at every capacity (tested), with one exception it
+/// smallest curve capacity they fit; the distance at capacity i sums the bands up to i. At
+/// and above the top band (that of the largest object so far) every object counts, so one
+/// tree of all objects gives those capacities' distances in one query; each band below the
+/// top has its own tree, for the capacities below the top. Most requests need only a few of
+/// those: a band with nothing after the request's last position adds nothing (read without
+/// touching its tree), and once the distance passes the largest capacity below the top, no
+/// capacity below the top can hit. When every object fits the smallest capacity there is one
+/// tree. Equal to separate `lru` runs at every capacity (tested), with one exception it
 /// reports: a replay keeps an object's stored size on a hit, the curve uses each request's
 /// own size, so requests that change their key's size (`sizeChanges`) may differ.
 ///
@@ -26,8 +31,9 @@ import CPrefetch
 /// `local_hit_cnt_vec[0] += n_req_ - sampled_cnt`) or plain (over the weighted sampled ones).
 ///
 /// Complexity: O(log n + log P) per request with one band (n = distinct positions kept,
-/// P = capacities), O(B (log n + log P)) with B bands; positions are renumbered when they
-/// run out, so memory is O(distinct keys + P).
+/// P = capacities); with B bands O(B (log n + log P)) at worst, for requests whose distance
+/// stays below the top band's capacities through all bands; positions are renumbered when
+/// they run out, so memory is O(distinct keys + P), a tree of O(n) per band.
 public enum LRUMissRatioCurve {
     public struct Point: Sendable, Equatable {
         public var capacity: Int
@@ -96,47 +102,75 @@ public enum LRUMissRatioCurve {
         sampleSize: Int? = nil, adjusted: Bool = true,
         expectedRequests: Int? = nil, expectedKeys: Int? = nil, progress: ((Double?) -> Void)? = nil
     ) throws -> Result {
-        var engine = Engine(capacities: capacities.sorted(), samplingRate: samplingRate, sampleSize: sampleSize, expectedKeys: expectedKeys ?? 0)
-        engine.result.adjusted = adjusted
-        defer { engine.deallocate() }
-        // Positions for every (sampled) request expected, so that none need renumbering.
-        // (Not at a fixed sample size: its memory stays bounded, positions renumbered.)
-        if sampleSize == nil, let expected = expectedRequests ?? source.expectedCount {
-            engine.positions = max(engine.positions, Int(Double(expected) * min(1, samplingRate * 1.1)) + 1024)
-        }
+        let pass = Pass(
+            capacities: capacities, ignoreObjectSize: ignoreObjectSize, samplingRate: samplingRate, sampleSize: sampleSize,
+            adjusted: adjusted, expectedRequests: expectedRequests ?? source.expectedCount, expectedKeys: expectedKeys)
         var sinceProgress = 0
-        // The trace is known ahead, so each request's three dependent cache misses (its
-        // index bucket, its key record, the tree lines at its last position) are started
-        // in a pipeline: the bucket 16 requests ahead, the record 8 ahead (its slot kept
-        // here, so the request itself need not look it up again), the tree lines 4 ahead.
-        var slotsAhead = [Int32](repeating: -1, count: 8)
         while let chunk = try source.nextChunk() {
-            for lane in slotsAhead.indices { slotsAhead[lane] = -1 }
-            try chunk.withUnsafeBufferPointer { requests in
-                let end = requests.endIndex
-                for position in requests.indices {
-                    // Fields, not the whole request: copying a Request retains its key name.
-                    let id = requests[position].id
-                    let size = requests[position].size
-                    let slot = slotsAhead[position & 7]
-                    if position + 16 < end { engine.index.prefetch(requests[position + 16].id) }
-                    if position + 8 < end { slotsAhead[(position + 8) & 7] = engine.prefetchKey(requests[position + 8].id) }
-                    if position + 4 < end { engine.prefetchTree(slot: slotsAhead[(position + 4) & 7]) }
-                    guard size > 0 else {
-                        engine.result.droppedZeroSize += 1
-                        continue
-                    }
-                    try engine.handle(id: id, size: ignoreObjectSize ? 1 : size, knownSlot: slot)
-                }
-            }
+            try chunk.withUnsafeBufferPointer { try pass.feed($0) }
             sinceProgress += chunk.count
             if sinceProgress >= 1 << 20, let progress {
                 sinceProgress = 0
                 progress(source.progress)
             }
         }
-        engine.result.skippedRows = source.skippedRows
-        return engine.finish()
+        return pass.finish(skippedRows: source.skippedRows)
+    }
+
+    /// One curve being computed, fed the trace's requests in order by whoever reads it
+    /// (`compute`, or `CurveFanOut` beside other policies' curves). Not shared between threads.
+    public final class Pass {
+        private var engine: Engine
+        private let ignoreObjectSize: Bool
+        private var finished = false
+        /// Slots found ahead (see `feed`), carried across calls.
+        private var slotsAhead = [Int32](repeating: -1, count: 8)
+
+        public init(
+            capacities: [Int], ignoreObjectSize: Bool = false, samplingRate: Double = 1, sampleSize: Int? = nil, adjusted: Bool = true,
+            expectedRequests: Int? = nil, expectedKeys: Int? = nil
+        ) {
+            engine = Engine(capacities: capacities.sorted(), samplingRate: samplingRate, sampleSize: sampleSize, expectedKeys: expectedKeys ?? 0)
+            engine.result.adjusted = adjusted
+            self.ignoreObjectSize = ignoreObjectSize
+            // Positions for every (sampled) request expected, so that none need renumbering.
+            // (Not at a fixed sample size: its memory stays bounded, positions renumbered.)
+            if sampleSize == nil, let expected = expectedRequests {
+                engine.positions = max(engine.positions, Int(Double(expected) * min(1, samplingRate * 1.1)) + 1024)
+            }
+        }
+
+        deinit { engine.deallocate() }
+
+        /// Counts `requests`, the trace's next ones. O(n (log n + log P)) with one band.
+        public func feed(_ requests: UnsafeBufferPointer<Request>) throws {
+            // The trace is known ahead, so each request's three dependent cache misses (its
+            // index bucket, its key record, the tree lines at its last position) are started
+            // in a pipeline: the bucket 16 requests ahead, the record 8 ahead (its slot kept
+            // here, so the request itself need not look it up again), the tree lines 4 ahead.
+            for lane in slotsAhead.indices { slotsAhead[lane] = -1 }
+            let end = requests.endIndex
+            for position in requests.indices {
+                // Fields, not the whole request: copying a Request retains its key name.
+                let id = requests[position].id
+                let size = requests[position].size
+                let slot = slotsAhead[position & 7]
+                if position + 16 < end { engine.index.prefetch(requests[position + 16].id) }
+                if position + 8 < end { slotsAhead[(position + 8) & 7] = engine.prefetchKey(requests[position + 8].id) }
+                if position + 4 < end { engine.prefetchTree(slot: slotsAhead[(position + 4) & 7]) }
+                guard size > 0 else {
+                    engine.result.droppedZeroSize += 1
+                    continue
+                }
+                try engine.handle(id: id, size: ignoreObjectSize ? 1 : size, knownSlot: slot)
+            }
+        }
+
+        /// The curve after the last request (`skippedRows`: the reader's).
+        public func finish(skippedRows: Int) -> Result {
+            engine.result.skippedRows = skippedRows
+            return engine.finish()
+        }
     }
 
     private struct Engine {
@@ -152,11 +186,20 @@ public enum LRUMissRatioCurve {
             var band: Int32
         }
         var keys: [Key] = []
-        /// Per band (capacity index): its prefix-sum tree once it holds an object, and the
-        /// tree's total; the bands that have trees, ascending.
+        /// Every counted object that fits some capacity, at its last position, and their total.
+        var all: PrefixSumTree?
+        var allTotal = 0
+        /// The highest band holding an object so far (−1: none): from its capacity on, every
+        /// object counts (`all`), so it needs no tree of its own.
+        var top = -1
+        /// Per band below `top` (capacity index): its prefix-sum tree once it holds an object,
+        /// and the tree's total; the bands that have trees, ascending.
         var trees: [PrefixSumTree?]
         var totals: [Int]
         var activeBands: [Int] = []
+        /// Per band: at least its newest position (an object leaving does not lower it; a
+        /// band whose newest is before a request's last position adds nothing to its distance).
+        var newest: [Int]
         var positions = 1 << 16
         var next = 0
         /// Difference arrays over capacity indexes: +at the first capacity of a range, − after it.
@@ -188,6 +231,7 @@ public enum LRUMissRatioCurve {
             weightedByteDiff = Array(repeating: 0, count: capacities.count + 1)
             trees = Array(repeating: nil, count: capacities.count)
             totals = Array(repeating: 0, count: capacities.count)
+            newest = Array(repeating: -1, count: capacities.count)
             threshold = KeySampling.shardsThreshold(rate: samplingRate)
             sampleSet = sampleSize.map { SampleSetHeap(limit: $0) }
             result.sampleSize = sampleSize
@@ -219,11 +263,7 @@ public enum LRUMissRatioCurve {
         mutating func forget(_ id: UInt64) {
             guard let slot = index.remove(id) else { return }
             let key = keys[Int(slot)]
-            let band = Int(key.band)
-            if band < capacities.count, let tree = trees[band] {
-                tree.add(key.lastPosition, -key.size)
-                totals[band] -= key.size
-            }
+            remove(key)
             keys[Int(slot)] = Key(lastPosition: -1, size: 0, band: Int32(capacities.count))
             freeSlots.append(slot)
         }
@@ -255,7 +295,9 @@ public enum LRUMissRatioCurve {
         @inline(__always) func prefetchTree(slot: Int32) {
             guard slot >= 0 else { return }
             let key = keys[Int(slot)]
-            if key.lastPosition >= 0, Int(key.band) < capacities.count, let tree = trees[Int(key.band)] { tree.prefetch(key.lastPosition) }
+            guard key.lastPosition >= 0, Int(key.band) < capacities.count else { return }
+            all?.prefetch(key.lastPosition)
+            if let tree = trees[Int(key.band)] { tree.prefetch(key.lastPosition) }
         }
 
         /// Counts a request; `knownSlot` is `id`'s slot when found ahead, else −1.
@@ -283,11 +325,7 @@ public enum LRUMissRatioCurve {
                 let last = previous.lastPosition
                 if previous.size != size { result.sizeChanges += 1 }
                 if band < capacities.count { countHits(since: last, size: size, band: band) }
-                let old = Int(previous.band)
-                if old < capacities.count, let tree = trees[old] {
-                    tree.add(last, -previous.size)
-                    totals[old] -= previous.size
-                }
+                remove(previous)
                 keys[slot] = Key(lastPosition: position, size: size, band: Int32(band))
             } else {
                 result.uniqueKeys += 1
@@ -301,22 +339,79 @@ public enum LRUMissRatioCurve {
                     keys.append(Key(lastPosition: position, size: size, band: Int32(band)))
                 }
             }
-            if band < capacities.count {
+            if band < capacities.count { add(band: band, position: position, size: size) }
+        }
+
+        /// An object that fits some capacity, at `position`: into `all`, and into its band's
+        /// tree when below the top band (a band above the top makes it the new top).
+        @inline(__always) mutating func add(band: Int, position: Int, size: Int) {
+            if all == nil { all = PrefixSumTree(count: positions) }
+            all!.add(position, size)
+            allTotal += size
+            if band > top { raiseTop(to: band) }
+            if band < top {
                 tree(band).add(position, size)
                 totals[band] += size
+                newest[band] = position
             }
+        }
+
+        /// A key's entry leaves the trees it is in (its last position is about to change, or
+        /// it left the sample).
+        @inline(__always) mutating func remove(_ key: Key) {
+            let band = Int(key.band)
+            guard key.lastPosition >= 0, band < capacities.count else { return }
+            all!.add(key.lastPosition, -key.size)
+            allTotal -= key.size
+            if let tree = trees[band] {
+                tree.add(key.lastPosition, -key.size)
+                totals[band] -= key.size
+            }
+        }
+
+        /// An object of a band above the top came: the old top band's objects, counted until
+        /// now only in `all`, get their own tree (built from the keys, O(positions)); the
+        /// bands between hold nothing. At most once per band.
+        mutating func raiseTop(to band: Int) {
+            let old = top
+            top = band
+            guard old >= 0 else { return }
+            var values = Array(repeating: 0, count: positions)
+            var total = 0
+            var latest = -1
+            for key in keys where Int(key.band) == old && key.lastPosition >= 0 {
+                values[key.lastPosition] = key.size
+                total += key.size
+                latest = max(latest, key.lastPosition)
+            }
+            trees[old] = PrefixSumTree(values: values, count: positions)
+            totals[old] = total
+            newest[old] = latest
+            activeBands.append(old)
+            activeBands.sort()
         }
 
         /// A request at `next − 1` for an object last requested at `last`: the capacities
         /// from its band up where it hits get a hit.
         @inline(__always) mutating func countHits(since last: Int, size: Int, band: Int) {
+            // Everything in a tree sits at or before the previous request: its total less the
+            // prefix up to `last` is what came after. From the top band's capacity on (and from
+            // the request's own band, when that is higher) every object counts.
+            let after = all.map { allTotal - $0.prefixSum(last) } ?? 0  // none yet: every earlier object was too large
+            let first = max(band, top)
+            defer { markHits(from: first, to: capacities.count, distance: size + after, scaled: Double(size) + Double(after) * scale, size: size) }
+            guard band < top else { return }
+            // Below the top: each capacity counts the bands up to its own.
             var distance = size
             var scaled = Double(size)
             var low = band
+            let ceiling = capacities[top - 1]
             for active in activeBands {
-                // Everything in the tree sits at or before the previous request: its total
-                // less the prefix up to `last` is what came after.
-                let between = totals[active] - trees[active]!.prefixSum(last)
+                // Distances only grow with the bands: past the largest capacity below the top,
+                // none of those capacities can hit.
+                if isSampled ? scaled > Double(ceiling) : distance > ceiling { return }
+                // A band whose newest position is not after `last` adds nothing.
+                let between = newest[active] <= last ? 0 : totals[active] - trees[active]!.prefixSum(last)
                 if active <= band {
                     distance += between
                     scaled += Double(between) * scale
@@ -328,7 +423,7 @@ public enum LRUMissRatioCurve {
                 scaled += Double(between) * scale
                 low = active
             }
-            markHits(from: low, to: capacities.count, distance: distance, scaled: scaled, size: size)
+            markHits(from: low, to: top, distance: distance, scaled: scaled, size: size)
         }
 
         @inline(__always) mutating func markHits(from low: Int, to high: Int, distance: Int, scaled: Double, size: Int) {
@@ -349,8 +444,8 @@ public enum LRUMissRatioCurve {
             }
         }
 
-        /// `band`'s tree, made empty on first use (the request adding to it is the band's
-        /// first object).
+        /// `band`'s tree (below the top), made empty on first use (the request adding to it is
+        /// the band's first object).
         mutating func tree(_ band: Int) -> PrefixSumTree {
             if let tree = trees[band] { return tree }
             let tree = PrefixSumTree(count: positions)
@@ -369,17 +464,29 @@ public enum LRUMissRatioCurve {
             if (keys.count - freeSlots.count) * 2 > positions { positions *= 2 }
             var values = Array(repeating: [Int](), count: capacities.count)
             for band in activeBands { values[band] = Array(repeating: 0, count: positions) }
+            var allValues = Array(repeating: 0, count: positions)
             var newPosition = 0
+            for band in newest.indices { newest[band] = -1 }
             for slot in slotAt where slot >= 0 {
                 let slot = Int(slot)
                 keys[slot].lastPosition = newPosition
                 let band = Int(keys[slot].band)
-                if band < capacities.count, trees[band] != nil { values[band][newPosition] = keys[slot].size }
+                if band < capacities.count {
+                    allValues[newPosition] = keys[slot].size
+                    if trees[band] != nil {
+                        values[band][newPosition] = keys[slot].size
+                        newest[band] = newPosition
+                    }
+                }
                 newPosition += 1
             }
             for band in activeBands {
                 trees[band]?.deallocate()
                 trees[band] = PrefixSumTree(values: values[band], count: positions)
+            }
+            if all != nil {
+                all!.deallocate()
+                all = PrefixSumTree(values: allValues, count: positions)
             }
             next = newPosition
         }
@@ -387,6 +494,7 @@ public enum LRUMissRatioCurve {
         /// Frees the index and the trees (once, when the pass ends or fails).
         func deallocate() {
             index.deallocate()
+            all?.deallocate()
             for band in activeBands { trees[band]?.deallocate() }
         }
 

@@ -1,7 +1,8 @@
 /// Miss-ratio curves of any policy the registry has (`bench mrc --policy NAME`), by
 /// replaying it — the same `Replayer`, so the same demand-fill rules as `bench run`:
 ///
-/// - **exact**: one full replay of the trace per capacity (the trace read once per capacity).
+/// - **exact**: one full replay of the trace per capacity — for an online policy all fed from
+///   one read (`CurveFanOut`); an offline one reads the trace once per capacity.
 /// - **MiniSim** (Waldspurger et al., "Cache Modeling and Optimization using Miniature
 ///   Simulations", USENIX ATC 2017; libCacheSim's `MRCProfilerMINISIM::run`,
 ///   `mrcProfiler/mrcProfiler.cpp:277`): the trace is read once, keeping the requests of
@@ -15,7 +16,7 @@
 ///   Offline policies need the sample's next-access times first, so for them the sample is
 ///   held in memory (R × requests, one `Request` each) and replayed per mini cache.
 ///
-/// Complexity: exact, P replays of n requests; MiniSim, one read with P mini caches fed
+/// Complexity: exact, P replays of n requests (online: one read); MiniSim, one read with P mini caches fed
 /// R × n requests each (memory: the P mini caches).
 public enum PolicyMissRatioCurve {
     public struct Point: Sendable, Equatable {
@@ -69,8 +70,12 @@ public enum PolicyMissRatioCurve {
         _ kind: BackendKind, trace: any Trace, capacities: [Int], ignoreObjectSize: Bool, seed: UInt64 = 1,
         stage: (String) -> Void = { _ in }
     ) throws -> Result {
+        // An online policy: every capacity's replay fed from one read (MiniSim keeping every key).
+        guard kind.needsFuture else {
+            return try miniSimInOnePass(kind, trace: trace, capacities: capacities, rate: 1, ignoreObjectSize: ignoreObjectSize, seed: seed, stage: stage)
+        }
         var result = Result(points: [])
-        let nextAccess = kind.needsFuture ? try NextAccess.compute(trace) : nil
+        let nextAccess = try NextAccess.compute(trace)
         for capacity in capacities {
             stage("\(kind.label) at \(capacity)")
             let tally = try replay(kind, trace: trace, capacity: capacity, ignoreObjectSize: ignoreObjectSize, seed: seed, nextAccess: nextAccess)
@@ -120,62 +125,17 @@ public enum PolicyMissRatioCurve {
         return result
     }
 
-    /// MiniSim for an online policy: one read of the trace, each chunk's sampled requests fed
-    /// to every mini cache in turn (`FedReplay`), so nothing but the mini caches is held.
-    /// The same counts as replaying the sample per capacity (tested).
+    /// MiniSim for an online policy: one read of the trace, each block's sampled requests fed
+    /// to every mini cache (`CurveFanOut`), so nothing but the mini caches is held. The same
+    /// counts as replaying the sample per capacity (tested).
     static func miniSimInOnePass(
         _ kind: BackendKind, trace: any Trace, capacities: [Int], rate: Double, ignoreObjectSize: Bool, seed: UInt64,
         stage: (String) -> Void
     ) throws -> Result {
-        var result = Result(points: [])
-        result.inverse = KeySampling.inverse(of: rate)
-        var options = ReplayOptions()
-        options.ignoreObjectSize = ignoreObjectSize
-        options.seed = seed
-        var minis: [(point: Point, replay: (any FedReplay)?, backend: (any CacheBackend)?)] = []
-        for capacity in capacities {
-            let mini = Int(Double(capacity) * rate)
-            guard mini > 0 else {  // a mini cache of 0 bytes: every sampled request is too large
-                minis.append((Point(capacity: capacity, simulatedCapacity: 0), nil, nil))
-                continue
-            }
-            var config = BackendConfig(capacityBytes: mini, seed: seed)
-            if ignoreObjectSize {
-                config.memoryCost = { _ in 1 }
-                config.diskCost = { _ in 1 }
-                config.countsObjects = true
-            }
-            let backend = try kind.make(config)
-            minis.append((Point(capacity: capacity, simulatedCapacity: mini), try fedReplay(backend, capacity: mini, options: options), backend))
-        }
-        defer { for mini in minis { try? mini.backend?.close() } }
-        stage("\(kind.label): \(minis.count) mini caches in one pass, keys sampled at \(rate)")
-        var batch: [Request] = []
-        let source = try trace.open(keepKeyNames: kind.needsKeyNames)
-        while let chunk = try source.nextChunk() {
-            batch.removeAll(keepingCapacity: true)
-            result.sample(chunk, into: &batch, ignoreObjectSize: ignoreObjectSize)
-            try batch.withUnsafeBufferPointer { requests in
-                for mini in minis {
-                    try mini.replay?.feed(requests)
-                    if let failure = mini.replay?.tally.failure {
-                        throw WorkbenchError("\(kind.label) at capacity \(mini.point.simulatedCapacity): \(failure)")
-                    }
-                }
-            }
-        }
-        result.skippedRows = source.skippedRows
-        for mini in minis {
-            var point = mini.point
-            if let tally = mini.replay?.tally {
-                point.hits = tally.hits
-                point.hitBytes = tally.hitBytes
-                point.tooLarge = tally.tooLarge
-            } else {
-                point.tooLarge = result.sampledRequests
-            }
-            result.points.append(point)
-        }
+        let curves = try CurveFanOut.run(
+            [.replays(kind, capacities: capacities, rate: rate)], trace: trace, ignoreObjectSize: ignoreObjectSize, seed: seed,
+            workers: CurveFanOut.defaultWorkers, stage: stage)
+        guard case let .replays(result) = curves[0] else { preconditionFailure("a replay job gives a replay curve") }
         return result
     }
 

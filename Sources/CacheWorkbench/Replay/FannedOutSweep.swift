@@ -69,12 +69,38 @@ struct FannedOutSweep {
         }
     }
 
+    /// What the pass cost the process, for the note under the table (nil fields where
+    /// `/proc` or jemalloc do not say).
+    struct PassFigures {
+        /// Bytes the process read from the trace's opening to the last block (`rchar`).
+        var bytesRead: Int?
+        /// The trace file's size, when it is one uncompressed file.
+        var fileBytes: Int?
+        /// The simulators' heap at the end of the pass: jemalloc's live bytes then, less those
+        /// before the first point's backend was made.
+        var simulatorHeap: Int?
+        /// The process's peak resident set at the end of the pass (`VmHWM`).
+        var peakResident: Int?
+
+        /// "one read of 2.4 GB (rchar 2.4 GB); simulators' heap at the end 812 MiB, peak RSS 1.0 GiB"
+        var text: String {
+            var parts: [String] = []
+            if let bytesRead {
+                parts.append("the process read \(ByteCount.format(bytesRead)) during the pass (rchar)" + (fileBytes.map { String(format: ", %.3f× the trace file's %@", Double(bytesRead) / Double(max(1, $0)), ByteCount.format($0)) } ?? ""))
+            }
+            if let simulatorHeap { parts.append("the simulators' heap at the end was \(ByteCount.format(simulatorHeap))") }
+            if let peakResident { parts.append("peak RSS \(ByteCount.format(peakResident))") }
+            return parts.joined(separator: "; ")
+        }
+    }
+
     /// Runs `points` (all of which fan out) on `workers` cores; calls `finished` with each
     /// point's row, in `points` order, after the pass. `progress` gets the fraction read.
+    @discardableResult
     static func run(
         _ plan: RunPlan, points: [SweepRun.Point], workers: Int, environment: RunEnvironment,
         progress: (Double) -> Void, finished: (SweepRun.Point, RunResult) throws -> Void
-    ) throws {
+    ) throws -> PassFigures {
         try plan.checkBackendOptions()
         let trace = plan.trace
         let hasDimensions = plan.costModel == nil ? try RunPlan.hasDimensions(trace) : false
@@ -88,6 +114,7 @@ struct FannedOutSweep {
             warmed[count] = keys
             return keys
         }
+        let heapBefore = MemoryProbe.allocatedBytes()
         var lanes: [Lane] = []
         defer { for lane in lanes where !lane.closed { try? lane.backend?.close() } }  // after a thrown error
         for point in points {
@@ -110,6 +137,7 @@ struct FannedOutSweep {
             load[lightest] += cost(lane)
         }
         let cores = groups
+        let readBefore = ProcessStatusProbe.bytesRead()
         let source = try trace.open(keepKeyNames: plan.keepsKeyNames)
         let traceError = Mutex<(any Error)?>(nil)
         var block: [Request] = []
@@ -140,6 +168,17 @@ struct FannedOutSweep {
             if block.count >= Self.block { try feedBlock() }
         }
         if !block.isEmpty { try feedBlock() }
+        var figures = PassFigures()
+        if let before = readBefore, let after = ProcessStatusProbe.bytesRead() { figures.bytesRead = after.seen - before.after }
+        // A compressed trace is read through a pipe, decompressed: its file size says nothing.
+        if let file = trace as? TraceFile, Compression.byExtension(file.path) == nil,
+           let head = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file.path)).read(upToCount: Compression.magicLength),
+           Compression.byMagic(Array(head)) == nil,
+           let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int {
+            figures.fileBytes = size
+        }
+        if let before = heapBefore, let after = MemoryProbe.allocatedBytes() { figures.simulatorHeap = max(0, after - before - block.capacity * MemoryLayout<Request>.stride) }
+        figures.peakResident = ProcessStatusProbe.peakResidentBytes()
         for lane in lanes {
             var tally: ReplayTally
             if let replay = lane.replay {
@@ -160,6 +199,7 @@ struct FannedOutSweep {
                 runIndex: lane.point.index, trace: trace, loadSeconds: plan.loadSeconds, environment: environment)
             try finished(lane.point, result)
         }
+        return figures
     }
 
     /// A lane's share of a core: the plan's estimate per request (`SweepPlan.estimate`).

@@ -143,9 +143,10 @@ public struct SweepRun {
         // Untimed simulator points: one read of the trace feeds them all.
         let fanned = fanOut ? pending.filter { FannedOutSweep.fansOut(plan, $0.backend) } : []
         let fanWorkers = min(jobs, max(1, fanned.count))
+        var passFigures: FannedOutSweep.PassFigures?
         if fanned.count > 1 {
             progress.begin("one read")
-            try FannedOutSweep.run(plan, points: fanned, workers: fanWorkers, environment: environment, progress: { fraction in
+            passFigures = try FannedOutSweep.run(plan, points: fanned, workers: fanWorkers, environment: environment, progress: { fraction in
                 progress.show("one read of \(plan.trace.label) feeding \(fanned.count) points on \(fanWorkers) cores · " + String(format: "%.0f%%", fraction * 100))
             }) { point, result in
                 var result = result
@@ -217,7 +218,7 @@ public struct SweepRun {
             notes.append("\(atOnce) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
         }
         if fanned.count > 1 {
-            notes.append("\(fanned.count) untimed points were fed from one read of the trace on \(fanWorkers) core(s), each row's counts those of its own bench run; req/s is each point's own feeding time, and the heap and RSS columns are the process's with all \(fanned.count) in memory (points_at_once). --no-fan-out reads the trace once per point")
+            notes.append("\(fanned.count) untimed points were fed from one read of the trace on \(fanWorkers) core(s), each row's counts those of its own bench run; req/s is each point's own feeding time, and the heap and RSS columns are the process's with all \(fanned.count) in memory (points_at_once). --no-fan-out reads the trace once per point" + (passFigures.map { $0.text.isEmpty ? "" : ". The pass: " + $0.text } ?? ""))
         }
         if curvePoints > 0 {
             notes.append("lru's \(curvePoints) points came from one pass of its exact miss-ratio curve (method = mattson: the same counts as replays, no time, memory or eviction figures)")
