@@ -17,11 +17,16 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Minimal replay loops per policy family: the machine's practical limit (issue 23).
+        .target(name: "MinimalLoops", path: "Sources/MinimalLoops"),
+        // The same loops over an oracleGeneral file, for callgrind and side-by-side timings.
+        .executableTarget(name: "minimal-loop", dependencies: ["MinimalLoops"], path: "Sources/minimal-loop"),
         .executableTarget(
             name: "Workbench",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CacheWorkbench", package: workbench),
+                "MinimalLoops",
             ],
             path: "Benchmarks/Workbench",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

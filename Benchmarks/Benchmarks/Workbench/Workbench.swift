@@ -1,6 +1,7 @@
 import Benchmark
 import CacheWorkbench
 import Foundation
+import MinimalLoops
 
 // Thresholds: `swift package benchmark baseline check` fails when a benchmark's p50 wall
 // clock is more than 60% above the stored baseline's, or its p50 throughput more than 40%
@@ -56,6 +57,15 @@ let benchmarks: @Sendable () -> Void = {
             let backend = try kind.make(config)
             benchmark.startMeasurement()
             blackHole(try replay(requests, backend, capacity: 64 << 20))
+        }
+    }
+
+    // The minimal loop of each policy family on the same requests (ids and sizes packed in
+    // two arrays): the machine's practical limit, the anchor of `policy X` in check-ratios.
+    let packed = PackedTrace(ids: requests.map(\.id), sizes: requests.map { UInt32(clamping: $0.size) })
+    for policy in MinimalPolicy.allCases {
+        Benchmark("minimal \(policy.rawValue) 200k requests 64MiB", configuration: configuration()) { _ in
+            blackHole(MinimalLoop.hits(policy, packed, capacity: 64 << 20))
         }
     }
 
