@@ -67,6 +67,19 @@ struct CurveFanOutTests {
             #expect(single.status == 0)
             #expect(rows.filter { $0["policy"] == policy } == (try csvRows(alone)), "\(policy)")
         }
+        // PFOO-L computes its bound after the last request: never fed, a replay per capacity,
+        // each equal to its own bench run.
+        let bound = folder.path + "/pfoo.csv"
+        let curve = try bench(["mrc", "--policy", "fifo,pfoo-l", "--points", "3", "--csv", bound])
+        #expect(curve.status == 0 && curve.out.contains("pfoo-l: exact: one full pfoo-l replay per capacity") && !curve.out.contains("pfoo-l requests each, all from one read"), "\(curve.out)")
+        for row in try csvRows(bound) where row["policy"] == "pfoo-l" {
+            let runCSV = folder.path + "/run-\(row["capacity_bytes"]!).csv"
+            let run = try bench(["run", "--backend", "pfoo-l", "--capacity", row["capacity_bytes"]!, "--no-timing", "--csv", runCSV])
+            let runRows = try csvRows(runCSV)
+            #expect(run.status == 0 && runRows.first?["hits"] == row["hits"], "pfoo-l at \(row["capacity_bytes"]!)")
+        }
+        let boundRows = try csvRows(bound)
+        #expect(boundRows.contains { $0["policy"] == "pfoo-l" && Int($0["hits"]!)! > 0 })
         for (arguments, reason) in [
             (["--policy", "lru,arc", "--method", "shards"], "--method shards follows LRU stack distances; for arc"),
             (["--policy", "lru,nscache"], "--policy 'lru,nscache'"),

@@ -9,8 +9,9 @@ import Synchronization
 /// once per MiniSim rate and fed to every lane, the lanes split across cores as a fanned-out
 /// sweep's points are (`FannedOutSweep`): a lane stays on one core and sees the requests in
 /// order, so each curve equals the same curve computed alone (tested). Offline policies need
-/// their requests' next accesses before replaying, so they are not fed
-/// (`PolicyMissRatioCurve.exact` and `.miniSim` run them).
+/// their requests' next accesses before replaying, and PFOO-L counts after the last request
+/// (`needsWholeReplay`), so they are not fed (`PolicyMissRatioCurve.exact` and `.miniSim`
+/// run them).
 ///
 /// Complexity: one read of n requests; per request, each stack-distance lane's update
 /// (`LRUMissRatioCurve`), and for a sampled request each replay lane's get (and set on a
@@ -63,7 +64,7 @@ public enum CurveFanOut {
                 // A pass costs about as much as a few replays (tree lines per request).
                 lanes.append(Lane(job: job, capacity: 0, cost: sampleSize == nil ? 0.3 * rate : 0.3, inverse: nil, stack: pass, replay: nil))
             case let .replays(kind, capacities, rate):
-                precondition(!kind.needsFuture, "offline policies are not fed")
+                precondition(!kind.needsFuture && !kind.needsWholeReplay, "offline policies and whole replays are not fed")
                 let inverse = KeySampling.inverse(of: rate)
                 if samplers[inverse] == nil {
                     var sampler = PolicyMissRatioCurve.Result(points: [])

@@ -207,7 +207,7 @@ public struct MissRatioCurveRun {
                     capacities: capacities, samplingRate: sampled ? rate : 1, sampleSize: sampled ? sampleSize : nil, adjusted: arguments.adjust,
                     expectedRequests: summary.requests, expectedKeys: expectedKeys + 16))
                 fed.append(index)
-            } else if !kind.needsFuture {
+            } else if !kind.needsFuture && !kind.needsWholeReplay {
                 jobs.append(.replays(kind, capacities: capacities, rate: rate))
                 fed.append(index)
             }
@@ -222,7 +222,7 @@ public struct MissRatioCurveRun {
                 curves[index] = curve(result, kind: kinds[index], method: methods[index].0, rate: methods[index].1)
             }
         }
-        // Offline policies: their requests' next accesses first, then a replay per capacity.
+        // Offline policies (their requests' next accesses first) and PFOO-L: a replay per capacity.
         for (index, kind) in kinds.enumerated() where curves[index] == nil {
             let (method, rate) = methods[index]
             let result = method == .exact
@@ -269,7 +269,7 @@ public struct MissRatioCurveRun {
         case .exact where isLRU:
             return "exact LRU stack distances\(chosen): \(curve.sampledRequests) requests"
         case .exact:
-            let fed = kind.needsFuture ? "" : ", all from one read"
+            let fed = kind.needsFuture || kind.needsWholeReplay ? "" : ", all from one read"
             return "exact: one full \(kind.label) replay per capacity\(chosen): \(curve.traceRequests) requests each\(fed)"
         case .shards:
             let adjusted = arguments.adjust ? "SHARDS_adj" : "plain SHARDS (no adjustment)"

@@ -71,11 +71,11 @@ public enum PolicyMissRatioCurve {
         stage: (String) -> Void = { _ in }
     ) throws -> Result {
         // An online policy: every capacity's replay fed from one read (MiniSim keeping every key).
-        guard kind.needsFuture else {
+        guard kind.needsFuture || kind.needsWholeReplay else {
             return try miniSimInOnePass(kind, trace: trace, capacities: capacities, rate: 1, ignoreObjectSize: ignoreObjectSize, seed: seed, stage: stage)
         }
         var result = Result(points: [])
-        let nextAccess = try NextAccess.compute(trace)
+        let nextAccess = kind.needsFuture ? try NextAccess.compute(trace) : nil
         for capacity in capacities {
             stage("\(kind.label) at \(capacity)")
             let tally = try replay(kind, trace: trace, capacity: capacity, ignoreObjectSize: ignoreObjectSize, seed: seed, nextAccess: nextAccess)
@@ -94,7 +94,7 @@ public enum PolicyMissRatioCurve {
         _ kind: BackendKind, trace: any Trace, capacities: [Int], rate: Double, ignoreObjectSize: Bool, seed: UInt64 = 1,
         stage: (String) -> Void = { _ in }
     ) throws -> Result {
-        if !kind.needsFuture {
+        if !kind.needsFuture && !kind.needsWholeReplay {
             return try miniSimInOnePass(kind, trace: trace, capacities: capacities, rate: rate, ignoreObjectSize: ignoreObjectSize, seed: seed, stage: stage)
         }
         var result = Result(points: [])

@@ -35,6 +35,8 @@ public struct BackendKind: Sendable {
     public let holdsPayloads: Bool
     public let storesBytes: Bool
     public let needsFuture: Bool
+    /// Its counts come after the last request (`CacheBackend.needsWholeReplay`): never fed.
+    public let needsWholeReplay: Bool
     /// An offline bound (`CacheBackend.isOfflineBound`): charts draw it apart.
     public let isOfflineBound: Bool
     public let probesIO: Bool
@@ -70,6 +72,7 @@ public struct BackendKind: Sendable {
         self.holdsPayloads = Backend.holdsPayloads
         self.storesBytes = Backend.storesBytes
         self.needsFuture = Backend.needsFuture
+        self.needsWholeReplay = Backend.needsWholeReplay
         self.isOfflineBound = Backend.isOfflineBound
         self.probesIO = Backend.probesIO
         self.microsecondsPerRequest = microsecondsPerRequest
@@ -160,7 +163,7 @@ public enum BackendRegistry {
     /// admission policy (`admission=…`), except the offline bound PFOO-L, which bounds every
     /// policy rather than being one.
     private static let baseKinds: [BackendKind] = ownKinds.map { kind in
-        kind.name == "lru" || (policyNames.contains(kind.name) && kind.name != "pfoo-l") ? kind.admitting() : kind
+        kind.name == "lru" || (policyNames.contains(kind.name) && !kind.needsWholeReplay) ? kind.admitting() : kind
     }
 
     private static let ownKinds: [BackendKind] = [

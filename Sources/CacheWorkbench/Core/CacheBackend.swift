@@ -62,6 +62,11 @@ public protocol CacheBackend: AnyObject {
     /// a first pass over the trace and handed over in `BackendConfig.nextAccess`.
     static var needsFuture: Bool { get }
 
+    /// True when the backend's counts come from its own `replay(with:)` after the last
+    /// request (PFOO-L computes its bound then): it cannot be fed a batch at a time
+    /// (`FedReplay`), so sweeps and curves give it a replay of its own.
+    static var needsWholeReplay: Bool { get }
+
     /// True for offline bounds (Belady, BeladySize, PFOO-L): they see the whole trace, so no
     /// online policy can match them; charts draw them apart (gray, dashed). By default the
     /// backends that need the future.
@@ -100,6 +105,7 @@ public protocol CacheBackend: AnyObject {
 extension CacheBackend {
     public static var storesBytes: Bool { false }
     public static var needsFuture: Bool { false }
+    public static var needsWholeReplay: Bool { false }
     public static var isOfflineBound: Bool { needsFuture }
     public static var probesIO: Bool { true }
     public static var receivesBodies: Bool { storesBytes }

@@ -52,6 +52,9 @@ final class PFOOLowerBound: CacheBackend {
     func remove(_ request: Request) {}
     func didReceiveMemoryWarning() -> Int { 0 }
 
+    /// Its bound is computed after the last request, in `replay(with:)`.
+    static var needsWholeReplay: Bool { true }
+
     func replay(with replayer: Replayer) throws -> ReplayTally {
         ignoreObjectSize = replayer.options.ignoreObjectSize
         var tally = try replayer.replay(self)

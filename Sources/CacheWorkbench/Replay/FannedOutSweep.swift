@@ -33,7 +33,7 @@ struct FannedOutSweep {
         return !options.timing && options.http == nil && options.memoryWarnings == nil && !options.timeline && plan.repeats <= 1
             && !backend.storesBytes && !(options.materialize && backend.holdsPayloads)
             && !BackendRegistry.optInNames.contains(backend.name)  // learned policies run a process each
-            && backend.name != "pfoo-l"  // its replay computes the bound after the last request
+            && !backend.needsWholeReplay
     }
 
     /// One point being fed: its backend, its replay and the time spent feeding it.
