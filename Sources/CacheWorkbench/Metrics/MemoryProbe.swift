@@ -17,6 +17,30 @@ public enum MemoryProbe {
         return allocated
     }
 
+    /// jemalloc's own account of what it holds, after advancing its epoch: live
+    /// allocations, the pages backing them (`active`: live bytes plus the unused rest of
+    /// their pages and size classes), its metadata, and what it has resident (active pages,
+    /// freed pages it keeps dirty — never returned with `dirty_decay_ms:-1` — and metadata).
+    public struct AllocatorStats: Sendable, Equatable {
+        public var allocated: Int
+        public var active: Int
+        public var metadata: Int
+        public var resident: Int
+    }
+
+    public static func allocatorStats() -> AllocatorStats? {
+        var epoch: UInt64 = 1
+        guard mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0 else { return nil }
+        func read(_ name: String) -> Int? {
+            var value = 0
+            var size = MemoryLayout<Int>.size
+            return mallctl(name, &value, &size, nil, 0) == 0 ? value : nil
+        }
+        guard let allocated = read("stats.allocated"), let active = read("stats.active"), let metadata = read("stats.metadata"),
+              let resident = read("stats.resident") else { return nil }
+        return AllocatorStats(allocated: allocated, active: active, metadata: metadata, resident: resident)
+    }
+
     /// Resident set size from /proc/self/statm (pages × page size).
     public static func residentBytes() -> Int? {
         let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)

@@ -81,6 +81,8 @@ struct FannedOutSweep {
         var simulatorHeap: Int?
         /// The process's peak resident set at the end of the pass (`VmHWM`).
         var peakResident: Int?
+        /// jemalloc at the end of the pass: where resident memory beyond the live heap is.
+        var allocator: MemoryProbe.AllocatorStats?
 
         /// "one read of 2.4 GB (rchar 2.4 GB); simulators' heap at the end 812 MiB, peak RSS 1.0 GiB"
         var text: String {
@@ -90,6 +92,11 @@ struct FannedOutSweep {
             }
             if let simulatorHeap { parts.append("the simulators' heap at the end was \(ByteCount.format(simulatorHeap))") }
             if let peakResident { parts.append("peak RSS \(ByteCount.format(peakResident))") }
+            if let allocator {
+                parts.append("jemalloc then held \(ByteCount.format(allocator.resident)) resident: \(ByteCount.format(allocator.allocated)) live, "
+                    + "\(ByteCount.format(allocator.active - allocator.allocated)) unused in their pages and size classes, "
+                    + "\(ByteCount.format(allocator.metadata)) of its metadata, \(ByteCount.format(max(0, allocator.resident - allocator.active - allocator.metadata))) freed and kept")
+            }
             return parts.joined(separator: "; ")
         }
     }
@@ -179,6 +186,7 @@ struct FannedOutSweep {
         }
         if let before = heapBefore, let after = MemoryProbe.allocatedBytes() { figures.simulatorHeap = max(0, after - before - block.capacity * MemoryLayout<Request>.stride) }
         figures.peakResident = ProcessStatusProbe.peakResidentBytes()
+        figures.allocator = MemoryProbe.allocatorStats()
         for lane in lanes {
             var tally: ReplayTally
             if let replay = lane.replay {
