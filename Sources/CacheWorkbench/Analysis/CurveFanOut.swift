@@ -156,18 +156,9 @@ public enum CurveFanOut {
         return curves
     }
 
-    /// Lanes split over `workers` cores, the costliest first onto the least loaded core.
+    /// The lanes that simulate something, split over `workers` cores (`balancedGroups`).
     private static func split(_ lanes: [Lane], workers: Int) -> [[Lane]] {
-        let working = lanes.filter { $0.stack != nil || $0.replay != nil }
-        let count = max(1, min(workers, working.count))
-        var cores = [[Lane]](repeating: [], count: count)
-        var load = [Double](repeating: 0, count: count)
-        for lane in working.sorted(by: { $0.cost > $1.cost }) {
-            let lightest = load.indices.min { load[$0] < load[$1] }!
-            cores[lightest].append(lane)
-            load[lightest] += lane.cost
-        }
-        return cores
+        balancedGroups(lanes.filter { $0.stack != nil || $0.replay != nil }, workers: workers, cost: \.cost)
     }
 
     /// One simulator being fed: a stack-distance pass, or one policy's replay at one capacity.

@@ -135,15 +135,8 @@ struct FannedOutSweep {
             lanes.append(try Lane(point: point, prepared: prepared, plan: single))
         }
         // Each core takes whole points, balanced by the plan's cost estimate per request.
-        let workers = max(1, min(workers, lanes.count))
-        var groups = [[Lane]](repeating: [], count: workers)
-        var load = [Double](repeating: 0, count: workers)
-        for lane in lanes.sorted(by: { cost($0) > cost($1) }) {
-            let lightest = load.indices.min { load[$0] < load[$1] }!
-            groups[lightest].append(lane)
-            load[lightest] += cost(lane)
-        }
-        let cores = groups
+        let cores = balancedGroups(lanes, workers: workers, cost: cost)
+        let workers = cores.count
         let readBefore = ProcessStatusProbe.bytesRead()
         let source = try trace.open(keepKeyNames: plan.keepsKeyNames)
         let traceError = Mutex<(any Error)?>(nil)
