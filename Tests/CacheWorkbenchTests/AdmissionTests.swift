@@ -118,6 +118,63 @@ struct AdmissionTests {
         #expect(fifo.hits == 4 && fifo.admission == AdmissionCounts(admitted: 0, rejected: 5))
     }
 
+    @Test("tinylfu in front of CLOCK: the walk that named a spared victim stays done")
+    func tinyLFUClock() throws {
+        let trace: [(UInt64, Int)] = [1, 2, 1, 3, 3, 4, 1, 2, 3].map { ($0, 1) }
+        // Plain CLOCK at 2 objects (head first): 1m [1] 2m [2 1] 1h (1 marked) 3m (1 cleared to
+        // the head, 2 goes: [3 1]) 3h 4m (1 goes: [4 3]) 1m (3 cleared, 4 goes: [1 3]) 2m (3
+        // goes) 3m → 2 hits.
+        #expect(try Self.replay("clock", [:], capacity: 2, trace).hits == 2)
+        // TinyLFU (true counts): 3m (freq 1): the walk clears 1 and moves it to the head, names
+        // 2 (freq 1): a tie, rejected; [1 2] both clear. 3m (2) beats 2 (1): stored, [3 1].
+        // 4m (1) loses to the tail 1 (2). 1h marks 1. 2m (2): the walk moves 1 to the head,
+        // names 3 (2): a tie, rejected. 3h → hits 1h, 1h, 3h = 3; 1 admitted, 3 rejected.
+        let tally = try Self.replay("clock", ["admission": "tinylfu:256"], capacity: 2, trace, countsObjects: true)
+        #expect(tally.hits == 3 && tally.admission == AdmissionCounts(admitted: 1, rejected: 3))
+    }
+
+    @Test("every policy that names its victim: naming it changes nothing (named twice, the same key; then evicted, the plain policy's hits)",
+          arguments: AdmissionChoice.tinyLFUPolicies.components(separatedBy: ", "))
+    func victimNaming(_ name: String) throws {
+        let folder = TemporaryFolder()
+        let requests = try InMemoryTrace.load(TraceFile(path: libCacheSimTestTraces(in: folder, requests: 6_000, images: 800).zipf), keepKeyNames: false).requests
+        for capacity in [200_000, 2_000_000, 20_000_000] {
+            let plain = try replayUntimed(requests, backend: BackendRegistry.named(name).make(BackendConfig(capacityBytes: capacity)), capacity: capacity)
+            let backend = try BackendRegistry.named(name).make(BackendConfig(capacityBytes: capacity))
+            let victims = try #require(backend as? any VictimPeeking)
+            var hits = 0, named = 0
+            for request in requests {
+                if try backend.get(request) { hits += 1; continue }
+                guard request.size <= capacity else { continue }
+                while let victim = victims.nextVictimKey(toFit: request.size) {
+                    #expect(victims.nextVictimKey(toFit: request.size) == victim, "\(name): named twice")
+                    let entries = backend.facts.entries
+                    #expect(victims.isCached(victim))
+                    victims.evictNext(incoming: request.size)
+                    #expect(backend.facts.entries == entries - 1 && !victims.isCached(victim), "\(name): \(victim) named, another evicted")
+                    named += 1
+                }
+                try backend.set(request, cost: request.size, payload: nil)
+            }
+            #expect(named > 0 && hits == plain.hits, "\(name) at \(capacity): \(hits) hits named one by one, \(plain.hits) plain")
+        }
+    }
+
+    @Test("tinylfu is taken by exactly the policies that name their victims")
+    func tinyLFUPolicyList() throws {
+        let listed = Set(AdmissionChoice.tinyLFUPolicies.components(separatedBy: ", "))
+        let folder = TemporaryFolder()
+        let trace = try TraceFile(path: folder.file("t.csv", "0,1,10\n1,2,10\n"))
+        var naming: Set<String> = []
+        for name in BackendRegistry.policyNames.union(["lru"]) where name != "pfoo-l" {
+            let kind = try BackendRegistry.named(name)
+            var config = BackendConfig(capacityBytes: 100)
+            if kind.needsFuture { config.nextAccess = try NextAccess.compute(trace) }
+            if try kind.make(config) is any VictimPeeking { naming.insert(name) }
+        }
+        #expect(naming == listed)
+    }
+
     /// Caffeine's simulator code (`LinkedPolicy` with `TinyLfu` over `PeriodicResetCountMin4`,
     /// ben-manes/caffeine ccef955, its `Config` replaced by reference.conf's defaults) run by
     /// a Java harness kept outside the project, on the differential tests' unit-size trace:
@@ -125,9 +182,14 @@ struct AdmissionTests {
     static let caffeineTinyLFU: [(policy: String, objects: Int, hits: Int, admitted: Int, rejected: Int)] = [
         ("lru", 50, 5622, 1157, 13171), ("lru", 300, 10108, 635, 8957), ("lru", 1500, 13939, 748, 3813),
         ("fifo", 50, 5150, 107, 14693), ("fifo", 300, 8249, 74, 11377), ("fifo", 1500, 13257, 4, 5239),
+        ("mru", 50, 4811, 187, 14952), ("mru", 300, 8915, 182, 10603), ("mru", 1500, 13485, 91, 4924),
+        // CLOCK: the same harness with the candidate placed after the eviction (libCacheSim's
+        // and the workbench's order). Caffeine's own appends it before `findVictim`, so the
+        // entries the walk moves land behind it: 5731, 10135 and 13948 hits there.
+        ("clock", 50, 5752, 1110, 13088), ("clock", 300, 10143, 604, 8953), ("clock", 1500, 13948, 781, 3771),
     ]
 
-    @Test("tinylfu equals Caffeine's simulator (LinkedPolicy, TinyLfu, CountMin4) at 50, 300 and 1500 objects")
+    @Test("tinylfu equals Caffeine's simulator (LinkedPolicy LRU, FIFO, MRU, CLOCK; TinyLfu, CountMin4) at 50, 300 and 1500 objects")
     func tinyLFUCaffeine() throws {
         let folder = TemporaryFolder()
         let unit = try libCacheSimTestTraces(in: folder).unit
@@ -157,7 +219,7 @@ struct AdmissionTests {
         let folder = TemporaryFolder()
         let trace = folder.file("t.csv", "0,1,10\n1,2,10\n")
         for (backend, words) in [("lru[admission=nope]", "unknown admission 'nope'"), ("lru[admission=prob:0]", "P must be"),
-                                 ("lru[admission=size:x]", "N must be"), ("lru[admission=tinylfu:0]", "M must be"), ("sieve[admission=tinylfu]", "lru, fifo"),
+                                 ("lru[admission=size:x]", "N must be"), ("lru[admission=tinylfu:0]", "M must be"), ("arc[admission=tinylfu]", "lru, fifo, mru, clock"),
                                  ("pfoo-l[admission=bloomfilter]", "has no option 'admission'")] {
             let result = try bench(["run", "--trace", trace, "--backend", backend, "--capacity", "20", "--no-timing"])
             #expect(result.status == 2, "\(backend)")

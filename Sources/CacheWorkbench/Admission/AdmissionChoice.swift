@@ -11,7 +11,11 @@ enum AdmissionChoice: Equatable {
     static let help = "admission in front of the policy: bloomfilter (store at the second miss), prob:P (store with probability P), size:N (store objects under N bytes), adaptsize[:R] (AdaptSize, reconfigured every R requests, default 30000), tinylfu[:M] (Caffeine's TinyLFU: store if more frequent than the victim; M sketch counters per entry, default 1); see docs/admission.md"
 
     /// Every policy but `lru` refers to lru's line (`bench list` stays readable).
-    static let shortHelp = "as lru: bloomfilter, prob:P, size:N, adaptsize[:R], tinylfu[:M] (before lru and fifo only)"
+    static let shortHelp = "as lru: bloomfilter, prob:P, size:N, adaptsize[:R], tinylfu[:M] (before \(tinyLFUPolicies) only)"
+
+    /// The policies TinyLFU can sit in front of: those whose next victim can be named
+    /// before it goes (`VictimNamingPolicy`; `AdmissionTests` checks the list against them).
+    static let tinyLFUPolicies = "lru, fifo, mru, clock, sieve, lfu, size, gdsf"
 
     init(parsing text: String) throws {
         let parts = text.trimmingSpaces.lowercased().split(separator: ":", maxSplits: 1).map { String($0).trimmingSpaces }

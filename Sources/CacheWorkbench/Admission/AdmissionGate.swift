@@ -11,11 +11,11 @@
 /// `admits(_:cost:)` on every miss (its rule 3), which is where the question is put; `set`
 /// then stores only what was admitted.
 ///
-/// TinyLFU is asked at `set`, when the cache is full, about the victims the policy would
-/// evict (`VictimPeeking`), as Caffeine's simulator asks its admittor.
+/// TinyLFU is asked at `set`, when the cache is full, about each victim the policy names
+/// before evicting it (`VictimPeeking`), as Caffeine's simulator asks its admittor.
 ///
 /// Complexity: the inner backend's, plus the admissioner's (O(1) per request except
-/// AdaptSize's periodic reconfiguration); TinyLFU O(victims) per full-cache miss.
+/// AdaptSize's periodic reconfiguration); TinyLFU O(1) per victim named.
 final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
     static var needsKeyNames: Bool { Inner.needsKeyNames }
     static var holdsPayloads: Bool { Inner.holdsPayloads }
@@ -25,8 +25,9 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
     static var receivesBodies: Bool { Inner.receivesBodies }
 
     let inner: Inner
-    private var admissioner: any Admissioner
-    /// Set when the admissioner is TinyLFU (asked with victims, at `set`).
+    /// The admissioner asked on a miss (nil with TinyLFU).
+    private var admissioner: (any Admissioner)?
+    /// TinyLFU, asked at `set` about the victims `victims` names.
     private var tinyLFU: TinyLFUAdmission?
     private let victims: (any VictimPeeking)?
     private let capacity: Int
@@ -37,27 +38,24 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
     private var pending: (key: UInt64, admitted: Bool)?
     private(set) var counts = AdmissionCounts()
 
-    /// The policies TinyLFU can sit in front of: those whose next victims can be named
-    /// before they go (`VictimPeeking`).
-    static var tinyLFUPolicies: String { "lru, fifo" }
-
     init(_ inner: Inner, choice: AdmissionChoice, capacity: Int, countsObjects: Bool, cost: @escaping @Sendable (Request) -> Int, name: String) throws {
         self.inner = inner
         self.capacity = capacity
         self.cost = cost
-        // libCacheSim has one generator per thread: a randomized policy shares its own.
-        admissioner = choice.make(random: (inner as? any LibCacheSimRandomized)?.libCacheSimRandom ?? LibCacheSimRandom())
         victims = inner as? any VictimPeeking
         if case .tinyLFU(let multiplier) = choice {
             guard victims != nil else {
-                throw WorkbenchError("--admission tinylfu compares the candidate with the policy's next victim, which \(name) cannot name in advance; it works in front of \(Self.tinyLFUPolicies)")
+                throw WorkbenchError("--admission tinylfu compares the candidate with the policy's next victim, which \(name) cannot name in advance; it works in front of \(AdmissionChoice.tinyLFUPolicies)")
             }
             tinyLFU = TinyLFUAdmission(objects: countsObjects ? capacity : nil, countersMultiplier: multiplier)
+        } else {
+            // libCacheSim has one generator per thread: a randomized policy shares its own.
+            admissioner = choice.make(random: (inner as? any LibCacheSimRandomized)?.libCacheSimRandom ?? LibCacheSimRandom())
         }
     }
 
     var settings: String {
-        let own = "admission=\(tinyLFU?.settings ?? admissioner.settings)"
+        let own = "admission=\(tinyLFU?.settings ?? admissioner?.settings ?? "")"
         return inner.settings.isEmpty ? own : inner.settings + ";" + own
     }
 
@@ -66,7 +64,7 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
         missed = hit ? nil : request.id
         pending = nil
         let cost = cost(request)
-        if tinyLFU != nil { tinyLFU!.record(request.id, cost: cost, capacity: capacity) } else { admissioner.record(request.id, cost: cost, capacity: capacity) }
+        if tinyLFU != nil { tinyLFU!.record(request.id, cost: cost, capacity: capacity) } else { admissioner!.record(request.id, cost: cost, capacity: capacity) }
         return hit
     }
 
@@ -85,7 +83,7 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
     /// size rule refuses first.
     private func ask(_ request: Request, cost: Int) -> Bool {
         if let ordering = inner as? any AdmissionOrdering, !ordering.asksAdmission(cost: cost) { return false }
-        let admitted = admissioner.admits(request.id, cost: cost)
+        let admitted = admissioner!.admits(request.id, cost: cost)
         if admitted { counts.admitted += 1 } else { counts.rejected += 1 }
         return admitted
     }
@@ -94,16 +92,17 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
         if tinyLFU != nil {
             guard let victims else { return }
             tinyLFU!.ensureEntries(inner.facts.entries)
-            let keys = victims.victimKeys(toFit: cost, capacity: capacity)
-            if !keys.isEmpty {
-                for (beaten, victim) in keys.enumerated() where !tinyLFU!.admits(request.id, over: victim) {
+            var asked = false
+            while let victim = victims.nextVictimKey(toFit: cost) {
+                asked = true
+                guard tinyLFU!.admits(request.id, over: victim) else {
                     // Caffeine evicts the candidate; the victims it beat are gone already.
                     counts.rejected += 1
-                    for _ in 0..<beaten { victims.evictNext() }
                     return
                 }
-                counts.admitted += 1
+                victims.evictNext(incoming: cost)
             }
+            if asked { counts.admitted += 1 }
             try inner.set(request, cost: cost, payload: payload)
             return
         }
@@ -148,11 +147,15 @@ protocol AdmissionOrdering {
     func asksAdmission(cost: Int) -> Bool
 }
 
-/// A backend that can name the objects it would evict next, in order, before evicting them
-/// (TinyLFU compares the candidate with each).
+/// A backend that can name the object it would evict next before evicting it (TinyLFU
+/// compares the candidate with each victim in turn).
 protocol VictimPeeking {
-    /// The keys that would go to make room for `cost` (empty when it fits already).
-    func victimKeys(toFit cost: Int, capacity: Int) -> [UInt64]
-    /// Evicts the next victim.
-    func evictNext()
+    /// The key of the object that goes next to make room for `cost`, still cached (the
+    /// policy's search done, `VictimNamingPolicy`); nil when the object fits already or the
+    /// policy would not store it.
+    func nextVictimKey(toFit cost: Int) -> UInt64?
+    /// Evicts that object.
+    func evictNext(incoming cost: Int)
+    /// Whether `key` is cached (tests: the named victim is the one that goes).
+    func isCached(_ key: UInt64) -> Bool
 }

@@ -5,7 +5,7 @@
 /// head; the first with 0 goes.
 ///
 /// Complexity: hit O(1); admit O(1); evict O(1) amortized (each reinsertion spends a hit).
-struct ClockPolicy: SingleQueuePolicy {
+struct ClockPolicy: SingleQueuePolicy, VictimNamingPolicy {
     typealias Meta = Int32
     var queue = Nodes.Queue()
     let bits: Int
@@ -26,13 +26,19 @@ struct ClockPolicy: SingleQueuePolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        let victim = nextVictim(&nodes)
+        nodes.unlink(victim, &queue)
+        return victim
+    }
+
+    /// The walk: the tail loses a frequency and goes back to the head until the tail has 0.
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 {
         var victim = queue.tail
         while nodes[victim].meta >= 1 {
             nodes[victim].meta -= 1
             nodes.moveToHead(victim, &queue)
             victim = queue.tail
         }
-        nodes.unlink(victim, &queue)
         return victim
     }
 }

@@ -92,7 +92,23 @@ extension SingleQueuePolicy {
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { nodes.unlink(slot, &queue) }
 }
 
+/// A policy that can name the object its next `evict` takes before taking it: TinyLFU
+/// admission (`AdmissionGate`) compares the candidate with it first, as Caffeine's
+/// simulator asks its admittor about the victim its `findVictim` chose
+/// (`policy/linked/LinkedPolicy.java`).
+protocol VictimNamingPolicy: EvictionPolicy {
+    /// The slot the next `evict` returns, left cached. The search's own side effects happen
+    /// here and stay done if the victim is spared (CLOCK's cleared bits and reinsertions,
+    /// SIEVE's hand and bits, stale heap entries dropped), as in Caffeine's `findVictim`;
+    /// `evict` then takes this slot without searching again. Called only while an object
+    /// is cached. Complexity: that of the policy's `evict`.
+    mutating func nextVictim(_ nodes: inout Nodes) -> Int32
+}
+
 /// A single-queue policy that evicts from the tail with the default `evict` and nothing else
-/// (LRU, FIFO): its next victims are the tail and the objects newer than it, in order, so
-/// they can be named before they go (`VictimPeeking`, for TinyLFU admission).
-protocol TailEvictingPolicy: SingleQueuePolicy {}
+/// (LRU, FIFO): its next victim is the tail.
+protocol TailEvictingPolicy: SingleQueuePolicy, VictimNamingPolicy {}
+
+extension TailEvictingPolicy {
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 { queue.tail }
+}

@@ -10,7 +10,7 @@ import HeapModule
 /// Complexity: hit O(log n); admit O(log n); evict O(log n) amortized (a min-heap with an
 /// entry per update; stale entries are skipped, and the heap is rebuilt when they
 /// outnumber the live ones).
-struct GDSFPolicy: EvictionPolicy {
+struct GDSFPolicy: VictimNamingPolicy {
     struct Meta {
         var frequency: Int
         /// The request of the object's last update: its heap entry's tie-break and the
@@ -71,6 +71,13 @@ struct GDSFPolicy: EvictionPolicy {
             return lowest.slot
         }
         return -1  // unreachable: every cached object has a live entry
+    }
+
+    /// The lowest live priority; stale entries above it are dropped on the way (as `evict`
+    /// would skip them). O(log n) per dropped entry.
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 {
+        while let lowest = heap.min, nodes[lowest.slot].meta.stamp != lowest.stamp { _ = heap.popMin() }
+        return heap.min!.slot  // every cached object has a live entry
     }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {

@@ -4,7 +4,7 @@
 ///
 /// Complexity: hit O(1); admit O(1); evict O(1), plus a scan up the counts when the lowest
 /// one empties (amortized by the hits that raised them, as in libCacheSim).
-struct LFUPolicy: EvictionPolicy {
+struct LFUPolicy: VictimNamingPolicy {
     /// The object's request count.
     typealias Meta = Int32
     /// `buckets[f]`: the objects requested f times, in the order they reached f.
@@ -31,14 +31,19 @@ struct LFUPolicy: EvictionPolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        let victim = nextVictim(&nodes)
+        nodes.unlink(victim, &buckets[lowest])
+        if buckets[lowest].count == 0 { lowest = 0 }
+        return victim
+    }
+
+    /// The oldest object of the lowest count (found again if it emptied).
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 {
         if lowest == 0 || buckets[lowest].count == 0 {
             lowest = 1
             while buckets[lowest].count == 0 { lowest += 1 }
         }
-        let victim = buckets[lowest].tail
-        nodes.unlink(victim, &buckets[lowest])
-        if buckets[lowest].count == 0 { lowest = 0 }
-        return victim
+        return buckets[lowest].tail
     }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { nodes.unlink(slot, &buckets[Int(nodes[slot].meta)]) }

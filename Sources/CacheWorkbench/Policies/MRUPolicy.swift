@@ -7,7 +7,7 @@
 /// of one). The workbench evicts that object and counts the eviction (`fallbacks`).
 ///
 /// Complexity: hit O(1), admit O(1), evict O(1).
-struct MRUPolicy: SingleQueuePolicy {
+struct MRUPolicy: SingleQueuePolicy, VictimNamingPolicy {
     typealias Meta = Void
     var queue = Nodes.Queue()
     /// Evictions of the only cached object, where libCacheSim's MRU crashes.
@@ -29,4 +29,8 @@ struct MRUPolicy: SingleQueuePolicy {
         nodes.unlink(victim, &queue)
         return victim
     }
+
+    /// The head (the candidate is placed after the eviction: Caffeine's `MRU.findVictim`
+    /// skipping the added entry names the same object).
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 { queue.head }
 }

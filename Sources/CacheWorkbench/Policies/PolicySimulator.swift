@@ -6,7 +6,7 @@
 ///
 /// Complexity: get O(1) + the policy's `hit`; set O(1) amortized + the policy's `evict` per
 /// victim and `admit`.
-final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
+final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     static var needsKeyNames: Bool { false }
     static var holdsPayloads: Bool { false }
     static var needsFuture: Bool { Policy.needsFuture }
@@ -72,9 +72,12 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     }
 
     @inline(__always)
-    func get(_ request: Request) -> Bool {
-        guard let slot = nodes.pointee.find(request.id) else {
-            policy.pointee.miss(request.id)
+    func get(_ request: Request) -> Bool { getKey(request.id) }
+
+    @inline(__always)
+    func getKey(_ id: UInt64) -> Bool {
+        guard let slot = nodes.pointee.find(id) else {
+            policy.pointee.miss(id)
             return false
         }
         policy.pointee.hit(slot, &nodes.pointee)
@@ -82,17 +85,23 @@ final class PolicySimulator<Policy: EvictionPolicy>: CacheBackend {
     }
 
     @inline(__always)
-    func set(_ request: Request, cost: Int, payload: Payload? = nil) {
+    func set(_ request: Request, cost: Int, payload: Payload? = nil) { setKey(request.id, cost: cost) }
+
+    @inline(__always)
+    func setKey(_ id: UInt64, cost: Int) {
         // A set of a cached key (not in demand-fill replay: it only sets after a miss)
         // replaces the object: the old one goes, the new one is admitted afresh.
-        if nodes.pointee.find(request.id) != nil { remove(request) }
+        if let slot = nodes.pointee.find(id) {
+            policy.pointee.removing(slot, &nodes.pointee)
+            nodes.pointee.free(slot)
+        }
         guard cost <= capacity, policy.pointee.admits(cost) else { return }
         while nodes.pointee.usedBytes + cost > capacity, nodes.pointee.count > 0 {
             let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
             nodes.pointee.evict(victim)
         }
         guard policy.pointee.storesAfterEviction(cost) else { return }
-        let slot = nodes.pointee.add(request.id, cost: cost, meta: policy.pointee.newMeta)
+        let slot = nodes.pointee.add(id, cost: cost, meta: policy.pointee.newMeta)
         policy.pointee.admit(slot, &nodes.pointee)
     }
 
@@ -165,26 +174,20 @@ extension PolicySimulator: AdmissionOrdering {
     func asksAdmission(cost: Int) -> Bool { !Policy.sizeRuleBeforeAdmission || policy.pointee.admits(cost) }
 }
 
-/// LRU's and FIFO's next victims are the tail and the objects newer than it. O(victims).
-extension PolicySimulator: VictimPeeking where Policy: TailEvictingPolicy {
-    func victimKeys(toFit cost: Int, capacity: Int) -> [UInt64] {
-        var keys: [UInt64] = []
-        var used = nodes.pointee.usedBytes
-        var slot = policy.pointee.queue.tail
-        while used > capacity - cost, slot >= 0 {
-            let node = nodes.pointee[slot]
-            keys.append(node.key)
-            used -= node.cost
-            slot = node.newer
-        }
-        return keys
+/// A policy that names its next victim, one at a time, as `set`'s loop would evict them.
+extension PolicySimulator: VictimPeeking where Policy: VictimNamingPolicy {
+    func nextVictimKey(toFit cost: Int) -> UInt64? {
+        guard cost <= capacity, policy.pointee.admits(cost), nodes.pointee.usedBytes + cost > capacity, nodes.pointee.count > 0 else { return nil }
+        return nodes.pointee[policy.pointee.nextVictim(&nodes.pointee)].key
     }
 
-    func evictNext() {
+    func evictNext(incoming cost: Int) {
         guard nodes.pointee.count > 0 else { return }
-        let victim = policy.pointee.evict(&nodes.pointee, incoming: 0)
+        let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
         nodes.pointee.evict(victim)
     }
+
+    func isCached(_ key: UInt64) -> Bool { nodes.pointee.find(key) != nil }
 }
 
 /// A randomized policy's generator, for the admissioner in front (`AdmissionGate`).

@@ -6,7 +6,7 @@
 /// move, so hits write one byte.
 ///
 /// Complexity: hit O(1); admit O(1); evict O(1) amortized (each bit cleared was set by a hit).
-struct SievePolicy: SingleQueuePolicy {
+struct SievePolicy: SingleQueuePolicy, VictimNamingPolicy {
     typealias Meta = Bool
     var queue = Nodes.Queue()
     /// The next object the hand looks at; -1 = start from the tail.
@@ -19,13 +19,21 @@ struct SievePolicy: SingleQueuePolicy {
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { nodes[slot].meta = true }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        let victim = nextVictim(&nodes)
+        hand = nodes[victim].newer
+        nodes.unlink(victim, &queue)
+        return victim
+    }
+
+    /// The hand's walk, clearing bits; it stops on the victim (so a spared victim is where
+    /// the next walk starts, unvisited unless hit since).
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 {
         var victim = hand >= 0 ? hand : queue.tail
         while nodes[victim].meta {
             nodes[victim].meta = false
             victim = nodes[victim].newer >= 0 ? nodes[victim].newer : queue.tail
         }
-        hand = nodes[victim].newer
-        nodes.unlink(victim, &queue)
+        hand = victim
         return victim
     }
 

@@ -9,7 +9,7 @@
 /// is the same on every trace whose keys keep their size.
 ///
 /// Complexity: hit O(1); admit O(log n); evict O(log n).
-struct SizePolicy: EvictionPolicy {
+struct SizePolicy: VictimNamingPolicy {
     typealias Meta = Void
     private var heap = LibCacheSimPQueue()
 
@@ -27,6 +27,9 @@ struct SizePolicy: EvictionPolicy {
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         heap.pop()!  // the simulator evicts only while an object is cached, and each is in the heap
     }
+
+    /// The heap's top: the largest object. O(1).
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 { heap.top! }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { heap.remove(slot) }
 }

@@ -136,6 +136,8 @@ struct FannedOutSweep {
         }
         // Each core takes whole points, balanced by the plan's cost estimate per request.
         let cores = balancedGroups(lanes, workers: workers, cost: cost)
+        // The working-set and warm-up scans are done; their tables' pages go back now.
+        MemoryProbe.releaseFreedPages()
         let workers = cores.count
         let readBefore = ProcessStatusProbe.bytesRead()
         let source = try trace.open(keepKeyNames: plan.keepsKeyNames)
@@ -160,6 +162,9 @@ struct FannedOutSweep {
                 }
             }
             block.removeAll(keepingCapacity: true)
+            // Tables that doubled freed their old arrays, which no simulator allocates again:
+            // kept (dirty_decay_ms:-1), they would stay resident until exit.
+            MemoryProbe.releaseFreedPages()
             if let error = traceError.withLock({ $0 }) { throw error }
             if let fraction = source.progress { progress(fraction) }
         }

@@ -1,0 +1,50 @@
+import Testing
+@testable import CacheWorkbench
+
+/// A policy simulator's plain replay reads ids and sizes in place (`ReplayLoop.handleKeys`);
+/// every count must equal the general loop's (`handle`), which recording outcomes forces.
+@Suite("in-place replay of policy simulators")
+struct InPlaceReplayTests {
+    /// A Zipf trace with zero-size requests (rule 4) and objects larger than the cache (rule 3)
+    /// mixed in.
+    static func requests() -> [Request] {
+        var requests = zipfRequests(requests: 20_000, images: 2_000)
+        for index in stride(from: 7, to: requests.count, by: 97) { requests[index].size = 0 }
+        for index in stride(from: 11, to: requests.count, by: 101) { requests[index].size = 40_000_000 }
+        return requests
+    }
+
+    static func replay(_ requests: [Request], _ name: String, capacity: Int, ignoreObjectSize: Bool, timeline: Bool, general: Bool) throws -> ReplayTally {
+        let source = try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false)
+        var options = ReplayOptions()
+        options.timing = false
+        options.ignoreObjectSize = ignoreObjectSize
+        options.timeline = timeline
+        options.memorySampleInterval = 1_000
+        options.recordOutcomes = general  // not plain: the general loop
+        var config = BackendConfig(capacityBytes: capacity)
+        config.countsObjects = ignoreObjectSize
+        let backend = try BackendRegistry.named(name).make(config)
+        return try backend.replay(with: Replayer(source: source, capacity: capacity, options: options))
+    }
+
+    @Test("the same counts, peaks and timeline as the general loop", arguments: ["lru", "fifo", "s3fifo", "arc", "lhd", "gdsf", "wtinylfu"])
+    func sameCounts(_ name: String) throws {
+        let requests = Self.requests()
+        for (capacity, objects) in [(8_000_000, false), (30_000_000, false), (300, true)] {
+            let inPlace = try Self.replay(requests, name, capacity: capacity, ignoreObjectSize: objects, timeline: true, general: false)
+            let general = try Self.replay(requests, name, capacity: capacity, ignoreObjectSize: objects, timeline: true, general: true)
+            let label = "\(name) at \(capacity)"
+            #expect(inPlace.outcomes.count == 0 && general.outcomes.count == general.requests, "\(label): the paths taken")
+            #expect(inPlace.requests == general.requests && inPlace.hits == general.hits && inPlace.hitBytes == general.hitBytes, "\(label)")
+            #expect(inPlace.requestedBytes == general.requestedBytes && inPlace.tooLarge == general.tooLarge, "\(label)")
+            #expect(inPlace.droppedZeroSize == general.droppedZeroSize && inPlace.droppedZeroSize > 0, "\(label)")
+            #expect(objects || inPlace.tooLarge > 0, "\(label): rule 3 exercised")
+            #expect(inPlace.memory.accounted == general.memory.accounted && inPlace.finalFacts == general.finalFacts, "\(label)")
+            #expect(inPlace.timeline.map(\.requestIndex) == general.timeline.map(\.requestIndex), "\(label)")
+            #expect(inPlace.timeline.map(\.accountedBytes) == general.timeline.map(\.accountedBytes), "\(label)")
+            #expect(inPlace.timeline.map(\.windowHitRatio) == general.timeline.map(\.windowHitRatio), "\(label)")
+            #expect(inPlace.timeline.map(\.traceTime) == general.timeline.map(\.traceTime), "\(label)")
+        }
+    }
+}
