@@ -91,10 +91,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     func setKey(_ id: UInt64, cost: Int) {
         // A set of a cached key (not in demand-fill replay: it only sets after a miss)
         // replaces the object: the old one goes, the new one is admitted afresh.
-        if let slot = nodes.pointee.find(id) {
-            policy.pointee.removing(slot, &nodes.pointee)
-            nodes.pointee.free(slot)
-        }
+        removeKey(id)
         guard cost <= capacity, policy.pointee.admits(cost) else { return }
         while nodes.pointee.usedBytes + cost > capacity, nodes.pointee.count > 0 {
             let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
@@ -105,8 +102,11 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
         policy.pointee.admit(slot, &nodes.pointee)
     }
 
-    func remove(_ request: Request) {
-        guard let slot = nodes.pointee.find(request.id) else { return }
+    func remove(_ request: Request) { removeKey(request.id) }
+
+    @inline(__always)
+    func removeKey(_ id: UInt64) {
+        guard let slot = nodes.pointee.find(id) else { return }
         policy.pointee.removing(slot, &nodes.pointee)
         nodes.pointee.free(slot)
     }

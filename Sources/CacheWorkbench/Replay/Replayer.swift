@@ -294,13 +294,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         if schedule != nil { try warnIfDue(request) }
         if honoursOperations, try applyWrite(request, counting: true) { return }
         tally.requests += 1
-        defer {
-            // Exactly every `sampleInterval` requests, whatever the reader's chunk size.
-            if tally.requests == nextSampleAt {
-                sampleMemory(warningReleased: nil)
-                nextSampleAt += sampleInterval
-            }
-        }
+        defer { sampleMemoryIfDue() }
         let size = ignoreObjectSize ? 1 : request.size
         tally.requestedBytes += ByteTotal(size)
         lastTime = request.time
@@ -401,10 +395,10 @@ struct ReplayLoop<Backend: CacheBackend> {
     }
 
     /// Whether the next requests need nothing of `handle` but rules 1–5 on ids and sizes:
-    /// no timing, warm-up, warnings, outcomes, HTTP, operations, pixels or payloads.
+    /// no timing, warm-up, warnings, outcomes, HTTP, operations or pixels (a `KeyOnlyBackend`
+    /// holds no payloads and stores no bytes, by its contract).
     var isPlain: Bool {
-        !timing && warmupLeft == 0 && schedule == nil && http == nil && !honoursOperations && !recordsOutcomes
-            && !pricesPixels && !materialize && !Backend.holdsPayloads && !Backend.storesBytes && !Backend.receivesBodies
+        !timing && warmupLeft == 0 && schedule == nil && http == nil && !honoursOperations && !recordsOutcomes && !pricesPixels
     }
 
     /// What the request costs, and the pixel rule that priced it (`ReplayOptions.price`).
@@ -462,6 +456,15 @@ struct ReplayLoop<Backend: CacheBackend> {
         }
     }
 
+    /// Exactly every `sampleInterval` counted requests, whatever the reader's chunk size.
+    @inline(__always)
+    mutating func sampleMemoryIfDue() {
+        if tally.requests == nextSampleAt {
+            sampleMemory(warningReleased: nil)
+            nextSampleAt += sampleInterval
+        }
+    }
+
     mutating func sampleMemory(warningReleased: Int?) {
         if warningReleased == nil { lastSampleAt = tally.requests }
         tally.memory.sample(accounted: backend.facts.accountedBytes)
@@ -477,7 +480,8 @@ struct ReplayLoop<Backend: CacheBackend> {
 }
 
 /// A backend whose `get` and `set` read nothing of a request but its id (a policy
-/// simulator), and which has no size rule of its own (`admits` is nil): a plain replay
+/// simulator), which has no size rule of its own (`admits` is nil), holds no payloads and
+/// stores no bytes: a plain replay
 /// feeds it ids and sizes read in place from the trace's storage.
 protocol KeyOnlyBackend: CacheBackend {
     /// `get` of a request with this id.
@@ -520,10 +524,7 @@ extension ReplayLoop where Backend: KeyOnlyBackend {
                 backend.setKey(id, cost: cost)
                 accountedPeak = max(accountedPeak, backend.usedBytes)
             }
-            if tally.requests == nextSampleAt {
-                sampleMemory(warningReleased: nil)
-                nextSampleAt += sampleInterval
-            }
+            sampleMemoryIfDue()
         }
     }
 }
