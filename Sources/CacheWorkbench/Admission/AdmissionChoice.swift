@@ -11,11 +11,19 @@ enum AdmissionChoice: Equatable {
     static let help = "admission in front of the policy: bloomfilter (store at the second miss), prob:P (store with probability P), size:N (store objects under N bytes), adaptsize[:R] (AdaptSize, reconfigured every R requests, default 30000), tinylfu[:M] (Caffeine's TinyLFU: store if more frequent than the victim; M sketch counters per entry, default 1); see docs/admission.md"
 
     /// Every policy but `lru` refers to lru's line (`bench list` stays readable).
-    static let shortHelp = "as lru: bloomfilter, prob:P, size:N, adaptsize[:R], tinylfu[:M] (before \(tinyLFUPolicies) only)"
+    static let shortHelp = "as lru: bloomfilter, prob:P, size:N, adaptsize[:R], tinylfu[:M] (not before \(tinyLFUExclusions.map(\.name).joined(separator: ", ")))"
 
     /// The policies TinyLFU can sit in front of: those whose next victim can be named
     /// before it goes (`VictimNamingPolicy`; `AdmissionTests` checks the list against them).
-    static let tinyLFUPolicies = "lru, fifo, mru, clock, sieve, lfu, size, gdsf"
+    static let tinyLFUPolicies = "lru, fifo, mru, clock, sieve, lfu, size, gdsf, lruprob, random, randomtwo, randomlru, hyperbolic, beladysize, belady, 2q, slru, sfifo, s3lru, s3fifo, clock2qplus, arc, car, mq, lruk, lfuda, crlfu, lecar, cacheus, lhd, fifomerge, fiforeinsertion, qdlp, s3fifod, flashprob, clockpro, lirs[variant=paper]"
+
+    /// The policies TinyLFU cannot sit in front of, and why: each has no single next victim
+    /// to compare the candidate with (`AdmissionTests` checks the list against them).
+    static let tinyLFUExclusions: [(name: String, reason: String)] = [
+        ("wtinylfu", "W-TinyLFU has TinyLFU inside, between its window and its main cache (Caffeine's simulator runs it as that policy's admittor)"),
+        ("lirs", "libCacheSim's LIRS evicts inside its insertion, by where the new id sits in its stack (lirs[variant=paper] takes tinylfu)"),
+        ("clockpro[variant=paper]", "CLOCK-Pro's cold hand frees a page as it turns, changing hot and cold pages on the way"),
+    ]
 
     init(parsing text: String) throws {
         let parts = text.trimmingSpaces.lowercased().split(separator: ":", maxSplits: 1).map { String($0).trimmingSpaces }

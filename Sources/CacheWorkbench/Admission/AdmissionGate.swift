@@ -45,7 +45,8 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
         victims = inner as? any VictimPeeking
         if case .tinyLFU(let multiplier) = choice {
             guard victims != nil else {
-                throw WorkbenchError("--admission tinylfu compares the candidate with the policy's next victim, which \(name) cannot name in advance; it works in front of \(AdmissionChoice.tinyLFUPolicies)")
+                let reason = AdmissionChoice.tinyLFUExclusions.first { $0.name.hasPrefix(name) }?.reason ?? "it cannot name its next victim in advance"
+                throw WorkbenchError("--admission tinylfu compares the candidate with the policy's next victim, which \(name) cannot give: \(reason)")
             }
             tinyLFU = TinyLFUAdmission(objects: countsObjects ? capacity : nil, countersMultiplier: multiplier)
         } else {

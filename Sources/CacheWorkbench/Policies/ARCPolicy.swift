@@ -12,7 +12,7 @@
 /// B2's oldest id, then REPLACE. Ghost ids are trimmed only then, as in libCacheSim.
 ///
 /// Complexity: hit O(1); miss O(1) expected (two ghost look-ups); evict O(1).
-struct ARCPolicy: EvictionPolicy {
+struct ARCPolicy: VictimNamingPolicy {
     /// Which data list holds the object: 1 = T1, 2 = T2.
     typealias Meta = UInt8
     private var t1 = Nodes.Queue()
@@ -96,9 +96,21 @@ struct ARCPolicy: EvictionPolicy {
         return replace(&nodes)
     }
 
+    /// `evict`'s choice, without the ghost lists' trimming, which does not change it.
+    /// TinyLFU in front compares the candidate with it after the miss has adapted `p`.
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        let t1Alone = !(ghostHitInB1 || ghostHitInB2) && t1.bytes + b1.bytes + incoming > capacity && b1.bytes == 0
+        return t1Alone || replacesFromT1 ? t1.tail : t2.tail
+    }
+
+    /// Whether REPLACE takes T1's LRU (else T2's).
+    @inline(__always) private var replacesFromT1: Bool {
+        (t1.bytes > 0 && (Double(t1.bytes) > p || (Double(t1.bytes) == p && ghostHitInB2))) || t2.bytes == 0
+    }
+
     /// The paper's REPLACE: T1's LRU to B1, or T2's LRU to B2.
     @inline(__always) private mutating func replace(_ nodes: inout Nodes) -> Int32 {
-        let fromT1 = (t1.bytes > 0 && (Double(t1.bytes) > p || (Double(t1.bytes) == p && ghostHitInB2))) || t2.bytes == 0
+        let fromT1 = replacesFromT1
         let victim = fromT1 ? t1.tail : t2.tail
         if fromT1 { nodes.unlink(victim, &t1) } else { nodes.unlink(victim, &t2) }
         // A cached id is in neither ghost list (a ghost hit took it out before admission).

@@ -13,7 +13,7 @@ import HeapModule
 ///
 /// Complexity: hit O(log n); admit O(log n); evict O(log n) amortized (a max-heap of next
 /// accesses with stale entries skipped).
-struct BeladyPolicy: EvictionPolicy {
+struct BeladyPolicy: VictimNamingPolicy {
     static var needsFuture: Bool { true }
     /// The object's next access.
     typealias Meta = Int64
@@ -71,6 +71,16 @@ struct BeladyPolicy: EvictionPolicy {
         }
         nodes.unlink(victim, &queue)
         return victim
+    }
+
+    /// The object requested furthest ahead (stale heap entries on top dropped on the way,
+    /// as `evict` would), else the queue's tail.
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        while let top = heap.max {
+            if nodes.find(top.key) == top.slot && nodes[top.slot].meta == top.next { return top.slot }
+            heap.removeMax()
+        }
+        return queue.tail
     }
 
     /// Its heap entries go stale and are skipped when they come up.

@@ -14,14 +14,14 @@
 /// pass a smaller `hashpower` to both tools for quick runs.
 ///
 /// Complexity: hit O(1); admit O(1) amortized; evict O(n-sample × buckets / objects) draws.
-struct BeladySizePolicy: EvictionPolicy {
+struct BeladySizePolicy: SampledPolicy {
     static var needsFuture: Bool { true }
     /// The object's next access (a request position).
     typealias Meta = Int64
     private let future: [Int64]
     private var position = 0
     private var pendingNext = NextAccess.never
-    private var sampler: LibCacheSimSampler
+    var sampler: LibCacheSimSampler
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
     private let samples: Int
@@ -58,9 +58,7 @@ struct BeladySizePolicy: EvictionPolicy {
 
     func storesAfterEviction(_ cost: Int) -> Bool { pendingNext != NextAccess.never }
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { sampler.insert(slot, id: nodes[slot].key) }
-
-    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var victim: Int32 = -1
         var victimScore: Int64 = -1
         for _ in 0..<samples {
@@ -74,14 +72,6 @@ struct BeladySizePolicy: EvictionPolicy {
         // libCacheSim draws again when every score was negative (it cannot be: a cached
         // object's next access is after now).
         if victim < 0 { victim = sampler.random() }
-        sampler.remove(victim)
         return victim
     }
-
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
-}
-
-/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
-extension BeladySizePolicy: LibCacheSimRandomized {
-    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
 }

@@ -21,7 +21,7 @@
 ///
 /// Complexity: hit O(1); miss O(1) expected (two ghost look-ups); evict O(1) amortized
 /// (each move clears a bit a hit set). Memory: B2 keeps an id per object it ever evicted.
-struct CARPolicy: EvictionPolicy {
+struct CARPolicy: VictimNamingPolicy {
     struct Meta {
         var referenced: Bool
         var inT2: Bool
@@ -84,35 +84,41 @@ struct CARPolicy: EvictionPolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        let victim = replace(&nodes)
-        if t1.bytes + b1.bytes >= capacity { b1.popOldest() }
-        return victim
+        evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
     }
 
-    /// REPLACE, as `_CAR_replace`: sweeps the hands until an object with a clear bit goes.
-    private mutating func replace(_ nodes: inout Nodes) -> Int32 {
+    /// REPLACE's search, as `_CAR_replace` sweeps the hands: referenced fronts of T1 move
+    /// to T2, referenced fronts of T2 go round with their bit cleared, until a front with a
+    /// clear bit is found. The moves stay done if TinyLFU in front spares it.
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         while true {
             if Double(t1.bytes) >= max(1, p) || t2.count == 0 {
                 if Double(t1.bytes) < max(1, p) { fallbacks += 1 }
                 let front = t1.tail
+                if !nodes[front].meta.referenced { return front }
                 nodes.unlink(front, &t1)
-                if !nodes[front].meta.referenced {
-                    b1.insertAbsent(nodes[front].key, cost: nodes[front].cost)
-                    return front
-                }
                 nodes[front].meta = Meta(referenced: false, inT2: true)
                 nodes.pushHead(front, &t2)
             } else {
                 let front = t2.tail
-                if !nodes[front].meta.referenced {
-                    nodes.unlink(front, &t2)
-                    b2.insertAbsent(nodes[front].key, cost: nodes[front].cost)
-                    return front
-                }
+                if !nodes[front].meta.referenced { return front }
                 nodes[front].meta.referenced = false
                 nodes.moveToHead(front, &t2)
             }
         }
+    }
+
+    /// Takes the named front, its id to B1 or B2, then trims B1 as `_CAR_evict` does.
+    @inline(__always) mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        if nodes[victim].meta.inT2 {
+            nodes.unlink(victim, &t2)
+            b2.insertAbsent(nodes[victim].key, cost: nodes[victim].cost)
+        } else {
+            nodes.unlink(victim, &t1)
+            b1.insertAbsent(nodes[victim].key, cost: nodes[victim].cost)
+        }
+        if t1.bytes + b1.bytes >= capacity { b1.popOldest() }
+        return victim
     }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {

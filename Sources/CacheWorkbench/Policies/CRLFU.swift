@@ -74,7 +74,7 @@ struct CRLFU {
 /// through libCacheSim's C API.
 ///
 /// Complexity: as `CRLFU`: hit, admit and evict O(1) plus the scan when the lowest count empties.
-struct CRLFUPolicy: EvictionPolicy {
+struct CRLFUPolicy: VictimNamingPolicy {
     typealias Meta = CacheusMeta
     private var lfu = CRLFU()
 
@@ -87,5 +87,7 @@ struct CRLFUPolicy: EvictionPolicy {
     mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { lfu.hit(slot, &nodes) }
     mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { lfu.insert(slot, &nodes, remembered: nil) }
     mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 { lfu.evict(&nodes) }
+    /// The lowest count's oldest (the fallback's repair, if any, stays done).
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 { lfu.candidate(nodes) }
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { lfu.remove(slot, &nodes) }
 }

@@ -34,7 +34,7 @@ struct CacheusMeta: CountLinked {
 ///
 /// Complexity: hit O(1) (plus SR-LRU's demotions and CR-LFU's scan); miss O(1) expected; evict
 /// and admit O(1) plus the objects SR-LRU moves and the histories trimmed, O(1) amortized.
-struct CacheusPolicy: EvictionPolicy {
+struct CacheusPolicy: VictimNamingPolicy {
     typealias Meta = CacheusMeta
     private(set) var lru: SRLRU
     private(set) var lfu = CRLFU()
@@ -51,6 +51,9 @@ struct CacheusPolicy: EvictionPolicy {
     /// `update_interval`: the capacity.
     private let interval: Int64
     private var generator: LibCacheSimRandom
+    /// The expert `nextVictim` followed, for the eviction that takes its victim (nil: both
+    /// chose it).
+    private var namedByLRU: Bool?
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
     /// The id of the miss being served (SR-LRU's admission looks it up in its history); the
@@ -146,26 +149,37 @@ struct CacheusPolicy: EvictionPolicy {
 
     /// `Cacheus_evict`.
     mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
+    }
+
+    /// The experts' choices and the weighted draw between them (drawn even when they agree,
+    /// as libCacheSim does; spent if TinyLFU in front spares the victim).
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         let lruChoice = lru.candidate
         let lfuChoice = lfu.candidate(nodes)
         let followsLRU = Double(generator.next() % 100) / 100.0 < lruWeight
-        if lruChoice == lfuChoice {
+        namedByLRU = lruChoice == lfuChoice ? nil : followsLRU
+        return followsLRU ? lruChoice : lfuChoice
+    }
+
+    /// Takes the named victim out of both experts, remembered as the one that chose it.
+    mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        switch namedByLRU {
+        case nil:  // both chose it
             _ = lru.evict(&nodes)
             _ = lfu.evict(&nodes)
-            lru.setRememberedFrequency(nodes[lruChoice].key, nodes[lruChoice].meta.frequency)
-            return lruChoice
-        }
-        if followsLRU {
+            lru.setRememberedFrequency(nodes[victim].key, nodes[victim].meta.frequency)
+        case true?:
             _ = lru.evict(&nodes)
-            leaveLFU(lruChoice, &nodes)
-            remember(lruChoice, nodes, in: &lruHistory)
-            return lruChoice
+            leaveLFU(victim, &nodes)
+            remember(victim, nodes, in: &lruHistory)
+        case false?:
+            lru.remove(victim, &nodes)
+            _ = lfu.evict(&nodes)
+            lru.setRememberedFrequency(nodes[victim].key, nodes[victim].meta.frequency)
+            remember(victim, nodes, in: &lfuHistory)
         }
-        lru.remove(lfuChoice, &nodes)
-        _ = lfu.evict(&nodes)
-        lru.setRememberedFrequency(nodes[lfuChoice].key, nodes[lfuChoice].meta.frequency)
-        remember(lfuChoice, nodes, in: &lfuHistory)
-        return lfuChoice
+        return victim
     }
 
     /// `CR_LFU_remove`: SR-LRU's history takes the object's count.

@@ -18,17 +18,17 @@
 ///
 /// Complexity: hit O(1); miss O(1) expected (a ghost look-up); evict O(1) amortized (each
 /// move or reinsertion was paid for by a hit).
-struct Clock2QPlusPolicy: EvictionPolicy {
-    struct Meta {
+struct Clock2QPlusPolicy: SmallMainPolicy, VictimNamingPolicy {
+    struct Meta: SmallMainMeta {
         var frequency: Int32
         var inMain: Bool
         /// The S admission count when the object entered S.
         var insertion: Int
     }
 
-    private(set) var small = Nodes.Queue()
-    private(set) var main = Nodes.Queue()
-    private var layout: ProbationLayout
+    var small = Nodes.Queue()
+    var main = Nodes.Queue()
+    var layout: ProbationLayout
     private let moveThreshold: Int32
     private let windowRatio: Double
     /// libCacheSim's `corr_window_size`: (double)(fifo_cache_size * corr_window_ratio).
@@ -81,36 +81,36 @@ struct Clock2QPlusPolicy: EvictionPolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
+    }
+
+    /// Takes the named victim (`SmallMainPolicy.takeNamed`).
+    @inline(__always) mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
         hasEvicted = true
+        return takeNamed(victim, &nodes)
+    }
+
+    /// The search: moves S's hit objects to M and sends M's hit ones round until an object
+    /// that goes is at a tail, and names it. The moves stay done if TinyLFU in front spares it.
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         // As libCacheSim decides once per call: S is drained (moves included) until one
         // object goes, even if the moves take M over its size meanwhile.
         if small.count > 0 && main.bytes <= layout.mainSize {
             while small.count > 0 {
                 let oldest = small.tail
+                guard nodes[oldest].meta.frequency >= moveThreshold else { return oldest }
                 nodes.unlink(oldest, &small)
-                if nodes[oldest].meta.frequency >= moveThreshold {
-                    nodes[oldest].meta.frequency = 0
-                    nodes[oldest].meta.inMain = true
-                    nodes.pushHead(oldest, &main)
-                    continue
-                }
-                layout.recordInGhost(nodes[oldest].key, cost: nodes[oldest].cost)
-                return oldest
+                nodes[oldest].meta.frequency = 0
+                nodes[oldest].meta.inMain = true
+                nodes.pushHead(oldest, &main)
             }
         }
         // M over its size, or S empty (perhaps emptied by the moves above).
         while true {
             let oldest = main.tail
-            if nodes[oldest].meta.frequency < 1 {
-                nodes.unlink(oldest, &main)
-                return oldest
-            }
+            if nodes[oldest].meta.frequency < 1 { return oldest }
             nodes[oldest].meta.frequency = 0
             nodes.moveToHead(oldest, &main)
         }
-    }
-
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
-        if nodes[slot].meta.inMain { nodes.unlink(slot, &main) } else { nodes.unlink(slot, &small) }
     }
 }

@@ -26,13 +26,13 @@ struct ClockPolicy: SingleQueuePolicy, VictimNamingPolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        let victim = nextVictim(&nodes)
+        let victim = nextVictim(&nodes, incoming: incoming)
         nodes.unlink(victim, &queue)
         return victim
     }
 
     /// The walk: the tail loses a frequency and goes back to the head until the tail has 0.
-    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 {
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var victim = queue.tail
         while nodes[victim].meta >= 1 {
             nodes[victim].meta -= 1

@@ -25,7 +25,7 @@
 /// (`ClockProPaper`, after Caffeine's simulator).
 ///
 /// Complexity: hit O(1), admit O(1); evict is never called (see `evict`).
-struct ClockProLibCacheSim: SingleQueuePolicy {
+struct ClockProLibCacheSim: TailEvictingPolicy {
     typealias Meta = Void
     /// Cached objects, newest at the head (only `removing` and the unreachable `evict` read it).
     var queue = Nodes.Queue()

@@ -97,12 +97,43 @@ extension SingleQueuePolicy {
 /// simulator asks its admittor about the victim its `findVictim` chose
 /// (`policy/linked/LinkedPolicy.java`).
 protocol VictimNamingPolicy: EvictionPolicy {
-    /// The slot the next `evict` returns, left cached. The search's own side effects happen
-    /// here and stay done if the victim is spared (CLOCK's cleared bits and reinsertions,
-    /// SIEVE's hand and bits, stale heap entries dropped), as in Caffeine's `findVictim`;
-    /// `evict` then takes this slot without searching again. Called only while an object
-    /// is cached. Complexity: that of the policy's `evict`.
-    mutating func nextVictim(_ nodes: inout Nodes) -> Int32
+    /// The slot the next `evict` for an object of `incoming` bytes returns, left cached.
+    /// The search's own side effects happen here and stay done if the victim is spared
+    /// (CLOCK's cleared bits and reinsertions, SIEVE's hand and bits, S3-FIFO's moves to
+    /// main, stale heap entries dropped, a random policy's draws), as in Caffeine's
+    /// `findVictim` and `SampledPolicy.evict`. Called only while an object is cached.
+    /// Complexity: that of the policy's `evict`.
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32
+    /// Takes `victim`, which `nextVictim` has just named, out of the policy's structures as
+    /// `evict` does after its search (unlinks it, records its ghost) and returns it. The
+    /// default calls `evict`, whose search names the same slot again when nothing random
+    /// is in it; a policy that draws takes the named slot instead, so each draw is spent once.
+    mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32
+    /// Whether the eviction step the last victim belonged to needs more victims: a move into
+    /// a main queue that still lacks room there (QD-LP, S3-FIFOd, FlashProb) or a batch
+    /// with victims left (FIFO-Reinsertion). `evict` takes a whole step (`evictStep`); named
+    /// one at a time, a step's victims are named until it is done, even when the incoming
+    /// object fits already. False for policies whose steps take one victim.
+    var stepUnfinished: Bool { get }
+}
+
+extension VictimNamingPolicy {
+    @inline(__always) mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        evict(&nodes, incoming: incoming)
+    }
+
+    var stepUnfinished: Bool { false }
+
+    /// `evict` of a policy whose step can take several victims: names and takes them one at
+    /// a time until the step is done, freeing all but the last, which it returns.
+    @inline(__always) mutating func evictStep(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        var victim = evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
+        while stepUnfinished {
+            nodes.evict(victim)
+            victim = evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
+        }
+        return victim
+    }
 }
 
 /// A single-queue policy that evicts from the tail with the default `evict` and nothing else
@@ -110,5 +141,5 @@ protocol VictimNamingPolicy: EvictionPolicy {
 protocol TailEvictingPolicy: SingleQueuePolicy, VictimNamingPolicy {}
 
 extension TailEvictingPolicy {
-    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 { queue.tail }
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 { queue.tail }
 }

@@ -16,7 +16,7 @@
 ///
 /// Complexity: hit O(1); admit O(1); evict O(1) from a sorted batch, O(n-exam log n-exam)
 /// for an examination (about one in n-exam − n-keep evictions).
-struct FIFOMergePolicy: RetainScoredQueue {
+struct FIFOMergePolicy: RetainScoredQueue, VictimNamingPolicy {
     typealias Meta = RetainScore.Meta
 
     var queue = Nodes.Queue()
@@ -28,6 +28,8 @@ struct FIFOMergePolicy: RetainScoredQueue {
     /// The last examination's objects, sorted by score, and the position in it.
     private var ranked: [(score: Double, slot: Int32)] = []
     private var position = Int.max
+    /// Whether the last victim named is `ranked[position]` (else the queue's oldest).
+    private var namedFromBatch = false
 
     init(capacity: Int, options: PolicyOptions) throws {
         examined = try options.integer("n-exam", default: 100, range: 1...100_000)
@@ -36,19 +38,22 @@ struct FIFOMergePolicy: RetainScoredQueue {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
+    }
+
+    /// The last examination's next victim; past its victims, the oldest when few objects
+    /// remain, else the lowest score of a fresh examination (which stays done if TinyLFU in
+    /// front spares its victim: the next naming names it again).
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        namedFromBatch = true
         if position < examined {
-            let slot = ranked[position].slot
-            position += 1
-            if position < examined - kept {
-                nodes.unlink(slot, &queue)
-                return slot
-            }
+            if position + 1 < examined - kept { return ranked[position].slot }
+            position += 1  // past the batch's victims, as libCacheSim counts them
         }
         if queue.count <= examined {
             nextToExamine = -1
-            let victim = queue.tail
-            nodes.unlink(victim, &queue)
-            return victim
+            namedFromBatch = false
+            return queue.tail
         }
         ranked.removeAll(keepingCapacity: true)
         var slot = nextToExamine
@@ -60,8 +65,13 @@ struct FIFOMergePolicy: RetainScoredQueue {
         nextToExamine = slot
         let order = RetainScore.ascendingOrder(ranked)
         ranked = order.map { ranked[$0] }
-        position = 1
-        let victim = ranked[0].slot
+        position = 0
+        return ranked[0].slot
+    }
+
+    /// Takes the named victim, moving past it in the examination it came from.
+    @inline(__always) mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        if namedFromBatch { position += 1 }
         nodes.unlink(victim, &queue)
         return victim
     }

@@ -20,7 +20,7 @@
 ///
 /// Complexity: hit O(1); admit O(1); evict O(n-exam log n-exam) per examination, which frees
 /// n-exam − n-keep objects (O(log n-exam) amortized per object).
-struct FIFOReinsertionPolicy: RetainScoredQueue {
+struct FIFOReinsertionPolicy: RetainScoredQueue, VictimNamingPolicy {
     typealias Meta = RetainScore.Meta
 
     var queue = Nodes.Queue()
@@ -30,6 +30,9 @@ struct FIFOReinsertionPolicy: RetainScoredQueue {
     /// `next_to_merge` (−1: NULL, the oldest).
     private var nextToMerge: Int32 = -1
     private var ranked: [(score: Double, slot: Int32)] = []
+    /// The last examination's victims, lowest score first, and the next one to take.
+    private var batch: [Int32] = []
+    private var batchNext = 0
     private(set) var fallbacks = 0
 
     static var fallbackRule: String? {
@@ -47,18 +50,22 @@ struct FIFOReinsertionPolicy: RetainScoredQueue {
         scorer = try RetainScore(options: options, default: .recency)
     }
 
-    mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+    /// One step takes a whole batch (`evictStep`), as libCacheSim's one call does.
+    mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 { evictStep(&nodes, incoming: incoming) }
+
+    /// The last examination's next victim; with none left, the object at `next_to_merge`
+    /// when few objects remain, else a new examination: `n-exam` objects from there are
+    /// scored, the `n-keep` best go to the head with their hits halved, and the rest are
+    /// the batch, lowest score first (`stepUnfinished` until all are taken). If TinyLFU in
+    /// front spares one, the examination stays done and the spared victim is named next.
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        if batchNext < batch.count { return batch[batchNext] }
         var slot = nextToMerge
         if slot < 0 {
             nextToMerge = queue.tail
             slot = queue.tail
         }
-        if queue.count <= examined {
-            let victim = nextToMerge
-            nextToMerge = nodes[victim].newer
-            nodes.unlink(victim, &queue)
-            return victim
-        }
+        if queue.count <= examined { return nextToMerge }
         ranked.removeAll(keepingCapacity: true)
         for _ in 0..<examined {
             ranked.append((scorer.score(nodes[slot].meta, cost: nodes[slot].cost), slot))
@@ -72,23 +79,30 @@ struct FIFOReinsertionPolicy: RetainScoredQueue {
             fallbacks += 1
             nextToMerge = -1
         }
-        for index in order[1..<evicted] {
-            nodes.unlink(ranked[index].slot, &queue)
-            nodes.evict(ranked[index].slot)
-        }
         for index in order[evicted...] {
             let keep = ranked[index].slot
             nodes.moveToHead(keep, &queue)
             let hits = nodes[keep].meta.hits
             nodes[keep].meta.hits = hits / 2 + hits % 2  // (f + 1) / 2 without overflow
         }
-        let victim = ranked[order[0]].slot
+        batch = order[..<evicted].map { ranked[$0].slot }
+        batchNext = 0
+        return batch[0]
+    }
+
+    /// Takes the named victim: the batch's next, or the object at `next_to_merge`, which
+    /// then moves to the next newer one.
+    mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        if batchNext < batch.count { batchNext += 1 } else { nextToMerge = nodes[victim].newer }
         nodes.unlink(victim, &queue)
         return victim
     }
 
+    var stepUnfinished: Bool { batchNext < batch.count }
+
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
         if slot == nextToMerge { nextToMerge = nodes[slot].newer }
+        if let index = batch[batchNext...].firstIndex(of: slot) { batch.remove(at: index) }  // its slot may be reused
         nodes.unlink(slot, &queue)
     }
 }

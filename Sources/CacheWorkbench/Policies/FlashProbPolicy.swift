@@ -15,7 +15,7 @@
 ///
 /// Complexity: hit O(1); admit O(1); evict O(1) amortized (a disk CLOCK reinsertion spends
 /// a hit).
-struct FlashProbPolicy: EvictionPolicy {
+struct FlashProbPolicy: VictimNamingPolicy {
     struct Meta {
         var onDisk: Bool
         /// The disk CLOCK's bit.
@@ -31,6 +31,10 @@ struct FlashProbPolicy: EvictionPolicy {
     private let diskSize: Int
     private let diskIsClock: Bool
     private var random: LibCacheSimRandom
+    /// RAM's oldest, sent to disk by its draw and waiting there for room (−1: none).
+    private var mover: Int32 = -1
+    /// The disk is evicting for `mover`, which does not fit it yet.
+    private var moving = false
 
     init(capacity: Int, options: PolicyOptions) throws {
         ramRatio = try options.fraction("ram-size-ratio", default: 0.05)
@@ -58,42 +62,81 @@ struct FlashProbPolicy: EvictionPolicy {
         if nodes[slot].meta.onDisk {
             nodes[slot].meta.referenced = true
         } else {
+            forgetMover(slot)
             nodes.moveToHead(slot, &ram)
+        }
+    }
+
+    /// An object waiting for room on disk that is hit or removed leaves RAM's tail: its
+    /// draw no longer holds.
+    @inline(__always) private mutating func forgetMover(_ slot: Int32) {
+        if slot == mover {
+            mover = -1
+            moving = false
         }
     }
 
     @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { nodes.pushHead(slot, &ram) }
 
-    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 { evictStep(&nodes, incoming: incoming) }
+
+    /// The search: RAM's oldest goes unless a draw (probability `disk-admit-prob`) sends it
+    /// to disk — the disk evicts for it (its FIFO or CLOCK) until it fits, in the same step
+    /// (`stepUnfinished` meanwhile), and it moves then; with RAM empty, the disk evicts. If
+    /// TinyLFU in front spares a victim, the draw and the disk's walk stay done and the object
+    /// waits at RAM's tail for room, drawn for once.
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         while ram.count > 0 {
             let oldest = ram.tail
-            nodes.unlink(oldest, &ram)
-            guard random.next() % inverse == 0, nodes[oldest].cost <= diskSize else { return oldest }
-            // The disk's own get: its evictions (all but the last freed here), then the object.
-            var last: Int32?
-            while disk.bytes + nodes[oldest].cost > diskSize, disk.count > 0 {
-                if let victim = last { nodes.evict(victim) }
-                last = evictFromDisk(&nodes)
+            if oldest != mover {
+                guard random.next() % inverse == 0, nodes[oldest].cost <= diskSize else { return oldest }
+                mover = oldest
             }
-            nodes[oldest].meta = Meta(onDisk: true, referenced: false)
-            nodes.pushHead(oldest, &disk)
-            if let victim = last { return victim }
+            if disk.bytes + nodes[oldest].cost > diskSize, disk.count > 0 { return nextDiskVictim(&nodes) }
+            moveToDisk(&nodes)
         }
-        return evictFromDisk(&nodes)
+        return nextDiskVictim(&nodes)
     }
 
-    private mutating func evictFromDisk(_ nodes: inout Nodes) -> Int32 {
+    /// Takes the named victim: from RAM; or from the disk, after which the object on its way
+    /// there moves if it fits now (ending the step) or waits for the next victim.
+    mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        guard nodes[victim].meta.onDisk else {
+            nodes.unlink(victim, &ram)
+            return victim
+        }
+        nodes.unlink(victim, &disk)
+        moving = false
+        if mover >= 0 {
+            if disk.bytes + nodes[mover].cost > diskSize, disk.count > 0 { moving = true } else { moveToDisk(&nodes) }
+        }
+        return victim
+    }
+
+    var stepUnfinished: Bool { moving }
+
+    /// The disk's own get of the object the draw sent there, once it fits.
+    private mutating func moveToDisk(_ nodes: inout Nodes) {
+        nodes.unlink(mover, &ram)
+        nodes[mover].meta = Meta(onDisk: true, referenced: false)
+        nodes.pushHead(mover, &disk)
+        mover = -1
+    }
+
+    /// The disk's victim: its oldest (FIFO), or the oldest with a clear bit (CLOCK, the
+    /// bits it passes cleared and those objects sent round), left linked.
+    private mutating func nextDiskVictim(_ nodes: inout Nodes) -> Int32 {
         var victim = disk.tail
         while diskIsClock && nodes[victim].meta.referenced {
             nodes[victim].meta.referenced = false
             nodes.moveToHead(victim, &disk)
             victim = disk.tail
         }
-        nodes.unlink(victim, &disk)
         return victim
     }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
+        forgetMover(slot)
         if nodes[slot].meta.onDisk { nodes.unlink(slot, &disk) } else { nodes.unlink(slot, &ram) }
     }
 }

@@ -75,7 +75,7 @@ struct GDSFPolicy: VictimNamingPolicy {
 
     /// The lowest live priority; stale entries above it are dropped on the way (as `evict`
     /// would skip them). O(log n) per dropped entry.
-    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 {
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         while let lowest = heap.min, nodes[lowest.slot].meta.stamp != lowest.stamp { _ = heap.popMin() }
         return heap.min!.slot  // every cached object has a live entry
     }

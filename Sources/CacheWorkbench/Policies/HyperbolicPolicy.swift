@@ -8,14 +8,14 @@
 /// defaults) or the cacheMon C code's from seed 0 (`generator=mmix`).
 ///
 /// Complexity: hit O(1); admit O(1) amortized; evict O(n-sample × buckets / objects) draws.
-struct HyperbolicPolicy: EvictionPolicy {
+struct HyperbolicPolicy: SampledPolicy {
     struct Meta {
         var frequency: Int64
         /// The request number that admitted it.
         var entered: Int64
     }
 
-    private var sampler: LibCacheSimSampler
+    var sampler: LibCacheSimSampler
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
     private let samples: Int
@@ -35,9 +35,7 @@ struct HyperbolicPolicy: EvictionPolicy {
 
     @inline(__always) mutating func miss(_ key: UInt64) { now += 1 }
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { sampler.insert(slot, id: nodes[slot].key) }
-
-    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var best: Int32 = -1
         var bestScore = 1.0e16
         for _ in 0..<samples {
@@ -50,14 +48,6 @@ struct HyperbolicPolicy: EvictionPolicy {
                 bestScore = score
             }
         }
-        sampler.remove(best)
         return best
     }
-
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
-}
-
-/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
-extension HyperbolicPolicy: LibCacheSimRandomized {
-    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
 }

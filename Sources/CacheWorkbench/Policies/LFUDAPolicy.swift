@@ -17,7 +17,7 @@ import HeapModule
 ///
 /// Complexity: hit O(1) expected, plus O(log p) when a new priority appears (p = distinct
 /// priorities); evict O(1) expected plus O(log p) amortized for the search.
-struct LFUDAPolicy: EvictionPolicy {
+struct LFUDAPolicy: VictimNamingPolicy {
     /// The object's priority.
     typealias Meta = Int
     private var queues: [Int: Nodes.Queue] = [:]
@@ -77,6 +77,15 @@ struct LFUDAPolicy: EvictionPolicy {
     @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { enqueue(slot, newMeta, &nodes) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        let victim = nextVictim(&nodes, incoming: incoming)
+        dequeue(victim, &nodes)
+        if queues[age] == nil { raiseAge(bounded: true) }
+        return victim
+    }
+
+    /// The least recent object of priority L, after L's adjustments (which `evict`, asked
+    /// again, finds done).
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         if age == 0 { age = 1 }
         if queues[age] == nil {  // libCacheSim: a NULL dereference from here on
             fallbacks += 1
@@ -84,10 +93,7 @@ struct LFUDAPolicy: EvictionPolicy {
             // Only objects stranded below L are left: the lowest of them.
             if queues[age] == nil, let lowest = queues.keys.min() { age = lowest }
         }
-        let victim = queues[age, default: Nodes.Queue()].tail
-        dequeue(victim, &nodes)
-        if queues[age] == nil { raiseAge(bounded: true) }
-        return victim
+        return queues[age, default: Nodes.Queue()].tail
     }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {

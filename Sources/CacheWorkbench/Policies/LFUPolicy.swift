@@ -31,14 +31,14 @@ struct LFUPolicy: VictimNamingPolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        let victim = nextVictim(&nodes)
+        let victim = nextVictim(&nodes, incoming: incoming)
         nodes.unlink(victim, &buckets[lowest])
         if buckets[lowest].count == 0 { lowest = 0 }
         return victim
     }
 
     /// The oldest object of the lowest count (found again if it emptied).
-    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 {
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         if lowest == 0 || buckets[lowest].count == 0 {
             lowest = 1
             while buckets[lowest].count == 0 { lowest += 1 }

@@ -27,7 +27,7 @@
 ///
 /// Complexity: hit O(1) expected; admit O(1) amortized; evict O(sample) = O(8 or 32 + 8);
 /// every 2^20th access a reconfiguration of O(16 × 20,000).
-struct LHDPolicy: EvictionPolicy {
+struct LHDPolicy: VictimNamingPolicy {
     /// The object's index in `tags`.
     typealias Meta = Int32
 
@@ -70,6 +70,9 @@ struct LHDPolicy: EvictionPolicy {
     private var recentlyAdmitted = [UInt64?](repeating: nil, count: admissions)
     private var recentlyAdmittedHead = 0
     private var ewmaVictimHitDensity: Float = 0
+    /// The tag `nextVictim` chose and its hit density, for the eviction that takes it.
+    private var namedTag = 0
+    private var namedRank: Float = 0
     private(set) var explorerBudget: Int64
     private(set) var fallbacks = 0
 
@@ -114,6 +117,12 @@ struct LHDPolicy: EvictionPolicy {
 
     /// `LHD::rank` then `LHD::replaced`.
     mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
+    }
+
+    /// The lowest hit density among the sampled tags and the recently admitted objects (the
+    /// draws spent if TinyLFU in front spares it).
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var victim = -1
         var victimRank = Float.greatestFiniteMagnitude
         var sampled = 0
@@ -139,6 +148,14 @@ struct LHDPolicy: EvictionPolicy {
             fallbacks += 1
             victim = sampled
         }
+        namedTag = victim
+        namedRank = victimRank
+        return tags[victim].slot
+    }
+
+    /// Takes the named tag's object, its eviction counted in the age class statistics.
+    mutating func evictNamed(_ named: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        let victim = namedTag, victimRank = namedRank
         ewmaVictimHitDensity = Self.ewmaDecay * ewmaVictimHitDensity + (1 - Self.ewmaDecay) * victimRank
         let slot = tags[victim].slot
         let age = self.age(tags[victim])

@@ -22,7 +22,7 @@
 ///
 /// Complexity: hit O(1) amortized (pruning removes each stack entry once); miss O(1)
 /// expected (one look-up in S); evict O(1) amortized.
-struct LIRSPaperPolicy: EvictionPolicy {
+struct LIRSPaperPolicy: VictimNamingPolicy {
     struct Meta {
         var isLIR: Bool
         /// The object's entry in S, or -1.
@@ -162,6 +162,14 @@ struct LIRSPaperPolicy: EvictionPolicy {
             nodes.pushHead(slot, &hir)
         }
         limitStack(&nodes)
+    }
+
+    /// The resident HIR queue's oldest, else (only LIR objects cached) the stack's bottom
+    /// after pruning, which `evict` then finds done.
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        if hir.count > 0 { return hir.tail }
+        prune(&nodes)
+        return stack[stackQueue.tail].meta
     }
 
     mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {

@@ -12,7 +12,7 @@ import HeapModule
 /// Complexity: hit O(log n) (a heap entry per access of a ranked object; stale entries
 /// are skipped, and the heap is rebuilt when they outnumber the live ones); admit O(1);
 /// evict O(1) from the FIFO, O(log n) amortized from the heap.
-struct LRUKPolicy: EvictionPolicy {
+struct LRUKPolicy: VictimNamingPolicy {
     struct Meta {
         /// Accesses recorded (at most k), and where the next goes in the slot's ring.
         var accesses: Int32
@@ -93,6 +93,17 @@ struct LRUKPolicy: EvictionPolicy {
             nodes[lowest.slot].meta.kth = -1
             ranked -= 1
             return lowest.slot
+        }
+        return -1  // unreachable: every cached object is in the FIFO or has a live entry
+    }
+
+    /// The FIFO's oldest, else the live heap entry with the oldest k-th access (stale
+    /// entries on top are dropped on the way, as `evict` would).
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        if fifo.count > 0 { return fifo.tail }
+        while let lowest = heap.min {
+            if nodes[lowest.slot].meta.kth == lowest.kth { return lowest.slot }
+            heap.removeMin()
         }
         return -1  // unreachable: every cached object is in the FIFO or has a live entry
     }

@@ -5,7 +5,7 @@
 /// seed (`LibCacheSimRandom`: lehmer64 from 0xdeadbeef as the PyPI package, or mmix from 0).
 ///
 /// Complexity: hit O(1), admit O(1), evict O(1).
-struct LRUProbPolicy: SingleQueuePolicy {
+struct LRUProbPolicy: TailEvictingPolicy {
     typealias Meta = Void
     var queue = Nodes.Queue()
     private var generator: LibCacheSimRandom

@@ -18,7 +18,7 @@ import Foundation
 /// Complexity: hit O(1) (plus a scan up the counts when the lowest one empties, as
 /// libCacheSim's); miss O(1) expected (a history look-up); admit O(1); evict O(1) plus the
 /// history trimmed, O(1) amortized.
-struct LeCaRPolicy: EvictionPolicy {
+struct LeCaRPolicy: VictimNamingPolicy {
     struct Meta: CountLinked {
         /// The object's request count since it was admitted.
         var frequency: Int
@@ -51,6 +51,9 @@ struct LeCaRPolicy: EvictionPolicy {
     private let discount: Double
     private static let learningRate = 0.45
     private var generator: LibCacheSimRandom
+    /// The expert `nextVictim` followed, for the eviction that takes its victim (nil: both
+    /// chose it).
+    private var namedByLRU: Bool?
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
 
@@ -112,22 +115,25 @@ struct LeCaRPolicy: EvictionPolicy {
     }
 
     mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
+    }
+
+    /// The experts' choices and, when they differ, the weighted draw between them (spent
+    /// if TinyLFU in front spares the victim).
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         let lruChoice = lru.tail
         let lfuChoice = lists[lowest].first
-        let victim: Int32
-        var byLRU: Bool? = nil  // nil: both experts chose it, nothing is remembered
-        if lruChoice == lfuChoice {
-            victim = lruChoice
-        } else if Double(generator.next() % 100) / 100.0 < lruWeight {
-            victim = lruChoice
-            byLRU = true
-        } else {
-            victim = lfuChoice
-            byLRU = false
-        }
+        namedByLRU = nil  // both experts chose it: nothing is remembered
+        if lruChoice == lfuChoice { return lruChoice }
+        namedByLRU = Double(generator.next() % 100) / 100.0 < lruWeight
+        return namedByLRU! ? lruChoice : lfuChoice
+    }
+
+    /// Takes the named victim, remembered in the history of the expert that chose it.
+    mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
         nodes.unlink(victim, &lru)
         leaveCount(victim, &nodes)
-        if let byLRU { remember(nodes[victim].key, cost: nodes[victim].cost, byLRU: byLRU) }
+        if let byLRU = namedByLRU { remember(nodes[victim].key, cost: nodes[victim].cost, byLRU: byLRU) }
         return victim
     }
 

@@ -13,7 +13,7 @@
 /// Complexity: hit O(n-queue) (the adjustment looks at each queue's tail); admit
 /// O(n-queue); evict O(n-queue) to find the lowest non-empty queue, plus O(1) per id
 /// Qout drops.
-struct MQPolicy: EvictionPolicy {
+struct MQPolicy: VictimNamingPolicy {
     struct Meta {
         var frequency: Int32
         var queue: Int32
@@ -99,11 +99,15 @@ struct MQPolicy: EvictionPolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        let queue = queues.firstIndex { $0.count > 0 } ?? 0
-        let victim = queues[queue].tail
-        nodes.unlink(victim, &queues[queue])
+        let victim = nextVictim(&nodes, incoming: incoming)
+        nodes.unlink(victim, &queues[Int(nodes[victim].meta.queue)])
         remember(nodes[victim].key, cost: nodes[victim].cost, frequency: nodes[victim].meta.frequency)
         return victim
+    }
+
+    /// The least recent object of the lowest non-empty queue.
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        queues[queues.firstIndex { $0.count > 0 } ?? 0].tail
     }
 
     /// Qout as libCacheSim's FIFO cache `get`s the id: one larger than Qout is not kept;

@@ -32,5 +32,5 @@ struct MRUPolicy: SingleQueuePolicy, VictimNamingPolicy {
 
     /// The head (the candidate is placed after the eviction: Caffeine's `MRU.findVictim`
     /// skipping the added entry names the same object).
-    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 { queue.head }
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 { queue.head }
 }

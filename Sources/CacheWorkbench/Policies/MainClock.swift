@@ -26,13 +26,21 @@ struct MainClock {
     /// an object's counter in its metadata.
     func evict<Meta>(_ queue: inout PolicyNodes<Meta>.Queue, _ nodes: inout PolicyNodes<Meta>,
                      count: WritableKeyPath<Meta, Int32>) -> Int32 {
+        let victim = nextVictim(&queue, &nodes, count: count)
+        nodes.unlink(victim, &queue)
+        return victim
+    }
+
+    /// `Clock_evict`'s walk: the oldest object with a counter at 0, left linked (the counters
+    /// it lowered and the objects it sent round stay so).
+    func nextVictim<Meta>(_ queue: inout PolicyNodes<Meta>.Queue, _ nodes: inout PolicyNodes<Meta>,
+                          count: WritableKeyPath<Meta, Int32>) -> Int32 {
         var victim = queue.tail
         while nodes[victim].meta[keyPath: count] >= 1 {
             nodes[victim].meta[keyPath: count] -= 1
             nodes.moveToHead(victim, &queue)
             victim = queue.tail
         }
-        nodes.unlink(victim, &queue)
         return victim
     }
 }

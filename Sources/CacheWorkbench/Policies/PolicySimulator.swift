@@ -16,6 +16,8 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     // call that borrows both must not make Swift copy a shared struct in and out.
     private let policy: UnsafeMutablePointer<Policy>
     private let nodes: UnsafeMutablePointer<PolicyNodes<Policy.Meta>>
+    /// The victim `nextVictimKey` named last, until `evictNext` takes it (-1: none).
+    private var named: Int32 = -1
 
     convenience init(capacity: Int, options: [String: String] = [:], nextAccess: NextAccess? = nil) throws {
         self.init(capacity: capacity, policy: try Policy(capacity: capacity, options: PolicyOptions(values: options, nextAccess: nextAccess)))
@@ -177,13 +179,16 @@ extension PolicySimulator: AdmissionOrdering {
 /// A policy that names its next victim, one at a time, as `set`'s loop would evict them.
 extension PolicySimulator: VictimPeeking where Policy: VictimNamingPolicy {
     func nextVictimKey(toFit cost: Int) -> UInt64? {
-        guard cost <= capacity, policy.pointee.admits(cost), nodes.pointee.usedBytes + cost > capacity, nodes.pointee.count > 0 else { return nil }
-        return nodes.pointee[policy.pointee.nextVictim(&nodes.pointee)].key
+        guard cost <= capacity, policy.pointee.admits(cost), nodes.pointee.usedBytes + cost > capacity || policy.pointee.stepUnfinished,
+              nodes.pointee.count > 0 else { return nil }
+        named = policy.pointee.nextVictim(&nodes.pointee, incoming: cost)
+        return nodes.pointee[named].key
     }
 
     func evictNext(incoming cost: Int) {
-        guard nodes.pointee.count > 0 else { return }
-        let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
+        guard nodes.pointee.count > 0, named >= 0 else { return }
+        let victim = policy.pointee.evictNamed(named, &nodes.pointee, incoming: cost)
+        named = -1
         nodes.pointee.evict(victim)
     }
 

@@ -16,7 +16,7 @@
 ///
 /// Complexity: hit O(1); miss O(1) expected (a ghost look-up); evict O(1) amortized (each
 /// CLOCK reinsertion and move spends a hit).
-struct QDLPPolicy: EvictionPolicy {
+struct QDLPPolicy: VictimNamingPolicy {
     struct Meta {
         /// Hits in S, or M's CLOCK counter.
         var count: Int32
@@ -30,6 +30,8 @@ struct QDLPPolicy: EvictionPolicy {
     private let mainClock: MainClock
     /// Set by a ghost hit on this request's miss; read by its admission.
     private var ghostHit = false
+    /// M is evicting for S's oldest, which does not fit it yet.
+    private var moving = false
 
     init(capacity: Int, options: PolicyOptions) throws {
         layout = try ProbationLayout(capacity: capacity, options: options, ghostDefault: 0.9)
@@ -83,22 +85,51 @@ struct QDLPPolicy: EvictionPolicy {
 
     private mutating func evictFromMain(_ nodes: inout Nodes) -> Int32 { mainClock.evict(&main, &nodes, count: \.count) }
 
-    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 { evictStep(&nodes, incoming: incoming) }
+
+    /// The search: S's oldest goes, or leaves S for M when it was hit `move-to-main-threshold`
+    /// times — M evicts for it (its CLOCK) until it fits, in the same step (`stepUnfinished`
+    /// meanwhile), and it moves then; with S empty, M evicts. If TinyLFU in front spares a
+    /// victim, the moves and the CLOCK's walk stay done and the object waits in S for room.
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         while small.count > 0 {
             let oldest = small.tail
+            guard nodes[oldest].meta.count >= threshold else { return oldest }
+            if main.bytes + nodes[oldest].cost > layout.mainSize, main.count > 0 { return mainClock.nextVictim(&main, &nodes, count: \.count) }
             nodes.unlink(oldest, &small)
-            if nodes[oldest].meta.count >= threshold {
-                // Leaves S for M; only M's evictions for it free room.
-                if let victim = storeInMain(oldest, &nodes) { return victim }
-                continue
-            }
-            layout.recordInGhost(nodes[oldest].key, cost: nodes[oldest].cost)
-            return oldest
+            nodes[oldest].meta = Meta(count: 0, inMain: true)
+            nodes.pushHead(oldest, &main)
         }
-        return evictFromMain(&nodes)
+        return mainClock.nextVictim(&main, &nodes, count: \.count)
     }
 
+    /// Takes the named victim: from S, its id to the ghost; or from M, after which S's oldest
+    /// on its way to M moves if it fits now (ending the step) or waits for the next victim.
+    mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        guard nodes[victim].meta.inMain else {
+            nodes.unlink(victim, &small)
+            layout.recordInGhost(nodes[victim].key, cost: nodes[victim].cost)
+            return victim
+        }
+        nodes.unlink(victim, &main)
+        moving = false
+        let mover = small.tail
+        if mover >= 0, nodes[mover].meta.count >= threshold {
+            if main.bytes + nodes[mover].cost > layout.mainSize, main.count > 0 {
+                moving = true
+            } else {
+                nodes.unlink(mover, &small)
+                nodes[mover].meta = Meta(count: 0, inMain: true)
+                nodes.pushHead(mover, &main)
+            }
+        }
+        return victim
+    }
+
+    var stepUnfinished: Bool { moving }
+
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
+        if slot == small.tail { moving = false }  // the object waiting for room in M, if any
         if nodes[slot].meta.inMain { nodes.unlink(slot, &main) } else { nodes.unlink(slot, &small) }
     }
 }

@@ -9,10 +9,10 @@
 ///
 /// Complexity: hit O(1); admit O(1) amortized; evict O(n-samples × buckets / objects)
 /// expected draws.
-struct RandomLRUPolicy: EvictionPolicy {
+struct RandomLRUPolicy: SampledPolicy {
     /// The request number of the object's last access (`Random.last_access_vtime`).
     typealias Meta = Int64
-    private var sampler: LibCacheSimSampler
+    var sampler: LibCacheSimSampler
     let samples: Int
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
@@ -32,22 +32,12 @@ struct RandomLRUPolicy: EvictionPolicy {
 
     @inline(__always) mutating func miss(_ key: UInt64) { now += 1 }
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { sampler.insert(slot, id: nodes[slot].key) }
-
-    mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var victim = sampler.random()
         for _ in 1..<samples {
             let drawn = sampler.random()
             if nodes[drawn].meta < nodes[victim].meta { victim = drawn }
         }
-        sampler.remove(victim)
         return victim
     }
-
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
-}
-
-/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
-extension RandomLRUPolicy: LibCacheSimRandomized {
-    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
 }

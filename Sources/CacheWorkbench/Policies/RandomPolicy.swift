@@ -6,9 +6,9 @@
 /// (`generator=mmix`). `hashpower` is its parameter (24, the package's default).
 ///
 /// Complexity: hit O(1); admit O(1) amortized; evict O(buckets / objects) expected draws.
-struct RandomPolicy: EvictionPolicy {
+struct RandomPolicy: SampledPolicy {
     typealias Meta = Void
-    private var sampler: LibCacheSimSampler
+    var sampler: LibCacheSimSampler
 
     init(capacity: Int, options: PolicyOptions) throws {
         sampler = try LibCacheSimSampler(options: options, reduced: true)
@@ -19,18 +19,7 @@ struct RandomPolicy: EvictionPolicy {
 
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) {}
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { sampler.insert(slot, id: nodes[slot].key) }
-
-    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        let victim = sampler.random()
-        sampler.remove(victim)
-        return victim
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        sampler.random()
     }
-
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
-}
-
-/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
-extension RandomPolicy: LibCacheSimRandomized {
-    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
 }

@@ -8,10 +8,10 @@
 /// package's generator and table draw, checked for Random and Hyperbolic.
 ///
 /// Complexity: hit O(1); admit O(1) amortized; evict O(buckets / objects) expected draws.
-struct RandomTwoPolicy: EvictionPolicy {
+struct RandomTwoPolicy: SampledPolicy {
     /// The request number of the object's last access (`last_access_vtime`).
     typealias Meta = Int64
-    private var sampler: LibCacheSimSampler
+    var sampler: LibCacheSimSampler
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
 
@@ -29,20 +29,9 @@ struct RandomTwoPolicy: EvictionPolicy {
 
     @inline(__always) mutating func miss(_ key: UInt64) { now += 1 }
 
-    @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { sampler.insert(slot, id: nodes[slot].key) }
-
-    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         let first = sampler.random()
         let second = sampler.random()
-        let victim = nodes[first].meta < nodes[second].meta ? first : second
-        sampler.remove(victim)
-        return victim
+        return nodes[first].meta < nodes[second].meta ? first : second
     }
-
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { sampler.remove(slot) }
-}
-
-/// Its draws are libCacheSim's `next_rand`, shared with an admissioner in front.
-extension RandomTwoPolicy: LibCacheSimRandomized {
-    var libCacheSimRandom: LibCacheSimRandom { sampler.libCacheSimRandom }
 }

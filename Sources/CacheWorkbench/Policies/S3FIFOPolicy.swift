@@ -13,16 +13,16 @@
 ///
 /// Complexity: hit O(1); miss O(1) expected (a ghost look-up); evict O(1) amortized (each
 /// move or reinsertion was paid for by a hit).
-struct S3FIFOPolicy: EvictionPolicy {
-    struct Meta {
+struct S3FIFOPolicy: SmallMainPolicy, VictimNamingPolicy {
+    struct Meta: SmallMainMeta {
         var frequency: Int32
         var inMain: Bool
     }
 
-    private(set) var small = Nodes.Queue()
-    private(set) var main = Nodes.Queue()
+    var small = Nodes.Queue()
+    var main = Nodes.Queue()
     /// The small queue's and main's sizes and the ghost, as the family shares them.
-    private var layout: ProbationLayout
+    var layout: ProbationLayout
     private var smallSize: Int { layout.smallSize }
     private var mainSize: Int { layout.mainSize }
     private let moveThreshold: Int32
@@ -62,19 +62,22 @@ struct S3FIFOPolicy: EvictionPolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
+    }
+
+    /// The search: moves S's hit objects to M and reinserts M's hit ones until an object
+    /// that goes is at a tail, and names it. The moves stay done if TinyLFU in front spares
+    /// it; the next search decides afresh between S and M.
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         // As libCacheSim decides once per call: S is drained (moves included) until one
         // object goes, even if the moves take M over its size meanwhile.
         if small.count > 0 && main.bytes <= mainSize {
             while small.count > 0 {
                 let oldest = small.tail
+                guard nodes[oldest].meta.frequency >= moveThreshold else { return oldest }
                 nodes.unlink(oldest, &small)
-                if nodes[oldest].meta.frequency >= moveThreshold {
-                    nodes[oldest].meta = Meta(frequency: 0, inMain: true)
-                    nodes.pushHead(oldest, &main)
-                    continue
-                }
-                layout.recordInGhost(nodes[oldest].key, cost: nodes[oldest].cost)
-                return oldest
+                nodes[oldest].meta = Meta(frequency: 0, inMain: true)
+                nodes.pushHead(oldest, &main)
             }
         }
         // M over its size, or S empty (perhaps emptied by the moves above: libCacheSim's
@@ -82,16 +85,14 @@ struct S3FIFOPolicy: EvictionPolicy {
         while true {
             let oldest = main.tail
             let frequency = nodes[oldest].meta.frequency
-            if frequency < 1 {
-                nodes.unlink(oldest, &main)
-                return oldest
-            }
+            if frequency < 1 { return oldest }
             nodes[oldest].meta.frequency = min(frequency, 3) - 1
             nodes.moveToHead(oldest, &main)
         }
     }
 
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
-        if nodes[slot].meta.inMain { nodes.unlink(slot, &main) } else { nodes.unlink(slot, &small) }
+    /// Takes the named victim (`SmallMainPolicy.takeNamed`).
+    @inline(__always) mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        takeNamed(victim, &nodes)
     }
 }

@@ -26,7 +26,7 @@
 ///
 /// Complexity: hit O(1) expected (two id look-ups for an object in M); miss O(1) expected;
 /// evict O(1) amortized (each CLOCK reinsertion and move spends a hit).
-struct S3FIFOdPolicy: EvictionPolicy {
+struct S3FIFOdPolicy: VictimNamingPolicy {
     struct Meta {
         /// Hits in S, or M's CLOCK counter.
         var count: Int32
@@ -49,6 +49,8 @@ struct S3FIFOdPolicy: EvictionPolicy {
     /// Set by a ghost hit on this request's miss; read by its admission.
     private var ghostHit = false
     private(set) var fallbacks = 0
+    /// A move from S has taken M over its size, and M's evictions for it are not done.
+    private var moving = false
 
     static var fallbackRule: String? {
         "s3fifod: a ghost hit larger than the main cache, where libCacheSim's S3FIFOd dereferences NULL: the workbench stores it in main"
@@ -148,34 +150,47 @@ struct S3FIFOdPolicy: EvictionPolicy {
 
     private mutating func evictFromMain(_ nodes: inout Nodes) -> Int32 { mainClock.evict(&main, &nodes, count: \.count) }
 
-    /// An M eviction `S3FIFOd_evict` records in M's eviction FIFO.
-    private mutating func evictRecordedFromMain(_ nodes: inout Nodes) -> Int32 {
-        let victim = evictFromMain(&nodes)
-        evictedFromMain.recordFIFO(nodes[victim].key, cost: nodes[victim].cost)
+    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 { evictStep(&nodes, incoming: incoming) }
+
+    /// `S3FIFOd_evict`'s search: S's oldest goes, or moves to M when it was hit
+    /// `move-to-main-threshold` times; a move that takes M over its size makes M evict (its
+    /// CLOCK) until it fits, in the same step (`stepUnfinished` meanwhile); with S empty, M
+    /// evicts. The moves and the CLOCK's walk stay done if TinyLFU in front spares a victim.
+    mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        if moving {
+            if main.bytes > mainSize { return mainClock.nextVictim(&main, &nodes, count: \.count) }
+            moving = false  // M's size grew meanwhile (`resize`)
+        }
+        while small.count > 0 {
+            let oldest = small.tail
+            guard nodes[oldest].meta.count >= threshold else { return oldest }
+            nodes.unlink(oldest, &small)
+            nodes[oldest].meta = Meta(count: 0, inMain: true)
+            nodes.pushHead(oldest, &main)
+            if main.bytes > mainSize {
+                moving = true
+                return mainClock.nextVictim(&main, &nodes, count: \.count)
+            }
+        }
+        return mainClock.nextVictim(&main, &nodes, count: \.count)
+    }
+
+    /// Takes the named victim: from M, recorded in M's eviction FIFO (the step done once M
+    /// fits), or from S, recorded in the ghost and S's eviction FIFO.
+    @inline(__always) mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        if nodes[victim].meta.inMain {
+            nodes.unlink(victim, &main)
+            evictedFromMain.recordFIFO(nodes[victim].key, cost: nodes[victim].cost)
+            if main.bytes <= mainSize { moving = false }
+        } else {
+            nodes.unlink(victim, &small)
+            ghost.recordFIFO(nodes[victim].key, cost: nodes[victim].cost)
+            evictedFromSmall.recordFIFO(nodes[victim].key, cost: nodes[victim].cost)
+        }
         return victim
     }
 
-    @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        while small.count > 0 {
-            let oldest = small.tail
-            nodes.unlink(oldest, &small)
-            if nodes[oldest].meta.count >= threshold {
-                nodes[oldest].meta = Meta(count: 0, inMain: true)
-                nodes.pushHead(oldest, &main)
-                var last: Int32?
-                while main.bytes > mainSize {
-                    if let victim = last { nodes.evict(victim) }
-                    last = evictRecordedFromMain(&nodes)
-                }
-                if let victim = last { return victim }
-                continue
-            }
-            ghost.recordFIFO(nodes[oldest].key, cost: nodes[oldest].cost)
-            evictedFromSmall.recordFIFO(nodes[oldest].key, cost: nodes[oldest].cost)
-            return oldest
-        }
-        return evictRecordedFromMain(&nodes)
-    }
+    var stepUnfinished: Bool { moving }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
         if nodes[slot].meta.inMain { nodes.unlink(slot, &main) } else { nodes.unlink(slot, &small) }

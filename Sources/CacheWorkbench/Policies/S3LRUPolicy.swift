@@ -14,15 +14,15 @@
 /// not offered: only its default, lru.
 ///
 /// Complexity: hit O(1); miss O(1) expected (a ghost look-up); evict O(1) amortized.
-struct S3LRUPolicy: EvictionPolicy {
-    struct Meta {
+struct S3LRUPolicy: SmallMainPolicy, VictimNamingPolicy {
+    struct Meta: SmallMainMeta {
         var hits: Int32
         var inMain: Bool
     }
 
-    private(set) var small = Nodes.Queue()
-    private(set) var main = Nodes.Queue()
-    private var layout: ProbationLayout
+    var small = Nodes.Queue()
+    var main = Nodes.Queue()
+    var layout: ProbationLayout
     private let threshold: Int32
     private let promoteOnHit: Bool
     /// Set by a ghost hit on this request's miss; read by its admission.
@@ -76,24 +76,25 @@ struct S3LRUPolicy: EvictionPolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        evictNamed(nextVictim(&nodes, incoming: incoming), &nodes, incoming: incoming)
+    }
+
+    /// The search: moves S's hit objects to M (without promotion on hit) until S's oldest
+    /// goes, or names M's least recent. The moves stay done if TinyLFU in front spares it.
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         if small.count > 0 && main.bytes <= layout.mainSize {
             while small.count > 0 {
                 let oldest = small.tail
+                guard !promoteOnHit && nodes[oldest].meta.hits >= threshold else { return oldest }
                 nodes.unlink(oldest, &small)
-                if !promoteOnHit && nodes[oldest].meta.hits >= threshold {
-                    moveToMain(oldest, &nodes)
-                    continue
-                }
-                layout.recordInGhost(nodes[oldest].key, cost: nodes[oldest].cost)
-                return oldest
+                moveToMain(oldest, &nodes)
             }
         }
-        let victim = main.tail
-        nodes.unlink(victim, &main)
-        return victim
+        return main.tail
     }
 
-    mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
-        if nodes[slot].meta.inMain { nodes.unlink(slot, &main) } else { nodes.unlink(slot, &small) }
+    /// Takes the named victim (`SmallMainPolicy.takeNamed`).
+    @inline(__always) mutating func evictNamed(_ victim: Int32, _ nodes: inout Nodes, incoming: Int) -> Int32 {
+        takeNamed(victim, &nodes)
     }
 }

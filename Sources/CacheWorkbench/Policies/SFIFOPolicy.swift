@@ -10,7 +10,7 @@
 ///
 /// Complexity: hit O(1) amortized (each cooling moves one object down); admit and evict
 /// O(n-seg).
-struct SFIFOPolicy: EvictionPolicy {
+struct SFIFOPolicy: VictimNamingPolicy {
     /// The object's segment.
     typealias Meta = Int32
     private var segmented: SLRUPolicy
@@ -33,6 +33,8 @@ struct SFIFOPolicy: EvictionPolicy {
     @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) { segmented.admit(slot, &nodes) }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 { segmented.evict(&nodes, incoming: incoming) }
+
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 { segmented.nextVictim(&nodes, incoming: incoming) }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { segmented.removing(slot, &nodes) }
 }

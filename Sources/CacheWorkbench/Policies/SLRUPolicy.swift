@@ -7,7 +7,7 @@
 /// larger than a segment are never stored.
 ///
 /// Complexity: hit O(1) amortized (each cooling moves one object down); evict O(n-seg).
-struct SLRUPolicy: EvictionPolicy {
+struct SLRUPolicy: VictimNamingPolicy {
     /// The object's segment.
     typealias Meta = Int32
     private var segments: [Nodes.Queue]
@@ -59,10 +59,20 @@ struct SLRUPolicy: EvictionPolicy {
     }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        let segment = segments.firstIndex { $0.bytes > 0 } ?? 0
+        let segment = lowestOccupied
         let victim = segments[segment].tail
         nodes.unlink(victim, &segments[segment])
         return victim
+    }
+
+    /// The lowest non-empty segment (0 when all are empty).
+    @inline(__always) private var lowestOccupied: Int { segments.firstIndex { $0.bytes > 0 } ?? 0 }
+
+    /// The least recent object of the lowest non-empty segment (TinyLFU in front gates
+    /// this, as Caffeine's `SegmentedLruPolicy` asks about probation's LRU; objects cooled
+    /// out of segment 0 by a hit are not asked about).
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        segments[lowestOccupied].tail
     }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { nodes.unlink(slot, &segments[Int(nodes[slot].meta)]) }

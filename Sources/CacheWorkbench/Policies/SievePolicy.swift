@@ -19,7 +19,7 @@ struct SievePolicy: SingleQueuePolicy, VictimNamingPolicy {
     @inline(__always) mutating func hit(_ slot: Int32, _ nodes: inout Nodes) { nodes[slot].meta = true }
 
     @inline(__always) mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32 {
-        let victim = nextVictim(&nodes)
+        let victim = nextVictim(&nodes, incoming: incoming)
         hand = nodes[victim].newer
         nodes.unlink(victim, &queue)
         return victim
@@ -27,7 +27,7 @@ struct SievePolicy: SingleQueuePolicy, VictimNamingPolicy {
 
     /// The hand's walk, clearing bits; it stops on the victim (so a spared victim is where
     /// the next walk starts, unvisited unless hit since).
-    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 {
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
         var victim = hand >= 0 ? hand : queue.tail
         while nodes[victim].meta {
             nodes[victim].meta = false

@@ -29,7 +29,7 @@ struct SizePolicy: VictimNamingPolicy {
     }
 
     /// The heap's top: the largest object. O(1).
-    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes) -> Int32 { heap.top! }
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 { heap.top! }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) { heap.remove(slot) }
 }

@@ -7,7 +7,7 @@
 /// size are never stored.
 ///
 /// Complexity: hit O(1); miss O(1) expected; evict O(1).
-struct TwoQPolicy: EvictionPolicy {
+struct TwoQPolicy: VictimNamingPolicy {
     /// Which queue holds the object: 1 = A1in, 2 = Am.
     typealias Meta = UInt8
     private var ain = Nodes.Queue()
@@ -73,6 +73,12 @@ struct TwoQPolicy: EvictionPolicy {
         let victim = am.tail
         nodes.unlink(victim, &am)
         return victim
+    }
+
+    /// `evict`'s choice (TinyLFU in front gates it; Am's own trimming at admission is not
+    /// a capacity eviction and is not asked about).
+    @inline(__always) mutating func nextVictim(_ nodes: inout Nodes, incoming: Int) -> Int32 {
+        ain.bytes > ainSize ? ain.tail : am.tail
     }
 
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes) {
