@@ -30,6 +30,23 @@ struct ConvertAndStatsTests {
         #expect(try InMemoryTrace.load(try TraceFile(path: copy), keepKeyNames: true).requests.map(\.keyText) == ["A", "B", "A", "C", "B", "A"])
     }
 
+    @Test("oracleGeneral streamed in chunks rewritten in place: every record once, and a chunk kept by the caller keeps its requests")
+    func streamedChunks() throws {
+        let folder = TemporaryFolder()
+        let rows = (0..<10_000).map { "\($0),\($0 % 777),\($0 % 13 + 1)" }.joined(separator: "\n")
+        let source = try TraceFile(path: folder.file("t.csv", "time,key,size\n" + rows + "\n"))
+        let binary = folder.path + "/t.oracleGeneral.bin"
+        try TraceConversion.convert(source, to: binary, as: .oracleGeneral)
+        let expected = try InMemoryTrace.load(source, keepKeyNames: false).requests
+        let reader = try TraceFile(path: binary).open(keepKeyNames: false)
+        let first = try #require(try reader.nextChunk())  // kept while the next ones are read
+        var all = Array(first)
+        while let chunk = try reader.nextChunk() { all.append(contentsOf: chunk) }
+        #expect(first.count == 4096 && all.count == 10_000)
+        #expect(all.map(\.id) == expected.map(\.id) && all.map(\.size) == expected.map(\.size) && all.map(\.time) == expected.map(\.time))
+        #expect(first.map(\.id) == expected.prefix(4096).map(\.id))
+    }
+
     @Test("output format from the name, or refused")
     func target() throws {
         #expect(try TraceConversion.Target(named: nil, path: "x.oracleGeneral.bin") == .oracleGeneral)

@@ -37,6 +37,25 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
         return request
     }
 
+    /// The streaming chunk, rewritten in place for each chunk once the caller has let go of
+    /// the last one (a replay loop does; one that keeps it gets a copy, copy-on-write): no
+    /// request is built, copied or destroyed per record, where appending to a fresh array
+    /// retained and released each request's references (a quarter of a streamed curve's time).
+    private var chunk: [Request] = []
+
+    /// Up to 4,096 requests, decoded field by field into `chunk`. O(chunk).
+    func nextChunk() throws -> ArraySlice<Request>? {
+        if chunk.isEmpty { chunk = Array(repeating: Request(time: 0, id: 0, size: 0), count: 4096) }
+        var count = 0
+        try chunk.withUnsafeMutableBufferPointer { requests in
+            while count < requests.count, let (base, records) = try nextRecords(limit: requests.count - count) {
+                for index in 0..<records { Self.decode(base + index * Self.recordSize, into: &requests[count + index]) }
+                count += records
+            }
+        }
+        return count > 0 ? chunk[..<count] : nil
+    }
+
     func append(to requests: inout [Request], limit: Int) throws -> Int {
         var added = 0
         while added < limit, let (base, records) = try nextRecords(limit: limit - added) {
