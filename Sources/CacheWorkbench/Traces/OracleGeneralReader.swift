@@ -37,23 +37,18 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
         return request
     }
 
-    /// The streaming chunk, rewritten in place for each chunk once the caller has let go of
-    /// the last one (a replay loop does; one that keeps it gets a copy, copy-on-write): no
-    /// request is built, copied or destroyed per record, where appending to a fresh array
-    /// retained and released each request's references (a quarter of a streamed curve's time).
-    private var chunk: [Request] = []
+    /// The streaming chunk, decoded in place (`ReusedRequestChunk`): appending to a fresh
+    /// array retained and released each request's references (a quarter of a streamed
+    /// curve's time).
+    private var chunk = ReusedRequestChunk(size: 4096)
 
-    /// Up to 4,096 requests, decoded field by field into `chunk`. O(chunk).
+    /// Up to 4,096 requests. O(chunk).
     func nextChunk() throws -> ArraySlice<Request>? {
-        if chunk.isEmpty { chunk = Array(repeating: Request(time: 0, id: 0, size: 0), count: 4096) }
-        var count = 0
-        try chunk.withUnsafeMutableBufferPointer { requests in
-            while count < requests.count, let (base, records) = try nextRecords(limit: requests.count - count) {
-                for index in 0..<records { Self.decode(base + index * Self.recordSize, into: &requests[count + index]) }
-                count += records
-            }
+        try chunk.refill { requests in
+            var count = 0
+            try fill(requests, count: &count, decode: { Self.decode($0, into: &$1.pointee) })
+            return count
         }
-        return count > 0 ? chunk[..<count] : nil
     }
 
     func append(to requests: inout [Request], limit: Int) throws -> Int {
@@ -74,9 +69,17 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
 
     /// Decodes straight into uninitialized memory: no per-request capacity checks.
     func fill(_ buffer: UnsafeMutableBufferPointer<Request>, count: inout Int) throws {
+        try fill(buffer, count: &count, decode: { $1.initialize(to: Self.decode($0)) })
+    }
+
+    /// The records from `buffer[count]` on, each written by `decode(record, slot)` (initialize
+    /// raw memory, or overwrite a request's fields in place). O(records).
+    @inline(__always)
+    private func fill(_ buffer: UnsafeMutableBufferPointer<Request>, count: inout Int,
+                      decode: (UnsafeRawPointer, UnsafeMutablePointer<Request>) -> Void) throws {
         guard let start = buffer.baseAddress else { return }
         while count < buffer.count, let (base, records) = try nextRecords(limit: buffer.count - count) {
-            for index in 0..<records { (start + count + index).initialize(to: Self.decode(base + index * Self.recordSize)) }
+            for index in 0..<records { decode(base + index * Self.recordSize, start + count + index) }
             count += records
         }
     }

@@ -47,9 +47,8 @@ final class PackedRecordTrace<Source: BulkRequestSource>: Trace, @unchecked Send
 
         init(_ trace: PackedRecordTrace) { self.trace = trace }
 
-        /// One chunk's requests, rewritten in place for each chunk once the caller has let go
-        /// of the last one (a replay loop does).
-        private var chunk: [Request] = []
+        /// One chunk's requests, decoded in place (`ReusedRequestChunk`).
+        private var chunk = ReusedRequestChunk(size: Cursor.chunkSize)
 
         // Replays call this through `any RequestSource`, which would run the generic code
         // (a witness call per record): one line per binary format selects its specialization.
@@ -59,12 +58,10 @@ final class PackedRecordTrace<Source: BulkRequestSource>: Trace, @unchecked Send
             let count = min(Self.chunkSize, trace.count - position)
             let first = UnsafeRawPointer(trace.records) + position * Source.recordSize
             position += count
-            if chunk.isEmpty { chunk = Array(repeating: Request(time: 0, id: 0, size: 0), count: Self.chunkSize) }
-            // Copy-on-write makes this a copy only if the caller kept the last chunk.
-            chunk.withUnsafeMutableBufferPointer { requests in
+            return chunk.refill { requests in
                 for index in 0..<count { Source.decode(first + index * Source.recordSize, into: &requests[index]) }
+                return count
             }
-            return chunk[..<count]
         }
 
         var progress: Double? { trace.count == 0 ? 1 : Double(position) / Double(trace.count) }

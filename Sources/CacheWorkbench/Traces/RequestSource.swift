@@ -57,6 +57,25 @@ protocol BulkRequestSource: RequestSource {
     func copyRecords(to destination: UnsafeMutableRawPointer, capacity: Int, count: inout Int) throws
 }
 
+/// A streaming chunk of requests rewritten in place for each chunk once the caller has let
+/// go of the last one (a replay loop does; one that keeps it gets a copy, copy-on-write):
+/// a binary reader decodes its records field by field into it, so no request is built,
+/// copied and destroyed per record. O(size) once, then O(chunk) per chunk.
+struct ReusedRequestChunk {
+    private var requests: [Request] = []
+    let size: Int
+
+    init(size: Int) { self.size = size }
+
+    /// The next chunk: `decode` fills the buffer's first requests and returns how many
+    /// (0 at the end, then nil).
+    mutating func refill(_ decode: (UnsafeMutableBufferPointer<Request>) throws -> Int) rethrows -> ArraySlice<Request>? {
+        if requests.isEmpty { requests = Array(repeating: Request(time: 0, id: 0, size: 0), count: size) }
+        let count = try requests.withUnsafeMutableBufferPointer { try decode($0) }
+        return count > 0 ? requests[..<count] : nil
+    }
+}
+
 /// Something that can be replayed any number of times: a file, or requests in memory.
 public protocol Trace: Sendable {
     /// What the results name as the trace (a path, or a generator description).
