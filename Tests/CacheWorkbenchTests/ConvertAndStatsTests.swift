@@ -94,6 +94,36 @@ struct ConvertAndStatsTests {
         #expect((0..<count).allSatisfy { built.prefixSum($0) == tree.prefixSum($0) })
     }
 
+    @Test("the tree's suffix sums up to the newest position and its moves agree with a naive array, as a stack-distance pass uses them",
+          arguments: [1, 7, 8, 9, 64, 65, 513, 4_097])
+    func prefixSumTreeMoves(count: Int) {
+        // Objects at distinct positions, each moved to the newest position when requested
+        // again (with a new size one time in four): the tree holds nothing after `newest`.
+        let tree = PrefixSumTree(count: count)
+        defer { tree.deallocate() }
+        var plain = [Int](repeating: 0, count: count)
+        var at: [Int: Int] = [:]  // object → its position
+        var random = SeededRandom(seed: UInt64(count) &+ 99)
+        for newest in 0..<count {
+            let object = Int(random.next() % 40)
+            let size = Int(random.next() % 1_000) + 1
+            if let last = at[object] {
+                #expect(tree.suffixSum(after: last, through: max(last, newest - 1)) == plain[(last + 1)..<max(last + 1, newest)].reduce(0, +))
+                let added = random.next() % 4 == 0 ? size : plain[last]
+                tree.move(from: last, removing: plain[last], to: newest, adding: added)
+                plain[newest] = added
+                plain[last] = 0
+            } else {
+                tree.add(newest, size)
+                plain[newest] = size
+            }
+            at[object] = newest
+            let probe = Int(random.next() % UInt64(newest + 1))
+            #expect(tree.suffixSum(after: probe, through: newest) == plain[(probe + 1)..<(newest + 1)].reduce(0, +))
+            #expect(tree.prefixSum(newest) == plain.reduce(0, +))
+        }
+    }
+
     @Test("CLI: convert, stats, and a truncated binary is exit 2 with the byte offset")
     func cli() throws {
         let folder = TemporaryFolder()

@@ -35,6 +35,12 @@ struct MissRatioCurveTests {
             let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
             #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes, "at \(point.capacity)")
         }
+        // With the trace's length and keys known, the position space is capped at 4 a key
+        // (here the 65,536 minimum, not 200k): renumbered too, the same curve.
+        let known = try LRUMissRatioCurve.compute(
+            try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false),
+            capacities: [largest / 4, largest, 8 << 20, 256 << 20], expectedRequests: requests.count, expectedKeys: 5_000)
+        #expect(known.points == curve.points)
     }
 
     /// Thirty capacities, twenty of them below the largest object: the bands below the top

@@ -15,7 +15,8 @@ import CPrefetch
 /// A struct over manually allocated memory, so the hot paths pay no reference counting:
 /// the owner calls `deallocate()` once (as with `IdIndex`); copies share the storage.
 ///
-/// Complexity: add and prefixSum O(log₈ count); build from values O(count). Memory: about
+/// Complexity: add and prefixSum O(log₈ count); suffixSum and move O(log₈ d) for positions d
+/// apart; build from values O(count). Memory: about
 /// 8 × 8/7 bytes per position.
 struct PrefixSumTree {
     let count: Int
@@ -109,6 +110,58 @@ struct PrefixSumTree {
             end = blockStart &>> 3
         }
         return sum
+    }
+
+    /// The sum of positions after `position` up to `end` (position ≤ end < count), for a tree
+    /// holding nothing after `end` (a stack-distance tree's newest position). It reads only
+    /// the levels below where the two paths meet: a short reuse distance d touches
+    /// ⌈log₈ d⌉ + 1 lines instead of every level. (Branch-free lanes as in `prefixSum`.)
+    @inline(__always) func suffixSum(after position: Int, through end: Int) -> Int {
+        var index = position
+        var last = end
+        var level = 0
+        var sum = 0
+        // Positions after `end` hold 0, so a block's lanes after the path are all that
+        // came after it; once the paths share their entry, nothing above adds more.
+        while index != last {
+            let block = levels[level] + (index & ~7)
+            let lane = index & 7
+            // Lane k counts iff k > lane ((lane − k) >> 63 is all ones); lane 0 never does.
+            sum &+= block[1] & ((lane &- 1) &>> 63)
+            sum &+= block[2] & ((lane &- 2) &>> 63)
+            sum &+= block[3] & ((lane &- 3) &>> 63)
+            sum &+= block[4] & ((lane &- 4) &>> 63)
+            sum &+= block[5] & ((lane &- 5) &>> 63)
+            sum &+= block[6] & ((lane &- 6) &>> 63)
+            sum &+= block[7] & ((lane &- 7) &>> 63)
+            index &>>= 3
+            last &>>= 3
+            level &+= 1
+        }
+        return sum
+    }
+
+    /// Subtracts `removed` at `from` and adds `added` at `to` (both 0..<count): one walk up
+    /// both paths, which stops where they meet when the two amounts are equal (above that
+    /// the changes cancel). O(log₈ |to − from|) then, O(log₈ count) otherwise.
+    @inline(__always) func move(from: Int, removing removed: Int, to: Int, adding added: Int) {
+        var source = from
+        var target = to
+        var level = 0
+        while source != target {
+            levels[level][source] &-= removed
+            levels[level][target] &+= added
+            source &>>= 3
+            target &>>= 3
+            level &+= 1
+        }
+        let change = added &- removed
+        guard change != 0 else { return }
+        while level < levelCount {
+            levels[level][source] &+= change
+            source &>>= 3
+            level &+= 1
+        }
     }
 
     /// The sum of positions start...end (0 when empty).
