@@ -122,11 +122,23 @@ public enum CurveFanOut {
             if let error = failure.withLock({ $0 }) { throw error }
             progress(source.progress)
         }
-        while let chunk = try source.nextChunk() {
-            block.append(contentsOf: chunk)
-            if block.count >= Self.block { try feedBlock() }
+        if cores.count == 1, cores[0].count == 1, samplers.isEmpty, let stack = cores[0][0].stack {
+            // One stack-distance pass and nothing to sample: each chunk goes straight to it
+            // (gathering chunks into a block copied every request, retains included: a ninth
+            // of a lone LRU curve's instructions).
+            var chunks = 0
+            while let chunk = try source.nextChunk() {
+                try chunk.withUnsafeBufferPointer { try stack.feed($0) }
+                chunks += 1
+                if chunks % 64 == 0 { progress(source.progress) }
+            }
+        } else {
+            while let chunk = try source.nextChunk() {
+                block.append(contentsOf: chunk)
+                if block.count >= Self.block { try feedBlock() }
+            }
+            if !block.isEmpty { try feedBlock() }
         }
-        if !block.isEmpty { try feedBlock() }
         // Each job's curve from its lanes, in capacity order.
         var curves: [Curve] = []
         for (job, curve) in jobs.enumerated() {

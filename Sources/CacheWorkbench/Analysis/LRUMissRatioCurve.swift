@@ -30,10 +30,13 @@ import CPrefetch
 /// the weighted sampled ones is added as hits at distance 0 — libCacheSim's
 /// `local_hit_cnt_vec[0] += n_req_ - sampled_cnt`) or plain (over the weighted sampled ones).
 ///
-/// Complexity: O(log n + log P) per request with one band (n = distinct positions kept,
-/// P = capacities); with B bands O(B (log n + log P)) at worst, for requests whose distance
-/// stays below the top band's capacities through all bands; positions are renumbered when
-/// they run out, so memory is O(distinct keys + P), a tree of O(n) per band.
+/// Complexity: O(log₈ d + log P) per request with one band (d ≤ n = positions kept: how many
+/// positions back the object's previous request is, since a tree walk stops where the two
+/// paths meet; P = capacities, searched from a bucket of the distance's leading bits, so
+/// one or two steps for log-spaced ones); with B bands O(B (log n + log P)) at worst, for
+/// requests whose distance stays below the top band's capacities through all bands;
+/// positions are renumbered when they run out (at most 4 a key), so memory is
+/// O(distinct keys + P), a tree of O(n) per band.
 public enum LRUMissRatioCurve {
     public struct Point: Sendable, Equatable {
         public var capacity: Int
@@ -167,7 +170,7 @@ public enum LRUMissRatioCurve {
         let capacities: [Int]
         var result: Result
         /// Key id → slot in `keys`.
-        var index = IdIndex()
+        var index: IdIndex
         /// Per key: the position of its last counted request, its size then, its band (one
         /// record, one cache line touched per request).
         struct Key {
@@ -191,9 +194,13 @@ public enum LRUMissRatioCurve {
         var positions = 1 << 16
         var next = 0
         /// Difference arrays over capacity indexes: +at the first capacity of a range, − after it.
-        var hitDiff: [Int]
-        var byteDiff: [ByteTotal]
-        var tooLargeDiff: [Int]
+        /// (Buffers the engine frees: an array's write checked its uniqueness, a runtime call,
+        /// three times a request.)
+        let hitDiff: UnsafeMutableBufferPointer<Int>
+        let byteDiff: UnsafeMutableBufferPointer<ByteTotal>
+        let tooLargeDiff: UnsafeMutableBufferPointer<Int>
+        /// `searchBuckets(capacities)`.
+        let searchBounds: UnsafeMutableBufferPointer<Int32>
         /// Sampled: hits and hit bytes weighted by 1/R, as difference arrays too.
         var weightedHitDiff: [Double]
         var weightedByteDiff: [Double]
@@ -208,13 +215,17 @@ public enum LRUMissRatioCurve {
 
         init(capacities: [Int], samplingRate: Double, sampleSize: Int?, expectedKeys: Int) {
             self.capacities = capacities
-            index = IdIndex(minimumCapacity: expectedKeys)
+            index = IdIndex(minimumCapacity: expectedKeys, hugePages: true)
             keys.reserveCapacity(expectedKeys)
             result = Result(points: capacities.map { Point(capacity: $0) })
             result.samplingRate = samplingRate
-            hitDiff = Array(repeating: 0, count: capacities.count + 1)
-            byteDiff = Array(repeating: 0, count: capacities.count + 1)
-            tooLargeDiff = Array(repeating: 0, count: capacities.count + 1)
+            hitDiff = .allocate(capacity: capacities.count + 1)
+            hitDiff.initialize(repeating: 0)
+            byteDiff = .allocate(capacity: capacities.count + 1)
+            byteDiff.initialize(repeating: 0)
+            tooLargeDiff = .allocate(capacity: capacities.count + 1)
+            tooLargeDiff.initialize(repeating: 0)
+            searchBounds = Self.searchBuckets(capacities)
             weightedHitDiff = Array(repeating: 0, count: capacities.count + 1)
             weightedByteDiff = Array(repeating: 0, count: capacities.count + 1)
             trees = Array(repeating: nil, count: capacities.count)
@@ -311,6 +322,38 @@ public enum LRUMissRatioCurve {
             return base &+ ((capacities[base] &- value) &>> 63) & 1
         }
 
+        /// Per bucket of values (their highest bit and the two below it: 256 buckets, each
+        /// [L, U) with U ≤ 1.25 L), the capacity indexes the first capacity ≥ a value there lies
+        /// between: the first capacity ≥ L and the first ≥ U. A search starts from those, so
+        /// log-spaced capacities leave one or two steps, not ⌈log₂ P⌉ dependent loads.
+        static func searchBuckets(_ capacities: [Int]) -> UnsafeMutableBufferPointer<Int32> {
+            let bounds = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 512)
+            func first(atLeast value: UInt64) -> Int32 { Int32(capacities.firstIndex { UInt64($0) >= value } ?? capacities.count) }
+            for bucket in 0..<256 {
+                let (bit, quarter) = (UInt64(bucket / 4), UInt64(bucket % 4))
+                let (low, high): (UInt64, UInt64) = bit < 2
+                    ? (1 << bit, 1 << (bit + 1))
+                    : ((4 + quarter) << (bit - 2), bit == 63 && quarter == 3 ? .max : (5 + quarter) << (bit - 2))
+                bounds[2 * bucket] = first(atLeast: low)
+                bounds[2 * bucket + 1] = first(atLeast: high)
+            }
+            return bounds
+        }
+
+        /// The bucket of `value` (≥ 1) in `searchBuckets`.
+        @inline(__always) static func bucket(of value: Int) -> Int {
+            let bit = 63 &- value.leadingZeroBitCount
+            return bit < 2 ? 4 &* bit : 4 &* bit &+ (value &>> (bit &- 2)) & 3
+        }
+
+        /// `firstCapacity` for a distance ≥ 1, from its bucket's bounds.
+        @inline(__always) func firstCapacity(distanceFrom low: Int, to high: Int, atLeast value: Int) -> Int {
+            let bucket = Self.bucket(of: value)
+            let found = firstCapacity(
+                from: max(low, Int(searchBounds[2 &* bucket])), to: min(high, Int(searchBounds[2 &* bucket &+ 1])), atLeast: value)
+            return min(found, high)  // a bucket starting past `high`: none in low..<high
+        }
+
         /// The smallest capacity index holding `size`, or `capacities.count` when none does.
         @inline(__always) func band(of size: Int) -> Int {
             size <= capacities[0] ? 0 : firstCapacity(from: 1, to: capacities.count, atLeast: size)
@@ -359,13 +402,19 @@ public enum LRUMissRatioCurve {
                 let previous = keys[slot]
                 let last = previous.lastPosition
                 if previous.size != size { result.sizeChanges += 1 }
-                if band < capacities.count { countHits(since: last, size: size, band: band) }
                 keys[slot] = Key(lastPosition: position, size: size, band: Int32(band))
-                if Int(previous.band) == band, band < capacities.count, last >= 0 {
-                    // The common case, the same band: one walk per tree moves the object.
-                    move(band: band, from: last, removing: previous.size, to: position, adding: size)
+                if Int(previous.band) == band, band < capacities.count {
+                    // The common case, the same band: one walk up `all` reads the distance and
+                    // moves the object (the band trees are read before their own move).
+                    let after = all!.sumBetweenAndMove(from: last, removing: previous.size, to: position, adding: size)
+                    countHits(after: after, since: last, size: size, band: band)
+                    if band < top {
+                        tree(band).move(from: last, removing: previous.size, to: position, adding: size)
+                        newest[band] = position
+                    }
                     return
                 }
+                if band < capacities.count { countHits(since: last, size: size, band: band) }
                 remove(previous)
             } else {
                 result.uniqueKeys += 1
@@ -382,19 +431,10 @@ public enum LRUMissRatioCurve {
             if band < capacities.count { add(band: band, position: position, size: size) }
         }
 
-        /// An object already in `band` (≤ top) leaves `from` for `to`, the newest position.
-        @inline(__always) mutating func move(band: Int, from: Int, removing: Int, to: Int, adding: Int) {
-            all!.move(from: from, removing: removing, to: to, adding: adding)
-            if band < top {
-                tree(band).move(from: from, removing: removing, to: to, adding: adding)
-                newest[band] = to
-            }
-        }
-
         /// An object that fits some capacity, at `position`: into `all`, and into its band's
         /// tree when below the top band (a band above the top makes it the new top).
         @inline(__always) mutating func add(band: Int, position: Int, size: Int) {
-            if all == nil { all = PrefixSumTree(count: positions) }
+            if all == nil { all = PrefixSumTree(count: positions, hugePages: true) }  // read by every request
             all!.add(position, size)
             if band > top { raiseTop(to: band) }
             if band < top {
@@ -440,6 +480,11 @@ public enum LRUMissRatioCurve {
             // (No closure here: one capturing `self` in a mutating method copies the engine.)
             var after = 0  // no tree yet: every earlier object was too large
             if let all { after = all.suffixSum(after: last, through: next - 2) }
+            countHits(after: after, since: last, size: size, band: band)
+        }
+
+        /// As above, with `after` (the sizes in `all` after `last`) known.
+        @inline(__always) mutating func countHits(after: Int, since last: Int, size: Int, band: Int) {
             if band < top { countHitsBelowTop(since: last, size: size, band: band) }
             markHits(from: max(band, top), to: capacities.count, distance: size + after, scaled: Double(size) + Double(after) * scale, size: size)
         }
@@ -475,7 +520,7 @@ public enum LRUMissRatioCurve {
             guard low < high else { return }
             let first = isSampled
                 ? firstIndex(from: low, to: high) { Double($0) >= scaled }
-                : firstCapacity(from: low, to: high, atLeast: distance)
+                : firstCapacity(distanceFrom: low, to: high, atLeast: distance)
             guard first < high else { return }
             hitDiff[first] += 1
             hitDiff[high] -= 1
@@ -507,6 +552,7 @@ public enum LRUMissRatioCurve {
         mutating func renumber() {
             var slotAt = Array(repeating: Int32(-1), count: positions)
             for slot in keys.indices where keys[slot].lastPosition >= 0 { slotAt[keys[slot].lastPosition] = Int32(slot) }
+            let oldPositions = positions
             if (keys.count - freeSlots.count) * 2 > positions { positions *= 2 }
             var newPosition = 0
             for band in newest.indices { newest[band] = -1 }
@@ -522,21 +568,34 @@ public enum LRUMissRatioCurve {
             var values = Array(repeating: 0, count: positions)
             if all != nil {
                 for key in keys where key.lastPosition >= 0 && Int(key.band) < capacities.count { values[key.lastPosition] = key.size }
-                all!.deallocate()
-                all = PrefixSumTree(values: values, count: positions)
+                all = rebuilt(all!, values, since: oldPositions)
                 for key in keys where key.lastPosition >= 0 { values[key.lastPosition] = 0 }
             }
             for band in activeBands {
                 for key in keys where key.lastPosition >= 0 && Int(key.band) == band { values[key.lastPosition] = key.size }
-                trees[band]!.deallocate()
-                trees[band] = PrefixSumTree(values: values, count: positions)
+                trees[band] = rebuilt(trees[band]!, values, since: oldPositions)
                 for key in keys where key.lastPosition >= 0 && Int(key.band) == band { values[key.lastPosition] = 0 }
             }
         }
 
-        /// Frees the index and the trees (once, when the pass ends or fails).
+        /// `tree` holding `values`: refilled in place while the position space keeps its size
+        /// (its pages stay mapped), else a new tree of the new size.
+        func rebuilt(_ tree: PrefixSumTree, _ values: [Int], since oldPositions: Int) -> PrefixSumTree {
+            guard positions != oldPositions else {
+                tree.refill(values)
+                return tree
+            }
+            tree.deallocate()
+            return PrefixSumTree(values: values, count: positions, hugePages: tree.hugePages)
+        }
+
+        /// Frees the index, the difference buffers and the trees (once, when the pass ends or fails).
         func deallocate() {
             index.deallocate()
+            hitDiff.deallocate()
+            byteDiff.deallocate()
+            tooLargeDiff.deallocate()
+            searchBounds.deallocate()
             all?.deallocate()
             for band in activeBands { trees[band]?.deallocate() }
         }

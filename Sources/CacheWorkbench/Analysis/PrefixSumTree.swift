@@ -24,9 +24,14 @@ struct PrefixSumTree {
     /// Start of each level inside `storage`.
     private let levels: UnsafeMutablePointer<UnsafeMutablePointer<Int>>
     private let storage: UnsafeMutableRawPointer
+    private let byteCount: Int
+    let hugePages: Bool
+    /// Per lane j of a block, the lanes after it: all ones in lanes k > j.
+    private let afterMasks: UnsafeMutablePointer<SIMD8<Int>>
 
-    /// A tree of `count` zeros.
-    init(count: Int) {
+    /// A tree of `count` zeros; `hugePages`: its storage on huge pages (`HugePages`), for a
+    /// tree every request reads at random.
+    init(count: Int, hugePages: Bool = false) {
         precondition(count >= 0)
         self.count = count
         // Entries per level, each padded to whole blocks of 8; the top level has one entry.
@@ -39,9 +44,17 @@ struct PrefixSumTree {
         }
         levelCount = sizes.count
         let total = sizes.reduce(0, +)
-        storage = .allocate(byteCount: total * MemoryLayout<Int>.stride, alignment: 64)
+        byteCount = total * MemoryLayout<Int>.stride
+        self.hugePages = hugePages
+        storage = hugePages ? HugePages.allocate(byteCount: byteCount, alignment: 64) : .allocate(byteCount: byteCount, alignment: 64)
         storage.initializeMemory(as: Int.self, repeating: 0, count: total)
         levels = .allocate(capacity: sizes.count)
+        afterMasks = .allocate(capacity: 8)
+        for lane in 0..<8 {
+            var mask = SIMD8<Int>(repeating: 0)
+            for after in (lane + 1)..<8 { mask[after] = -1 }
+            (afterMasks + lane).initialize(to: mask)
+        }
         var start = storage.assumingMemoryBound(to: Int.self)
         for (level, size) in sizes.enumerated() {
             levels[level] = start
@@ -50,16 +63,23 @@ struct PrefixSumTree {
     }
 
     /// A tree over `values` (position i holds values[i], the rest 0), built in linear time.
-    init(values: [Int], count: Int) {
-        self.init(count: count)
+    init(values: [Int], count: Int, hugePages: Bool = false) {
+        self.init(count: count, hugePages: hugePages)
+        refill(values)
+    }
+
+    /// Makes the tree hold `values` (position i holds values[i], the rest 0) in its own
+    /// storage, in linear time: a curve renumbering its positions keeps its pages.
+    func refill(_ values: [Int]) {
         values.withUnsafeBufferPointer { values in
             let leaves = levels[0]
-            for index in values.indices where index < count { leaves[index] = values[index] }
+            for index in 0..<count { leaves[index] = index < values.count ? values[index] : 0 }
         }
         var entries = max(1, count)
         for level in 1..<levelCount {
             let below = levels[level - 1]
             let here = levels[level]
+            for index in 0..<(entries + 7) / 8 { here[index] = 0 }
             for index in 0..<entries { here[index / 8] &+= below[index] }
             entries = (entries + 7) / 8
         }
@@ -67,8 +87,9 @@ struct PrefixSumTree {
 
     /// Frees the storage; the owner calls it once.
     func deallocate() {
-        storage.deallocate()
+        if hugePages { HugePages.deallocate(storage, byteCount: byteCount) } else { storage.deallocate() }
         levels.deallocate()
+        afterMasks.deallocate()
     }
 
     /// Adds `delta` at `position` (0..<count).
@@ -124,16 +145,7 @@ struct PrefixSumTree {
         // Positions after `end` hold 0, so a block's lanes after the path are all that
         // came after it; once the paths share their entry, nothing above adds more.
         while index != last {
-            let block = levels[level] + (index & ~7)
-            let lane = index & 7
-            // Lane k counts iff k > lane ((lane − k) >> 63 is all ones); lane 0 never does.
-            sum &+= block[1] & ((lane &- 1) &>> 63)
-            sum &+= block[2] & ((lane &- 2) &>> 63)
-            sum &+= block[3] & ((lane &- 3) &>> 63)
-            sum &+= block[4] & ((lane &- 4) &>> 63)
-            sum &+= block[5] & ((lane &- 5) &>> 63)
-            sum &+= block[6] & ((lane &- 6) &>> 63)
-            sum &+= block[7] & ((lane &- 7) &>> 63)
+            sum &+= lanes(after: index, level: level)
             index &>>= 3
             last &>>= 3
             level &+= 1
@@ -145,10 +157,27 @@ struct PrefixSumTree {
     /// both paths, which stops where they meet when the two amounts are equal (above that
     /// the changes cancel). O(log₈ |to − from|) then, O(log₈ count) otherwise.
     @inline(__always) func move(from: Int, removing removed: Int, to: Int, adding added: Int) {
+        _ = walk(from: from, removing: removed, to: to, adding: added, summing: false)
+    }
+
+    /// `suffixSum(after: from, through: to)` (the tree holding nothing after `to`), then
+    /// `move(from:removing:to:adding:)`, in one walk: a stack-distance pass's request, whose
+    /// object leaves its last position for the newest one, reads and writes the same lines.
+    @inline(__always) func sumBetweenAndMove(from: Int, removing removed: Int, to: Int, adding added: Int) -> Int {
+        walk(from: from, removing: removed, to: to, adding: added, summing: true)
+    }
+
+    /// Both of the above (`summing` is a constant where they inline it): each level's lanes
+    /// after `from`'s path are read before the level is written.
+    @inline(__always) private func walk(from: Int, removing removed: Int, to: Int, adding added: Int, summing: Bool) -> Int {
         var source = from
         var target = to
         var level = 0
+        var sum = 0
         while source != target {
+            if summing {
+                sum &+= lanes(after: source, level: level)
+            }
             levels[level][source] &-= removed
             levels[level][target] &+= added
             source &>>= 3
@@ -156,12 +185,21 @@ struct PrefixSumTree {
             level &+= 1
         }
         let change = added &- removed
-        guard change != 0 else { return }
+        guard change != 0 else { return sum }
         while level < levelCount {
             levels[level][source] &+= change
             source &>>= 3
             level &+= 1
         }
+        return sum
+    }
+
+    /// The entries of `level` after `index` inside its block of 8: the block (one aligned
+    /// line) and the mask of the lanes after the path, as vectors (half the instructions of
+    /// seven masked scalar adds).
+    @inline(__always) private func lanes(after index: Int, level: Int) -> Int {
+        let block = UnsafeRawPointer(levels[level] + (index & ~7)).load(as: SIMD8<Int>.self)
+        return (block & afterMasks[index & 7]).wrappedSum()
     }
 
     /// The sum of positions start...end (0 when empty).

@@ -22,17 +22,38 @@ struct IdIndex {
     private var shift: UInt64
     private(set) var count = 0
 
-    init(minimumCapacity: Int = 16) {
+    /// Whether the table asks for huge pages (`HugePages`: curves, not timed replays).
+    private let hugePages: Bool
+
+    init(minimumCapacity: Int = 16, hugePages: Bool = false) {
         var size = 16
         while size < minimumCapacity * 2 { size <<= 1 }
-        buckets = .allocate(capacity: size)
-        buckets.initialize(repeating: Bucket(key: 0, value: -1), count: size)
+        self.hugePages = hugePages
+        buckets = Self.emptyBuckets(size, hugePages: hugePages)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
     }
 
+    private static func emptyBuckets(_ size: Int, hugePages: Bool) -> UnsafeMutablePointer<Bucket> {
+        let bytes = size * MemoryLayout<Bucket>.stride
+        let raw = hugePages
+            ? HugePages.allocate(byteCount: bytes, alignment: MemoryLayout<Bucket>.alignment)
+            : .allocate(byteCount: bytes, alignment: MemoryLayout<Bucket>.alignment)
+        let buckets = raw.bindMemory(to: Bucket.self, capacity: size)
+        buckets.initialize(repeating: Bucket(key: 0, value: -1), count: size)
+        return buckets
+    }
+
+    private static func free(_ buckets: UnsafeMutablePointer<Bucket>, size: Int, hugePages: Bool) {
+        if hugePages {
+            HugePages.deallocate(UnsafeMutableRawPointer(buckets), byteCount: size * MemoryLayout<Bucket>.stride)
+        } else {
+            buckets.deallocate()
+        }
+    }
+
     /// Frees the table; the owner calls it once from its deinit.
-    func deallocate() { buckets.deallocate() }
+    func deallocate() { Self.free(buckets, size: mask + 1, hugePages: hugePages) }
 
     @inline(__always)
     private func home(_ key: UInt64) -> Int {
@@ -109,14 +130,13 @@ struct IdIndex {
         let oldBuckets = buckets
         let oldSize = mask + 1
         let size = oldSize * 2
-        buckets = .allocate(capacity: size)
-        buckets.initialize(repeating: Bucket(key: 0, value: -1), count: size)
+        buckets = Self.emptyBuckets(size, hugePages: hugePages)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
         count = 0
         for index in 0..<oldSize where oldBuckets[index].value >= 0 {
             insert(oldBuckets[index].key, oldBuckets[index].value)
         }
-        oldBuckets.deallocate()
+        Self.free(oldBuckets, size: oldSize, hugePages: hugePages)
     }
 }
