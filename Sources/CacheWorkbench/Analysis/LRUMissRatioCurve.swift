@@ -545,48 +545,52 @@ public enum LRUMissRatioCurve {
             return tree
         }
 
-        /// Positions ran out: the keys keep their order but get positions 0..<k, and the
-        /// trees are rebuilt one at a time from one buffer (the peak is the trees and one
-        /// buffer); the position space doubles when more than half is in use.
-        /// O(positions + keys × trees), no sort: positions are distinct.
+        /// Positions ran out: the keys keep their order but get positions 0..<k; the position
+        /// space doubles when more than half is in use. `all`, dense, is rebuilt from one
+        /// buffer (in place while the space keeps its size: its pages stay mapped); a band's
+        /// tree holds only its band's keys, so each key is moved within it to its new position
+        /// (the moves commute). O(positions + keys × log n), no sort: positions are distinct.
         mutating func renumber() {
             var slotAt = Array(repeating: Int32(-1), count: positions)
             for slot in keys.indices where keys[slot].lastPosition >= 0 { slotAt[keys[slot].lastPosition] = Int32(slot) }
             let oldPositions = positions
             if (keys.count - freeSlots.count) * 2 > positions { positions *= 2 }
+            let grown = positions != oldPositions
+            if grown {
+                for band in activeBands {
+                    trees[band]!.deallocate()
+                    trees[band] = PrefixSumTree(count: positions)
+                }
+            }
             var newPosition = 0
             for band in newest.indices { newest[band] = -1 }
             for slot in slotAt where slot >= 0 {
                 let slot = Int(slot)
+                let key = keys[slot]
+                let band = Int(key.band)
+                if band < capacities.count, let tree = trees[band] {
+                    if grown {
+                        tree.add(newPosition, key.size)
+                    } else {
+                        tree.move(from: key.lastPosition, removing: key.size, to: newPosition, adding: key.size)
+                    }
+                    newest[band] = newPosition
+                }
                 keys[slot].lastPosition = newPosition
-                let band = Int(keys[slot].band)
-                if band < capacities.count, trees[band] != nil { newest[band] = newPosition }
                 newPosition += 1
             }
             next = newPosition
             slotAt = []
-            var values = Array(repeating: 0, count: positions)
-            if all != nil {
+            if let tree = all {
+                var values = Array(repeating: 0, count: positions)
                 for key in keys where key.lastPosition >= 0 && Int(key.band) < capacities.count { values[key.lastPosition] = key.size }
-                all = rebuilt(all!, values, since: oldPositions)
-                for key in keys where key.lastPosition >= 0 { values[key.lastPosition] = 0 }
+                if grown {
+                    tree.deallocate()
+                    all = PrefixSumTree(values: values, count: positions, hugePages: tree.hugePages)
+                } else {
+                    tree.refill(values)
+                }
             }
-            for band in activeBands {
-                for key in keys where key.lastPosition >= 0 && Int(key.band) == band { values[key.lastPosition] = key.size }
-                trees[band] = rebuilt(trees[band]!, values, since: oldPositions)
-                for key in keys where key.lastPosition >= 0 && Int(key.band) == band { values[key.lastPosition] = 0 }
-            }
-        }
-
-        /// `tree` holding `values`: refilled in place while the position space keeps its size
-        /// (its pages stay mapped), else a new tree of the new size.
-        func rebuilt(_ tree: PrefixSumTree, _ values: [Int], since oldPositions: Int) -> PrefixSumTree {
-            guard positions != oldPositions else {
-                tree.refill(values)
-                return tree
-            }
-            tree.deallocate()
-            return PrefixSumTree(values: values, count: positions, hugePages: tree.hugePages)
         }
 
         /// Frees the index, the difference buffers and the trees (once, when the pass ends or fails).
