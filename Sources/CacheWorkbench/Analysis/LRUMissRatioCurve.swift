@@ -375,7 +375,17 @@ public enum LRUMissRatioCurve {
             let key = keys[Int(slot)]
             guard key.lastPosition >= 0, Int(key.band) < capacities.count else { return }
             all?.prefetch(key.lastPosition)
-            if let tree = trees[Int(key.band)] { tree.prefetch(key.lastPosition) }
+            if let tree = trees[Int(key.band)] {
+                tree.prefetch(key.lastPosition)
+                // And where the request will put it, about 4 positions on: a band's tree is
+                // sparse, so its newest lines are cold, unlike those of `all`.
+                if next + 4 < positions { tree.prefetch(next + 4) }
+            }
+            // Below the top, the lowest bands are read first, and mostly they alone take the
+            // distance past every capacity below the top.
+            if Int(key.band) < top {
+                for band in activeBands.prefix(2) where band != Int(key.band) { trees[band]!.prefetch(key.lastPosition) }
+            }
         }
 
         /// Counts a request; `knownSlot` is `id`'s slot when found ahead, else −1.
