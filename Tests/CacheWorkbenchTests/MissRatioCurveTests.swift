@@ -73,6 +73,28 @@ struct MissRatioCurveTests {
         #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
     }
 
+    /// The capacity a distance reaches is searched from a bucket of the distance's leading
+    /// bits (its highest bit and the two below): capacities of 1 to 4 bytes (the buckets of
+    /// one and two bits), on and either side of powers of two and of the buckets' quarter
+    /// bounds, repeated, and far apart, against replays.
+    @Test("capacities of every magnitude from 1 byte, on and beside bucket bounds, repeated: equal to lru replays")
+    func capacitySearch() throws {
+        var random = SeededRandom(seed: 33)
+        // Sizes from 1 byte to 64 KiB, log-uniform, fixed per key; 400 keys, Zipf-like reuse.
+        let sizes = (0..<400).map { _ in Int(exp(Double.random(in: 0..<1, using: &random) * log(65_536.0))) }
+        let ids = zipfRequests(requests: 8_000, images: 400, seed: 5).map { Int($0.id % 400) }
+        let requests = ids.enumerated().map { Request(time: Double($0.offset), id: UInt64($0.element), size: sizes[$0.element]) }
+        let capacities = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 15, 16, 17, 20, 20, 24, 28, 31, 32, 33, 1_023, 1_024, 1_025,
+                          1_279, 1_280, 1_281, 40_000, 65_535, 65_536, 65_536, 65_537, 300_000, 5_000_000]
+        let source = try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false)
+        let curve = try LRUMissRatioCurve.compute(source, capacities: capacities)
+        for point in curve.points {
+            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
+        }
+        #expect(curve.points.filter { $0.capacity <= 33 && $0.hits > 0 }.count >= 5)
+    }
+
     @Test("hand-computed distances; a size change is counted")
     func hand() throws {
         // A(2) B(3) A: distance 2 + 3 = 5. C(1) B: 3 + 2 + 1 = 6. A(4, changed): 4 + 1 + 3 = 8.
