@@ -166,7 +166,51 @@ public enum LRUMissRatioCurve {
         }
     }
 
-    private struct Engine {
+    /// The key records, on huge pages when large (`HugePages`: every request reads one at
+    /// random); a struct the engine frees, as its index. Append amortized O(1).
+    fileprivate struct KeyRecords: Sequence {
+        private var base: UnsafeMutablePointer<Engine.Key>? = nil
+        private var capacity = 0
+        private(set) var count = 0
+
+        var indices: Range<Int> { 0..<count }
+
+        subscript(slot: Int) -> Engine.Key {
+            @inline(__always) get { base![slot] }
+            @inline(__always) set { base![slot] = newValue }
+        }
+
+        @inline(__always) func address(of slot: Int) -> UnsafeMutablePointer<Engine.Key> { base! + slot }
+
+        mutating func reserve(_ wanted: Int) {
+            guard wanted > capacity else { return }
+            let stride = MemoryLayout<Engine.Key>.stride
+            let grown = HugePages.allocate(byteCount: wanted * stride, alignment: MemoryLayout<Engine.Key>.alignment)
+                .bindMemory(to: Engine.Key.self, capacity: wanted)
+            if let base {
+                grown.moveInitialize(from: base, count: count)
+                HugePages.deallocate(UnsafeMutableRawPointer(base), byteCount: capacity * stride)
+            }
+            base = grown
+            capacity = wanted
+        }
+
+        mutating func append(_ key: Engine.Key) {
+            if count == capacity { reserve(Swift.max(1_024, capacity * 2)) }
+            (base! + count).initialize(to: key)
+            count += 1
+        }
+
+        func makeIterator() -> UnsafeBufferPointer<Engine.Key>.Iterator {
+            UnsafeBufferPointer(start: base, count: count).makeIterator()
+        }
+
+        func deallocate() {
+            if let base { HugePages.deallocate(UnsafeMutableRawPointer(base), byteCount: capacity * MemoryLayout<Engine.Key>.stride) }
+        }
+    }
+
+    fileprivate struct Engine {
         let capacities: [Int]
         var result: Result
         /// Key id → slot in `keys`.
@@ -178,7 +222,7 @@ public enum LRUMissRatioCurve {
             var size: Int
             var band: Int32
         }
-        var keys: [Key] = []
+        var keys = KeyRecords()
         /// Every counted object that fits some capacity, at its last position.
         var all: PrefixSumTree?
         /// The highest band holding an object so far (−1: none): from its capacity on, every
@@ -216,7 +260,7 @@ public enum LRUMissRatioCurve {
         init(capacities: [Int], samplingRate: Double, sampleSize: Int?, expectedKeys: Int) {
             self.capacities = capacities
             index = IdIndex(minimumCapacity: expectedKeys, hugePages: true)
-            keys.reserveCapacity(expectedKeys)
+            keys.reserve(expectedKeys)
             result = Result(points: capacities.map { Point(capacity: $0) })
             result.samplingRate = samplingRate
             hitDiff = .allocate(capacity: capacities.count + 1)
@@ -365,7 +409,7 @@ public enum LRUMissRatioCurve {
         /// method got a copy of the whole engine, its arrays retained and released, each call.)
         @inline(__always) mutating func prefetchKey(_ id: UInt64) -> Int32 {
             guard let slot = index.find(id) else { return -1 }
-            keys.withUnsafeBufferPointer { cwb_prefetch($0.baseAddress! + Int(slot)) }
+            cwb_prefetch(keys.address(of: Int(slot)))
             return slot
         }
 
@@ -606,6 +650,7 @@ public enum LRUMissRatioCurve {
         /// Frees the index, the difference buffers and the trees (once, when the pass ends or fails).
         func deallocate() {
             index.deallocate()
+            keys.deallocate()
             hitDiff.deallocate()
             byteDiff.deallocate()
             tooLargeDiff.deallocate()
