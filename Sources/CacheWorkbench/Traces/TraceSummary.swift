@@ -56,10 +56,14 @@ public struct TraceSummary: Sendable, Equatable {
         defer { seen.deallocate() }
         var left = count
         while left > 0, let chunk = try source.nextChunk() {
-            for request in chunk where request.size > 0 {
-                if seen.find(request.id) == nil { seen.insert(request.id, 0) }
-                left -= 1
-                if left == 0 { break }
+            // Fields through the buffer, as `scan` reads them: no Request copied.
+            chunk.withUnsafeBufferPointer { requests in
+                for index in requests.indices where requests[index].size > 0 {
+                    let id = requests[index].id
+                    if seen.find(id) == nil { seen.insert(id, 0) }
+                    left -= 1
+                    if left == 0 { break }
+                }
             }
         }
         return seen.count
