@@ -119,7 +119,12 @@ struct ConvertAndStatsTests {
             }
             at[object] = newest
             let probe = Int(random.next() % UInt64(newest + 1))
-            #expect(tree.suffixSum(after: probe, through: newest) == plain[(probe + 1)..<(newest + 1)].reduce(0, +))
+            let exact = plain[(probe + 1)..<(newest + 1)].reduce(0, +)
+            #expect(tree.suffixSum(after: probe, through: newest) == exact)
+            // Stopping above a limit: exact when the sum stays within it, else a part of it above it.
+            let limit = Int(random.next() % UInt64(2 * exact + 2)) - 1
+            let bounded = tree.suffixSum(after: probe, through: newest, stoppingAbove: limit)
+            #expect(exact <= limit ? bounded == exact : (bounded > limit && bounded <= exact))
             #expect(tree.prefixSum(newest) == plain.reduce(0, +))
         }
     }

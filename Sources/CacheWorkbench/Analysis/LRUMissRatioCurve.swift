@@ -554,8 +554,14 @@ public enum LRUMissRatioCurve {
                 // Distances only grow with the bands: past the largest capacity below the top,
                 // none of those capacities can hit.
                 if isSampled ? scaled > Double(ceiling) : distance > ceiling { return }
-                // A band whose newest position is not after `last` adds nothing.
-                let between = newest[active] <= last ? 0 : trees[active]!.suffixSum(after: last, through: newest[active])
+                // A band whose newest position is not after `last` adds nothing. Unsampled, a sum
+                // past what is left below the ceiling need not be exact (read from the top down).
+                let limit = isSampled ? Int.max : ceiling - distance
+                let between = newest[active] <= last ? 0 : trees[active]!.suffixSum(after: last, through: newest[active], stoppingAbove: limit)
+                if between > limit {
+                    if active > band { markHits(from: low, to: active, distance: distance, scaled: scaled, size: size) }
+                    return
+                }
                 if active <= band {
                     distance += between
                     scaled += Double(between) * scale
@@ -603,7 +609,7 @@ public enum LRUMissRatioCurve {
         /// space doubles when more than half is in use. `all`, dense, is rebuilt from one
         /// buffer (in place while the space keeps its size: its pages stay mapped); a band's
         /// tree holds only its band's keys, so each key is moved within it to its new position
-        /// (the moves commute). O(positions + keys × log n), no sort: positions are distinct.
+        /// (the moves commute). O(positions + keys × log n + bands), no sort but by band: positions are distinct.
         mutating func renumber() {
             var slotAt = Array(repeating: Int32(-1), count: positions)
             for slot in keys.indices where keys[slot].lastPosition >= 0 { slotAt[keys[slot].lastPosition] = Int32(slot) }
@@ -616,25 +622,46 @@ public enum LRUMissRatioCurve {
                     trees[band] = PrefixSumTree(count: positions)
                 }
             }
-            var newPosition = 0
-            for band in newest.indices { newest[band] = -1 }
+            // New positions in the keys' order; each band tree's moves are gathered (a counting
+            // sort by band) and applied band by band, as two ascending streams per tree: applied in
+            // key order they interleaved every band's lines and stalled on each.
+            var movesBefore = Array(repeating: 0, count: capacities.count + 1)
             for slot in slotAt where slot >= 0 {
+                let band = Int(keys[Int(slot)].band)
+                if band < capacities.count, trees[band] != nil { movesBefore[band + 1] += 1 }
+            }
+            for band in 0..<capacities.count { movesBefore[band + 1] += movesBefore[band] }
+            var moves = [BandMove](repeating: BandMove(from: 0, to: 0, size: 0), count: movesBefore[capacities.count])
+            var newPosition = 0
+            for (at, slot) in slotAt.enumerated() where slot >= 0 {
+                if at + 16 < slotAt.count, slotAt[at + 16] >= 0 { cwb_prefetch(keys.address(of: Int(slotAt[at + 16]))) }
                 let slot = Int(slot)
                 let key = keys[slot]
                 let band = Int(key.band)
-                if band < capacities.count, let tree = trees[band] {
-                    if grown {
-                        tree.add(newPosition, key.size)
-                    } else {
-                        tree.move(from: key.lastPosition, removing: key.size, to: newPosition, adding: key.size)
-                    }
-                    newest[band] = newPosition
+                if band < capacities.count, trees[band] != nil {
+                    moves[movesBefore[band]] = BandMove(from: key.lastPosition, to: newPosition, size: key.size)
+                    movesBefore[band] += 1
                 }
                 keys[slot].lastPosition = newPosition
                 newPosition += 1
             }
+            for band in newest.indices { newest[band] = -1 }
+            var start = 0
+            for band in 0..<capacities.count where movesBefore[band] > start {
+                let tree = trees[band]!
+                for move in moves[start..<movesBefore[band]] {
+                    if grown {
+                        tree.add(move.to, move.size)
+                    } else {
+                        tree.move(from: move.from, removing: move.size, to: move.to, adding: move.size)
+                    }
+                }
+                newest[band] = moves[movesBefore[band] - 1].to
+                start = movesBefore[band]
+            }
             next = newPosition
             slotAt = []
+            moves = []
             if let tree = all {
                 var values = Array(repeating: 0, count: positions)
                 for key in keys where key.lastPosition >= 0 && Int(key.band) < capacities.count { values[key.lastPosition] = key.size }
@@ -645,6 +672,13 @@ public enum LRUMissRatioCurve {
                     tree.refill(values)
                 }
             }
+        }
+
+        /// A key's move in its band's tree when positions are renumbered.
+        struct BandMove {
+            var from: Int
+            var to: Int
+            var size: Int
         }
 
         /// Frees the index, the difference buffers and the trees (once, when the pass ends or fails).

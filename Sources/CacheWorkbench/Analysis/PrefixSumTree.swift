@@ -153,6 +153,24 @@ struct PrefixSumTree {
         return sum
     }
 
+    /// `suffixSum(after:through:)` for a tree of non-negative entries, read from where the two
+    /// paths meet down, stopping as soon as the sum passes `limit`: then it returns that part
+    /// (more than `limit`, at most the whole). A caller asking only whether a distance passes a
+    /// bound reads the upper levels, which stay cached, and not the old position's cold lines.
+    @inline(__always) func suffixSum(after position: Int, through end: Int, stoppingAbove limit: Int) -> Int {
+        let differing = position ^ end
+        guard differing != 0 else { return 0 }
+        // The paths differ at levels 0...k for 3k < the differing bits; above, they share entries.
+        var level = (Int.bitWidth &- differing.leadingZeroBitCount &+ 2) / 3 &- 1
+        var sum = 0
+        while level >= 0 {
+            sum &+= lanes(after: position &>> (3 &* level), level: level)
+            if sum > limit { return sum }
+            level &-= 1
+        }
+        return sum
+    }
+
     /// Subtracts `removed` at `from` and adds `added` at `to` (both 0..<count): one walk up
     /// both paths, which stops where they meet when the two amounts are equal (above that
     /// the changes cancel). O(log₈ |to − from|) then, O(log₈ count) otherwise.
