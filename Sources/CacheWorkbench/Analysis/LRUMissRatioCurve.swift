@@ -36,7 +36,7 @@ import CPrefetch
 /// one or two steps for log-spaced ones); with B bands O(B (log n + log P)) at worst, for
 /// requests whose distance stays below the top band's capacities through all bands;
 /// positions are renumbered when they run out (at most 4 a key), so memory is
-/// O(distinct keys + P), a tree of O(n) per band.
+/// O(distinct keys + P), a tree of O(n / 8) per band.
 public enum LRUMissRatioCurve {
     public struct Point: Sendable, Equatable {
         public var capacity: Int
@@ -228,8 +228,10 @@ public enum LRUMissRatioCurve {
         /// The highest band holding an object so far (−1: none): from its capacity on, every
         /// object counts (`all`), so it needs no tree of its own.
         var top = -1
-        /// Per band below `top` (capacity index): its prefix-sum tree once it holds an object;
-        /// the bands that have trees, ascending.
+        /// Per band below `top` (capacity index): its prefix-sum tree once it holds an object,
+        /// over cells of 8 positions (`bandSum` reads a cell's positions from `all`): an eighth
+        /// of the memory, and no line of its own at a request's old position; the bands that
+        /// have trees, ascending.
         var trees: [PrefixSumTree?]
         var activeBands: [Int] = []
         /// Per band: at least its newest position (an object leaving does not lower it; a
@@ -419,16 +421,11 @@ public enum LRUMissRatioCurve {
             let key = keys[Int(slot)]
             guard key.lastPosition >= 0, Int(key.band) < capacities.count else { return }
             all?.prefetch(key.lastPosition)
-            if let tree = trees[Int(key.band)] {
-                tree.prefetch(key.lastPosition)
-                // And where the request will put it, about 4 positions on: a band's tree is
-                // sparse, so its newest lines are cold, unlike those of `all`.
-                if next + 4 < positions { tree.prefetch(next + 4) }
-            }
+            trees[Int(key.band)]?.prefetch(key.lastPosition &>> 3)
             // Below the top, the lowest bands are read first, and mostly they alone take the
             // distance past every capacity below the top.
             if Int(key.band) < top {
-                for band in activeBands.prefix(2) where band != Int(key.band) { trees[band]!.prefetch(key.lastPosition) }
+                for band in activeBands.prefix(2) where band != Int(key.band) { trees[band]!.prefetch(key.lastPosition &>> 3) }
             }
         }
 
@@ -463,7 +460,7 @@ public enum LRUMissRatioCurve {
                     let after = all!.sumBetweenAndMove(from: last, removing: previous.size, to: position, adding: size)
                     countHits(after: after, since: last, size: size, band: band)
                     if band < top {
-                        tree(band).move(from: last, removing: previous.size, to: position, adding: size)
+                        tree(band).move(from: last &>> 3, removing: previous.size, to: position &>> 3, adding: size)
                         newest[band] = position
                     }
                     return
@@ -492,7 +489,7 @@ public enum LRUMissRatioCurve {
             all!.add(position, size)
             if band > top { raiseTop(to: band) }
             if band < top {
-                tree(band).add(position, size)
+                tree(band).add(position &>> 3, size)
                 newest[band] = position
             }
         }
@@ -503,7 +500,7 @@ public enum LRUMissRatioCurve {
             let band = Int(key.band)
             guard key.lastPosition >= 0, band < capacities.count else { return }
             all!.add(key.lastPosition, -key.size)
-            trees[band]?.add(key.lastPosition, -key.size)
+            trees[band]?.add(key.lastPosition &>> 3, -key.size)
         }
 
         /// An object of a band above the top came: the old top band's objects, counted until
@@ -513,13 +510,13 @@ public enum LRUMissRatioCurve {
             let old = top
             top = band
             guard old >= 0 else { return }
-            var values = Array(repeating: 0, count: positions)
+            var values = Array(repeating: 0, count: Self.cells(positions))
             var latest = -1
             for key in keys where Int(key.band) == old && key.lastPosition >= 0 {
-                values[key.lastPosition] = key.size
+                values[key.lastPosition &>> 3] += key.size
                 latest = max(latest, key.lastPosition)
             }
-            trees[old] = PrefixSumTree(values: values, count: positions)
+            trees[old] = PrefixSumTree(values: values, count: Self.cells(positions))
             newest[old] = latest
             activeBands.append(old)
             activeBands.sort()
@@ -557,7 +554,7 @@ public enum LRUMissRatioCurve {
                 // A band whose newest position is not after `last` adds nothing. Unsampled, a sum
                 // past what is left below the ceiling need not be exact (read from the top down).
                 let limit = isSampled ? Int.max : ceiling - distance
-                let between = newest[active] <= last ? 0 : trees[active]!.suffixSum(after: last, through: newest[active], stoppingAbove: limit)
+                let between = newest[active] <= last ? 0 : bandSum(active, after: last, stoppingAbove: limit)
                 if between > limit {
                     if active > band { markHits(from: low, to: active, distance: distance, scaled: scaled, size: size) }
                     return
@@ -574,6 +571,31 @@ public enum LRUMissRatioCurve {
                 low = active
             }
             markHits(from: low, to: top, distance: distance, scaled: scaled, size: size)
+        }
+
+        /// A band tree's entries: cells of 8 positions, `all`'s level-0 lines.
+        static func cells(_ positions: Int) -> Int { (positions + 7) &>> 3 }
+
+        /// The sizes of `band`'s objects after `last` up to its newest position, or, once they
+        /// pass `limit`, a part of them above it (`PrefixSumTree.suffixSum(after:through:stoppingAbove:)`).
+        /// The band's tree sums whole cells; the positions after `last` in its own cell are read
+        /// from `all`'s line there (the request's walk has just loaded it), keeping the sizes of
+        /// the band's range: a size fixes its band.
+        @inline(__always) func bandSum(_ band: Int, after last: Int, stoppingAbove limit: Int) -> Int {
+            let through = newest[band]
+            var sum = trees[band]!.suffixSum(after: last &>> 3, through: through &>> 3, stoppingAbove: limit)
+            guard sum <= limit else { return sum }
+            let low = band == 0 ? 0 : capacities[band - 1]
+            let high = capacities[band]
+            let cell = last & ~7
+            var lane = last &+ 1
+            let end = min(through, cell &+ 7)
+            while lane <= end {
+                let size = all!.leaf(lane)
+                if size > low && size <= high { sum &+= size }
+                lane &+= 1
+            }
+            return sum
         }
 
         @inline(__always) mutating func markHits(from low: Int, to high: Int, distance: Int, scaled: Double, size: Int) {
@@ -598,7 +620,7 @@ public enum LRUMissRatioCurve {
         /// the band's first object).
         mutating func tree(_ band: Int) -> PrefixSumTree {
             if let tree = trees[band] { return tree }
-            let tree = PrefixSumTree(count: positions)
+            let tree = PrefixSumTree(count: Self.cells(positions))
             trees[band] = tree
             activeBands.append(band)
             activeBands.sort()
@@ -619,7 +641,7 @@ public enum LRUMissRatioCurve {
             if grown {
                 for band in activeBands {
                     trees[band]!.deallocate()
-                    trees[band] = PrefixSumTree(count: positions)
+                    trees[band] = PrefixSumTree(count: Self.cells(positions))
                 }
             }
             // New positions in the keys' order; each band tree's moves are gathered (a counting
@@ -651,9 +673,9 @@ public enum LRUMissRatioCurve {
                 let tree = trees[band]!
                 for move in moves[start..<movesBefore[band]] {
                     if grown {
-                        tree.add(move.to, move.size)
+                        tree.add(move.to &>> 3, move.size)
                     } else {
-                        tree.move(from: move.from, removing: move.size, to: move.to, adding: move.size)
+                        tree.move(from: move.from &>> 3, removing: move.size, to: move.to &>> 3, adding: move.size)
                     }
                 }
                 newest[band] = moves[movesBefore[band] - 1].to

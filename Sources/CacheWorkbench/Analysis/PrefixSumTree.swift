@@ -109,6 +109,9 @@ struct PrefixSumTree {
         if levelCount > 2 { cwb_prefetch(levels[2] + (position &>> 6)) }
     }
 
+    /// The value at `position` (0..<count).
+    @inline(__always) func leaf(_ position: Int) -> Int { levels[0][position] }
+
     /// The sum of positions 0...position (0 when position < 0).
     @inline(__always) func prefixSum(_ position: Int) -> Int {
         guard position >= 0 else { return 0 }
