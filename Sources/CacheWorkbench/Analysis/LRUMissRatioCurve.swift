@@ -421,12 +421,9 @@ public enum LRUMissRatioCurve {
             let key = keys[Int(slot)]
             guard key.lastPosition >= 0, Int(key.band) < capacities.count else { return }
             all?.prefetch(key.lastPosition)
+            // The band's tree is written there; other bands' are read from the top down, and
+            // mostly stop in the upper levels, which stay cached.
             trees[Int(key.band)]?.prefetch(key.lastPosition &>> 3)
-            // Below the top, the lowest bands are read first, and mostly they alone take the
-            // distance past every capacity below the top.
-            if Int(key.band) < top {
-                for band in activeBands.prefix(2) where band != Int(key.band) { trees[band]!.prefetch(key.lastPosition &>> 3) }
-            }
         }
 
         /// Counts a request; `knownSlot` is `id`'s slot when found ahead, else −1.
