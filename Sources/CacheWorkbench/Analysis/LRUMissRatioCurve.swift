@@ -645,9 +645,11 @@ public enum LRUMissRatioCurve {
             // sort by band) and applied band by band, as two ascending streams per tree: applied in
             // key order they interleaved every band's lines and stalled on each.
             var movesBefore = Array(repeating: 0, count: capacities.count + 1)
-            for slot in slotAt where slot >= 0 {
-                let band = Int(keys[Int(slot)].band)
-                if band < capacities.count, trees[band] != nil { movesBefore[band + 1] += 1 }
+            if !activeBands.isEmpty {
+                for key in keys where key.lastPosition >= 0 {  // in slot order: one stream
+                    let band = Int(key.band)
+                    if band < capacities.count, trees[band] != nil { movesBefore[band + 1] += 1 }
+                }
             }
             for band in 0..<capacities.count { movesBefore[band + 1] += movesBefore[band] }
             var moves = [BandMove](repeating: BandMove(from: 0, to: 0, size: 0), count: movesBefore[capacities.count])
