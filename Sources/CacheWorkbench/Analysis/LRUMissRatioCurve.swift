@@ -236,7 +236,9 @@ public enum LRUMissRatioCurve {
         var activeBands: [Int] = []
         /// Per band: at least its newest position (an object leaving does not lower it; a
         /// band whose newest is before a request's last position adds nothing to its distance).
-        var newest: [Int]
+        /// A buffer the engine frees, written once a request below the top (an array's write
+        /// checked its uniqueness, a runtime call).
+        let newest: UnsafeMutableBufferPointer<Int>
         var positions = 1 << 16
         var next = 0
         /// Difference arrays over capacity indexes: +at the first capacity of a range, − after it.
@@ -275,7 +277,8 @@ public enum LRUMissRatioCurve {
             weightedHitDiff = Array(repeating: 0, count: capacities.count + 1)
             weightedByteDiff = Array(repeating: 0, count: capacities.count + 1)
             trees = Array(repeating: nil, count: capacities.count)
-            newest = Array(repeating: -1, count: capacities.count)
+            newest = .allocate(capacity: capacities.count)
+            newest.initialize(repeating: -1)
             threshold = KeySampling.shardsThreshold(rate: samplingRate)
             sampleSet = sampleSize.map { SampleSetHeap(limit: $0) }
             result.sampleSize = sampleSize
@@ -615,8 +618,12 @@ public enum LRUMissRatioCurve {
 
         /// `band`'s tree (below the top), made empty on first use (the request adding to it is
         /// the band's first object).
-        mutating func tree(_ band: Int) -> PrefixSumTree {
+        @inline(__always) mutating func tree(_ band: Int) -> PrefixSumTree {
             if let tree = trees[band] { return tree }
+            return makeTree(band)
+        }
+
+        mutating func makeTree(_ band: Int) -> PrefixSumTree {
             let tree = PrefixSumTree(count: Self.cells(positions))
             trees[band] = tree
             activeBands.append(band)
@@ -710,6 +717,7 @@ public enum LRUMissRatioCurve {
             byteDiff.deallocate()
             tooLargeDiff.deallocate()
             searchBounds.deallocate()
+            newest.deallocate()
             all?.deallocate()
             for band in activeBands { trees[band]?.deallocate() }
         }
