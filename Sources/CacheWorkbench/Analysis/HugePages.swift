@@ -15,28 +15,36 @@ import Glibc
 enum HugePages {
     static let size = 2 << 20
 
-    /// `byteCount` bytes aligned to `alignment` (≤ 4,096), zeroed when mapped.
-    static func allocate(byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer {
+    /// Memory from `allocate`, freed as it was obtained: a mapping is unmapped, an allocation
+    /// (small, not on huge pages, or where the mapping failed) deallocated.
+    struct Allocation {
+        let base: UnsafeMutableRawPointer
+        let byteCount: Int
+        let isMapped: Bool
+
+        func deallocate() {
+            #if os(Linux)
+            if isMapped {
+                munmap(base, byteCount)
+                return
+            }
+            #endif
+            base.deallocate()
+        }
+    }
+
+    /// `byteCount` bytes aligned to `alignment` (≤ 4,096), zeroed when mapped; on huge pages
+    /// when `hugePages` (else a plain allocation, so callers choose with one argument).
+    static func allocate(byteCount: Int, alignment: Int, hugePages: Bool = true) -> Allocation {
         #if os(Linux)
-        if byteCount >= 2 * size, let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED {
+        if hugePages, byteCount >= 2 * size, let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED {
             // The mapping is page-aligned; the whole huge pages inside it are advised.
             let first = (Int(bitPattern: mapped) + size - 1) & ~(size - 1)
             let end = (Int(bitPattern: mapped) + byteCount) & ~(size - 1)
             if end > first, let pages = UnsafeMutableRawPointer(bitPattern: first) { _ = madvise(pages, end - first, MADV_HUGEPAGE) }
-            return mapped
+            return Allocation(base: mapped, byteCount: byteCount, isMapped: true)
         }
         #endif
-        return .allocate(byteCount: byteCount, alignment: alignment)
-    }
-
-    /// Frees what `allocate` returned for the same `byteCount`.
-    static func deallocate(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
-        #if os(Linux)
-        if byteCount >= 2 * size {
-            munmap(pointer, byteCount)
-            return
-        }
-        #endif
-        pointer.deallocate()
+        return Allocation(base: .allocate(byteCount: byteCount, alignment: alignment), byteCount: byteCount, isMapped: false)
     }
 }

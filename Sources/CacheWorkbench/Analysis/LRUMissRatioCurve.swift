@@ -171,6 +171,7 @@ public enum LRUMissRatioCurve {
     /// random); a struct the engine frees, as its index. Append amortized O(1).
     fileprivate struct KeyRecords: Sequence {
         private var base: UnsafeMutablePointer<Engine.Key>? = nil
+        private var memory: HugePages.Allocation? = nil
         private var capacity = 0
         private(set) var count = 0
 
@@ -185,13 +186,11 @@ public enum LRUMissRatioCurve {
 
         mutating func reserve(_ wanted: Int) {
             guard wanted > capacity else { return }
-            let stride = MemoryLayout<Engine.Key>.stride
-            let grown = HugePages.allocate(byteCount: wanted * stride, alignment: MemoryLayout<Engine.Key>.alignment)
-                .bindMemory(to: Engine.Key.self, capacity: wanted)
-            if let base {
-                grown.moveInitialize(from: base, count: count)
-                HugePages.deallocate(UnsafeMutableRawPointer(base), byteCount: capacity * stride)
-            }
+            let grownMemory = HugePages.allocate(byteCount: wanted * MemoryLayout<Engine.Key>.stride, alignment: MemoryLayout<Engine.Key>.alignment)
+            let grown = grownMemory.base.bindMemory(to: Engine.Key.self, capacity: wanted)
+            if let base { grown.moveInitialize(from: base, count: count) }
+            memory?.deallocate()
+            memory = grownMemory
             base = grown
             capacity = wanted
         }
@@ -207,7 +206,7 @@ public enum LRUMissRatioCurve {
         }
 
         func deallocate() {
-            if let base { HugePages.deallocate(UnsafeMutableRawPointer(base), byteCount: capacity * MemoryLayout<Engine.Key>.stride) }
+            memory?.deallocate()
         }
     }
 

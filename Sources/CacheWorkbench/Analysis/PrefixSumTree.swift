@@ -23,8 +23,7 @@ struct PrefixSumTree {
     private let levelCount: Int
     /// Start of each level inside `storage`.
     private let levels: UnsafeMutablePointer<UnsafeMutablePointer<Int>>
-    private let storage: UnsafeMutableRawPointer
-    private let byteCount: Int
+    private let storage: HugePages.Allocation
     let hugePages: Bool
     /// Per lane j of a block, the lanes after it: all ones in lanes k > j.
     private let afterMasks: UnsafeMutablePointer<SIMD8<Int>>
@@ -44,10 +43,9 @@ struct PrefixSumTree {
         }
         levelCount = sizes.count
         let total = sizes.reduce(0, +)
-        byteCount = total * MemoryLayout<Int>.stride
         self.hugePages = hugePages
-        storage = hugePages ? HugePages.allocate(byteCount: byteCount, alignment: 64) : .allocate(byteCount: byteCount, alignment: 64)
-        storage.initializeMemory(as: Int.self, repeating: 0, count: total)
+        storage = HugePages.allocate(byteCount: total * MemoryLayout<Int>.stride, alignment: 64, hugePages: hugePages)
+        storage.base.initializeMemory(as: Int.self, repeating: 0, count: total)
         levels = .allocate(capacity: sizes.count)
         afterMasks = .allocate(capacity: 8)
         for lane in 0..<8 {
@@ -55,7 +53,7 @@ struct PrefixSumTree {
             for after in (lane + 1)..<8 { mask[after] = -1 }
             (afterMasks + lane).initialize(to: mask)
         }
-        var start = storage.assumingMemoryBound(to: Int.self)
+        var start = storage.base.assumingMemoryBound(to: Int.self)
         for (level, size) in sizes.enumerated() {
             levels[level] = start
             start += size
@@ -87,7 +85,7 @@ struct PrefixSumTree {
 
     /// Frees the storage; the owner calls it once.
     func deallocate() {
-        if hugePages { HugePages.deallocate(storage, byteCount: byteCount) } else { storage.deallocate() }
+        storage.deallocate()
         levels.deallocate()
         afterMasks.deallocate()
     }
@@ -120,18 +118,8 @@ struct PrefixSumTree {
         var end = min(position, count - 1) + 1
         var sum = 0
         for level in 0..<levelCount {
-            let blockStart = end & ~7
-            let block = levels[level] + blockStart
-            let inBlock = end &- blockStart
-            // Branch-free: lane k counts iff k < inBlock ((k − inBlock) >> 63 is all ones).
-            sum &+= block[0] & ((0 &- inBlock) &>> 63)
-            sum &+= block[1] & ((1 &- inBlock) &>> 63)
-            sum &+= block[2] & ((2 &- inBlock) &>> 63)
-            sum &+= block[3] & ((3 &- inBlock) &>> 63)
-            sum &+= block[4] & ((4 &- inBlock) &>> 63)
-            sum &+= block[5] & ((5 &- inBlock) &>> 63)
-            sum &+= block[6] & ((6 &- inBlock) &>> 63)
-            end = blockStart &>> 3
+            sum &+= lanes(before: end, level: level)
+            end &>>= 3
         }
         return sum
     }
@@ -139,26 +127,16 @@ struct PrefixSumTree {
     /// The sum of positions after `position` up to `end` (position ≤ end < count), for a tree
     /// holding nothing after `end` (a stack-distance tree's newest position). It reads only
     /// the levels below where the two paths meet: a short reuse distance d touches
-    /// ⌈log₈ d⌉ + 1 lines instead of every level. (Branch-free lanes as in `prefixSum`.)
+    /// ⌈log₈ d⌉ + 1 lines instead of every level (the bounded sum below, never stopping).
     @inline(__always) func suffixSum(after position: Int, through end: Int) -> Int {
-        var index = position
-        var last = end
-        var level = 0
-        var sum = 0
-        // Positions after `end` hold 0, so a block's lanes after the path are all that
-        // came after it; once the paths share their entry, nothing above adds more.
-        while index != last {
-            sum &+= lanes(after: index, level: level)
-            index &>>= 3
-            last &>>= 3
-            level &+= 1
-        }
-        return sum
+        suffixSum(after: position, through: end, stoppingAbove: .max)
     }
 
-    /// `suffixSum(after:through:)` for a tree of non-negative entries, read from where the two
-    /// paths meet down, stopping as soon as the sum passes `limit`: then it returns that part
-    /// (more than `limit`, at most the whole). A caller asking only whether a distance passes a
+    /// `suffixSum(after:through:)` read from where the two paths meet down (positions after
+    /// `end` hold 0, so a block's lanes after the path are all that came after it; above where
+    /// the paths share their entry, nothing adds more), stopping as soon as the sum passes
+    /// `limit`: then, for a tree of non-negative entries, it returns that part (more than
+    /// `limit`, at most the whole). A caller asking only whether a distance passes a
     /// bound reads the upper levels, which stay cached, and not the old position's cold lines.
     @inline(__always) func suffixSum(after position: Int, through end: Int, stoppingAbove limit: Int) -> Int {
         let differing = position ^ end
@@ -219,8 +197,19 @@ struct PrefixSumTree {
     /// line) and the mask of the lanes after the path, as vectors (half the instructions of
     /// seven masked scalar adds).
     @inline(__always) private func lanes(after index: Int, level: Int) -> Int {
-        let block = UnsafeRawPointer(levels[level] + (index & ~7)).load(as: SIMD8<Int>.self)
-        return (block & afterMasks[index & 7]).wrappedSum()
+        (block(holding: index, level: level) & afterMasks[index & 7]).wrappedSum()
+    }
+
+    /// The entries of `level` before `index` inside its block of 8 (none at a block's start).
+    @inline(__always) private func lanes(before index: Int, level: Int) -> Int {
+        let lane = index & 7
+        guard lane > 0 else { return 0 }
+        return (block(holding: index, level: level) & ~afterMasks[lane &- 1]).wrappedSum()
+    }
+
+    /// The aligned block of 8 entries of `level` holding `index`: one line.
+    @inline(__always) private func block(holding index: Int, level: Int) -> SIMD8<Int> {
+        UnsafeRawPointer(levels[level] + (index & ~7)).load(as: SIMD8<Int>.self)
     }
 
     /// The sum of positions start...end (0 when empty).

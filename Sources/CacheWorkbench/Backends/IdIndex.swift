@@ -18,6 +18,8 @@ struct IdIndex {
     }
 
     private var buckets: UnsafeMutablePointer<Bucket>
+    /// The memory `buckets` lives in.
+    private var memory: HugePages.Allocation
     private var mask: Int
     private var shift: UInt64
     private(set) var count = 0
@@ -29,31 +31,20 @@ struct IdIndex {
         var size = 16
         while size < minimumCapacity * 2 { size <<= 1 }
         self.hugePages = hugePages
-        buckets = Self.emptyBuckets(size, hugePages: hugePages)
+        memory = Self.emptyBuckets(size, hugePages: hugePages)
+        buckets = memory.base.assumingMemoryBound(to: Bucket.self)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
     }
 
-    private static func emptyBuckets(_ size: Int, hugePages: Bool) -> UnsafeMutablePointer<Bucket> {
-        let bytes = size * MemoryLayout<Bucket>.stride
-        let raw = hugePages
-            ? HugePages.allocate(byteCount: bytes, alignment: MemoryLayout<Bucket>.alignment)
-            : .allocate(byteCount: bytes, alignment: MemoryLayout<Bucket>.alignment)
-        let buckets = raw.bindMemory(to: Bucket.self, capacity: size)
-        buckets.initialize(repeating: Bucket(key: 0, value: -1), count: size)
-        return buckets
-    }
-
-    private static func free(_ buckets: UnsafeMutablePointer<Bucket>, size: Int, hugePages: Bool) {
-        if hugePages {
-            HugePages.deallocate(UnsafeMutableRawPointer(buckets), byteCount: size * MemoryLayout<Bucket>.stride)
-        } else {
-            buckets.deallocate()
-        }
+    private static func emptyBuckets(_ size: Int, hugePages: Bool) -> HugePages.Allocation {
+        let memory = HugePages.allocate(byteCount: size * MemoryLayout<Bucket>.stride, alignment: MemoryLayout<Bucket>.alignment, hugePages: hugePages)
+        memory.base.bindMemory(to: Bucket.self, capacity: size).initialize(repeating: Bucket(key: 0, value: -1), count: size)
+        return memory
     }
 
     /// Frees the table; the owner calls it once from its deinit.
-    func deallocate() { Self.free(buckets, size: mask + 1, hugePages: hugePages) }
+    func deallocate() { memory.deallocate() }
 
     @inline(__always)
     private func home(_ key: UInt64) -> Int {
@@ -128,15 +119,17 @@ struct IdIndex {
 
     private mutating func grow() {
         let oldBuckets = buckets
+        let oldMemory = memory
         let oldSize = mask + 1
         let size = oldSize * 2
-        buckets = Self.emptyBuckets(size, hugePages: hugePages)
+        memory = Self.emptyBuckets(size, hugePages: hugePages)
+        buckets = memory.base.assumingMemoryBound(to: Bucket.self)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
         count = 0
         for index in 0..<oldSize where oldBuckets[index].value >= 0 {
             insert(oldBuckets[index].key, oldBuckets[index].value)
         }
-        Self.free(oldBuckets, size: oldSize, hugePages: hugePages)
+        oldMemory.deallocate()
     }
 }
