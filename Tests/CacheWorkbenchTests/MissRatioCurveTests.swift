@@ -73,6 +73,101 @@ struct MissRatioCurveTests {
         #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
     }
 
+    /// Bands of few large objects keep logs instead of trees (the capacity below the top is at
+    /// most 32 of their smallest objects): sizes from 150 KB to 16 MiB, the larger half only in
+    /// the trace's second half (the top band rises, and the lower bands' logs, which would now
+    /// read too far, become trees), objects of 1–64 KiB only in its last quarter (a band's
+    /// smallest object falls: its log becomes a tree), hot keys (reads drop dead entries),
+    /// and positions renumbered (more requests than the 65,536 first positions).
+    @Test("bands kept as logs, made trees when the top rises or smaller objects come, dead entries dropped: equal to lru replays")
+    func bandLogs() throws {
+        var random = SeededRandom(seed: 44)
+        var sizes = (0..<4_000).map { _ in Int(exp(log(150_000.0) + Double.random(in: 0..<1, using: &random) * log(16_777_216.0 / 150_000))) }
+        sizes[1] = 180_000
+        let small = (0..<4_000).map { _ in Int.random(in: 1_024...65_536, using: &random) }
+        let median = sizes.sorted()[sizes.count / 2]
+        // Every third request is key 1 (a low band's log fills with its dead entries).
+        let ids = zipfRequests(requests: 90_000, images: 4_000, seed: 9).enumerated().map { $0.offset % 3 == 0 ? 1 : Int($0.element.id % 4_000) }
+        var requests: [Request] = []
+        for (index, id) in ids.enumerated() {
+            if index < ids.count / 2, sizes[id] > median { continue }
+            // Every 25th key is small, from the last quarter on.
+            let size = id % 25 == 0 ? small[id] : sizes[id]
+            if index < ids.count * 3 / 4, id % 25 == 0 { continue }
+            requests.append(Request(time: Double(index), id: UInt64(id), size: size))
+        }
+        let largest = sizes.max()!
+        let capacities = (0..<24).map { Int(200_000 * pow(Double(2 * largest) / 200_000, Double($0) / 23)) }
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
+        let firstHalf = requests.firstIndex { $0.time >= Double(ids.count / 2) }!
+        try requests[..<firstHalf].withUnsafeBufferPointer { try pass.feed($0) }
+        let early = pass.bandStructures
+        #expect(early.logs >= 5 && early.trees == 0 && early.compactions > 0, "\(early)")
+        try requests[firstHalf...].withUnsafeBufferPointer { try pass.feed($0) }
+        let late = pass.bandStructures
+        #expect(late.logs >= 3 && late.trees >= 3 && late.logsMadeTrees >= 3, "\(late)")
+        let curve = pass.finish(skippedRows: 0)
+        #expect(curve.sizeChanges == 0)
+        for point in curve.points {
+            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
+        }
+        #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
+    }
+
+    /// The curve's own definition, computed naively: a request fits C and its key was requested
+    /// before, and its size plus the sizes (each at its key's last request) of the other keys
+    /// requested since, those that fit C, is at most C.
+    private func naiveHits(_ requests: [Request], capacity: Int) -> (hits: Int, tooLarge: Int) {
+        var last: [UInt64: (time: Int, size: Int)] = [:]
+        var hits = 0
+        var tooLarge = 0
+        for (time, request) in requests.enumerated() {
+            if request.size > capacity {
+                tooLarge += 1
+            } else if let previous = last[request.id] {
+                var distance = request.size
+                for (id, entry) in last where id != request.id && entry.time > previous.time && entry.size <= capacity { distance += entry.size }
+                if distance <= capacity { hits += 1 }
+            }
+            last[request.id] = (time, request.size)
+        }
+        return (hits, tooLarge)
+    }
+
+    /// Keys changing size across bands (so their log entries die without a new one in the
+    /// same band), now and then to a few bytes (a log band's smallest falls), a third of the
+    /// requests for one key (its dead entries dropped), against the
+    /// naive definition (replays keep a stored size on a hit, so they may differ here).
+    @Test("keys changing size across log bands: equal to the curve's definition computed naively")
+    func bandLogsSizeChanges() throws {
+        var random = SeededRandom(seed: 45)
+        var sizes = (0..<150).map { _ in Int.random(in: 100_000...1_000_000, using: &random) }
+        var requests: [Request] = []
+        for (index, request) in zipfRequests(requests: 4_000, images: 150, seed: 6).enumerated() {
+            let id = index % 3 == 0 ? 0 : Int(request.id % 150)
+            let draw = Double.random(in: 0..<1, using: &random)
+            if draw < 0.01 {
+                sizes[id] = Int.random(in: 1...2_000, using: &random)
+            } else if draw < 0.06 {
+                sizes[id] = Int.random(in: 100_000...1_000_000, using: &random)
+            }
+            requests.append(Request(time: Double(index), id: UInt64(id), size: sizes[id]))
+        }
+        let capacities = [150_000, 200_000, 260_000, 330_000, 420_000, 530_000, 670_000, 850_000, 1_000_000, 1_200_000, 2_000_000, 8_000_000]
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities)
+        try requests.withUnsafeBufferPointer { try pass.feed($0) }
+        let structures = pass.bandStructures
+        #expect(structures.logs + structures.logsMadeTrees >= 5 && structures.compactions > 0, "\(structures)")
+        let curve = pass.finish(skippedRows: 0)
+        #expect(curve.sizeChanges > 100)
+        for point in curve.points {
+            let naive = naiveHits(requests, capacity: point.capacity)
+            #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity)")
+        }
+        #expect(curve.points.filter { $0.capacity < 1_000_000 && $0.hits > 0 }.count >= 5)
+    }
+
     /// The capacity a distance reaches is searched from a bucket of the distance's leading
     /// bits (its highest bit and the two below): capacities of 1 to 4 bytes (the buckets of
     /// one and two bits), on and either side of powers of two and of the buckets' quarter

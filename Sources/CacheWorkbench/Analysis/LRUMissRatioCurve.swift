@@ -11,14 +11,17 @@ import CPrefetch
 /// evicts anything, so it must not count in distances at C. Objects are put in *bands* by the
 /// smallest curve capacity they fit; the distance at capacity i sums the bands up to i. At
 /// and above the top band (that of the largest object so far) every object counts, so one
-/// tree of all objects gives those capacities' distances in one query; each band below the
-/// top has its own tree, for the capacities below the top. Most requests need only a few of
-/// those: a band with nothing after the request's last position adds nothing (read without
-/// touching its tree), and once the distance passes the largest capacity below the top, no
-/// capacity below the top can hit. When every object fits the smallest capacity there is one
-/// tree. Equal to separate `lru` runs at every capacity (tested), with one exception it
-/// reports: a replay keeps an object's stored size on a hit, the curve uses each request's
-/// own size, so requests that change their key's size (`sizeChanges`) may differ.
+/// tree of all objects gives those capacities' distances in one query. Each band below the
+/// top keeps what the capacities below the top need: a band of few large objects (the
+/// largest capacity below the top is at most 32 of its smallest) a log of its objects in
+/// request order, read back from the newest (a distance that can still hit there is at most
+/// 33 of them), any other band a tree. Most requests need only a few bands: a band with
+/// nothing after the request's last position adds nothing (read without touching it), and
+/// once the distance passes the largest capacity below the top, no capacity below the top
+/// can hit. When every object fits the smallest capacity there is one tree. Equal to
+/// separate `lru` runs at every capacity (tested), with one exception it reports: a replay
+/// keeps an object's stored size on a hit, the curve uses each request's own size, so
+/// requests that change their key's size (`sizeChanges`) may differ.
 ///
 /// SHARDS (Waldspurger et al., FAST 2015) with libCacheSim's key hash and rules
 /// (`KeySampling`; `mrcProfiler.cpp:98,181`): at a fixed rate R < 1 only keys whose hash is
@@ -34,9 +37,11 @@ import CPrefetch
 /// positions back the object's previous request is, since a tree walk stops where the two
 /// paths meet; P = capacities, searched from a bucket of the distance's leading bits, so
 /// one or two steps for log-spaced ones); with B bands O(B (log n + log P)) at worst, for
-/// requests whose distance stays below the top band's capacities through all bands;
+/// requests whose distance stays below the top band's capacities through all bands (a log
+/// band O(1) amortized: at most 33 live entries read, dead ones dropped once met);
 /// positions are renumbered when they run out (at most 4 a key), so memory is
-/// O(distinct keys + P), a tree of O(n / 8) per band.
+/// O(distinct keys + P), a tree of O(n / 8) per tree band, a log of O(n) 4-byte entries per
+/// log band.
 public enum LRUMissRatioCurve {
     public struct Point: Sendable, Equatable {
         public var capacity: Int
@@ -151,6 +156,13 @@ public enum LRUMissRatioCurve {
 
         deinit { engine.deallocate() }
 
+        /// For tests: the bands below the top keeping a log and a tree now, and how often a log
+        /// dropped dead entries and became a tree.
+        var bandStructures: (logs: Int, trees: Int, compactions: Int, logsMadeTrees: Int) {
+            (engine.activeBands.filter { engine.logs[$0].exists }.count, engine.activeBands.filter { engine.trees[$0] != nil }.count,
+             engine.compactions, engine.logsMadeTrees)
+        }
+
         /// Counts `requests`, the trace's next ones. O(n (log n + log P)) with one band.
         public func feed(_ requests: UnsafeBufferPointer<Request>) throws {
             // One mutating call on the stored engine: the loop runs on it in place. (Calling the
@@ -210,6 +222,51 @@ public enum LRUMissRatioCurve {
         }
     }
 
+    /// A band's objects in the order of their requests, as key slots: a request appends its
+    /// key's slot, and the entry it had before dies then without being touched, since an entry
+    /// is live only while its key's record points back at it (`Engine.Key.logIndex`). So a
+    /// request's move costs no line at its old place, and reading the band's newest objects
+    /// back from the end costs the lines of those objects only (`Engine.logSum`). Dead entries
+    /// go when a read meets too many (`Engine.compact`) and at renumbering. A struct the engine
+    /// frees. Append amortized O(1).
+    fileprivate struct SlotLog {
+        private(set) var base: UnsafeMutablePointer<Int32>? = nil
+        private var capacity = 0
+        var count = 0
+
+        /// Whether the band keeps a log (else a tree, or nothing yet).
+        var exists: Bool { base != nil }
+
+        subscript(index: Int) -> Int32 {
+            @inline(__always) get { base![index] }
+            @inline(__always) set { base![index] = newValue }
+        }
+
+        /// Appends `slot` and returns its index.
+        @inline(__always) mutating func append(_ slot: Int32) -> Int32 {
+            if count == capacity { grow() }
+            base![count] = slot
+            count += 1
+            return Int32(truncatingIfNeeded: count - 1)  // below Int32.max (`Engine.appendLog`)
+        }
+
+        mutating func grow() {
+            let wanted = Swift.max(256, capacity * 2)
+            let grown = UnsafeMutablePointer<Int32>.allocate(capacity: wanted)
+            if let base {
+                grown.moveInitialize(from: base, count: count)
+                base.deallocate()
+            }
+            base = grown
+            capacity = wanted
+        }
+
+        mutating func deallocate() {
+            base?.deallocate()
+            self = SlotLog()
+        }
+    }
+
     fileprivate struct Engine {
         let capacities: [Int]
         var result: Result
@@ -221,6 +278,9 @@ public enum LRUMissRatioCurve {
             var lastPosition: Int
             var size: Int
             var band: Int32
+            /// Its entry's index in its band's log when the band keeps one (−1 none; in the
+            /// record's padding).
+            var logIndex: Int32 = -1
         }
         var keys = KeyRecords()
         /// Every counted object that fits some capacity, at its last position.
@@ -228,11 +288,22 @@ public enum LRUMissRatioCurve {
         /// The highest band holding an object so far (−1: none): from its capacity on, every
         /// object counts (`all`), so it needs no tree of its own.
         var top = -1
-        /// Per band below `top` (capacity index): its prefix-sum tree once it holds an object,
-        /// over cells of 8 positions (`bandSum` reads a cell's positions from `all`): an eighth
-        /// of the memory, and no line of its own at a request's old position; the bands that
-        /// have trees, ascending.
+        /// Per band below `top` (capacity index) without a log: its prefix-sum tree once it
+        /// holds an object, over cells of 8 positions (`bandSum` reads a cell's positions from
+        /// `all`): an eighth of the memory, and no line of its own at a request's old position.
         var trees: [PrefixSumTree?]
+        /// Per band below `top`: its log instead, while the largest capacity below the top is at
+        /// most `logReach` of the band's smallest objects, so that reading back to any distance
+        /// that can still hit there reads at most `logReach + 1` live entries, all recent lines.
+        let logs: UnsafeMutableBufferPointer<SlotLog>
+        /// Per band below `top`: at most the smallest size it holds (`Int.max` none; the top
+        /// band's own is found when it stops being the top).
+        let smallest: UnsafeMutableBufferPointer<Int>
+        static let logReach = 32
+        /// How often a log dropped its dead entries, and became a tree (for tests).
+        var compactions = 0
+        var logsMadeTrees = 0
+        /// The bands that have a tree or a log, ascending.
         var activeBands: [Int] = []
         /// Per band: at least its newest position (an object leaving does not lower it; a
         /// band whose newest is before a request's last position adds nothing to its distance).
@@ -277,6 +348,10 @@ public enum LRUMissRatioCurve {
             weightedHitDiff = Array(repeating: 0, count: capacities.count + 1)
             weightedByteDiff = Array(repeating: 0, count: capacities.count + 1)
             trees = Array(repeating: nil, count: capacities.count)
+            logs = .allocate(capacity: capacities.count)
+            logs.initialize(repeating: SlotLog())
+            smallest = .allocate(capacity: capacities.count)
+            smallest.initialize(repeating: .max)
             newest = .allocate(capacity: capacities.count)
             newest.initialize(repeating: -1)
             threshold = KeySampling.shardsThreshold(rate: samplingRate)
@@ -445,6 +520,7 @@ public enum LRUMissRatioCurve {
             let band = band(of: size)
             tooLargeDiff[0] += 1
             tooLargeDiff[band] -= 1
+            if band < top, size < smallest[band] { lowerSmallest(band, to: size) }
             if next == positions { renumber() }
             let position = next
             next += 1
@@ -460,42 +536,93 @@ public enum LRUMissRatioCurve {
                     let after = all!.sumBetweenAndMove(from: last, removing: previous.size, to: position, adding: size)
                     countHits(after: after, since: last, size: size, band: band)
                     if band < top {
-                        tree(band).move(from: last &>> 3, removing: previous.size, to: position &>> 3, adding: size)
+                        if logs[band].exists {
+                            appendLog(band, slot: slot)  // the record's old entry died with its update
+                        } else {
+                            tree(band).move(from: last &>> 3, removing: previous.size, to: position &>> 3, adding: size)
+                        }
                         newest[band] = position
                     }
                     return
                 }
                 if band < capacities.count { countHits(since: last, size: size, band: band) }
                 remove(previous)
+                if band < capacities.count { add(band: band, position: position, size: size, slot: slot) }
+                return
             } else {
                 result.uniqueKeys += 1
-                if let slot = freeSlots.popLast() {
+                let slot: Int32
+                if let free = freeSlots.popLast() {
+                    slot = free
                     index.insert(id, slot)
                     keys[Int(slot)] = Key(lastPosition: position, size: size, band: Int32(band))
                 } else {
                     // Slots are 32-bit (half the index's memory): 2^31 keys is the limit.
                     guard keys.count < Int(Int32.max) else { throw WorkbenchError("more than \(Int32.max) distinct keys: above what a curve can follow") }
-                    index.insert(id, Int32(keys.count))
+                    slot = Int32(keys.count)
+                    index.insert(id, slot)
                     keys.append(Key(lastPosition: position, size: size, band: Int32(band)))
                 }
+                if band < capacities.count { add(band: band, position: position, size: size, slot: Int(slot)) }
             }
-            if band < capacities.count { add(band: band, position: position, size: size) }
         }
 
-        /// An object that fits some capacity, at `position`: into `all`, and into its band's
-        /// tree when below the top band (a band above the top makes it the new top).
-        @inline(__always) mutating func add(band: Int, position: Int, size: Int) {
+        /// An object that fits some capacity, at `position`, its key in `slot` (its record
+        /// written): into `all`, and into its band's tree or log when below the top band (a band
+        /// above the top makes it the new top).
+        @inline(__always) mutating func add(band: Int, position: Int, size: Int, slot: Int) {
             if all == nil { all = PrefixSumTree(count: positions, hugePages: true) }  // read by every request
             all!.add(position, size)
             if band > top { raiseTop(to: band) }
             if band < top {
-                tree(band).add(position &>> 3, size)
+                if logs[band].exists {
+                    appendLog(band, slot: slot)
+                } else if let tree = trees[band] {
+                    tree.add(position &>> 3, size)
+                } else if keepsLog(band) {
+                    makeLog(band)
+                    appendLog(band, slot: slot)
+                } else {
+                    makeTree(band).add(position &>> 3, size)
+                }
                 newest[band] = position
             }
         }
 
+        /// Whether `band` (below the top) may keep a log: the largest capacity below the top
+        /// is at most `logReach` of its smallest objects.
+        @inline(__always) func keepsLog(_ band: Int) -> Bool {
+            let (reach, overflow) = smallest[band].multipliedReportingOverflow(by: Self.logReach)
+            return overflow || capacities[top - 1] <= reach
+        }
+
+        /// `slot`'s key, just requested, at the end of `band`'s log. O(1) amortized.
+        @inline(__always) mutating func appendLog(_ band: Int, slot: Int) {
+            // Log indexes are 32-bit, in the record's padding: a log that long (never before
+            // renumbering, which shortens it to the band's keys, below 2^31) becomes a tree.
+            if logs[band].count >= Int(Int32.max) { return logToTree(band) }
+            keys[slot].logIndex = logs[band].append(Int32(truncatingIfNeeded: slot))
+        }
+
+        /// `band` held an object of `size`, smaller than any before: a log that may now read too
+        /// many entries becomes a tree. Once per band and new smallest size.
+        mutating func lowerSmallest(_ band: Int, to size: Int) {
+            smallest[band] = size
+            if band < top, logs[band].exists, !keepsLog(band) { logToTree(band) }
+        }
+
+        /// `band`'s log becomes a tree (its smallest objects, or the top band's capacity,
+        /// changed): built from the keys, O(keys + positions). At most once per band.
+        mutating func logToTree(_ band: Int) {
+            var values = Array(repeating: 0, count: Self.cells(positions))
+            for key in keys where Int(key.band) == band && key.lastPosition >= 0 { values[key.lastPosition &>> 3] += key.size }
+            trees[band] = PrefixSumTree(values: values, count: Self.cells(positions))
+            logs[band].deallocate()
+            logsMadeTrees += 1
+        }
+
         /// A key's entry leaves the trees it is in (its last position is about to change, or
-        /// it left the sample).
+        /// it left the sample; an entry in a log died when the key's record changed).
         @inline(__always) mutating func remove(_ key: Key) {
             let band = Int(key.band)
             guard key.lastPosition >= 0, band < capacities.count else { return }
@@ -504,22 +631,31 @@ public enum LRUMissRatioCurve {
         }
 
         /// An object of a band above the top came: the old top band's objects, counted until
-        /// now only in `all`, get their own tree (built from the keys, O(positions)); the
-        /// bands between hold nothing. At most once per band.
+        /// now only in `all`, get their own tree or log (built from the keys, O(keys +
+        /// positions)); the bands between hold nothing; a log the higher capacities would make
+        /// read too far becomes a tree. At most once per band.
         mutating func raiseTop(to band: Int) {
             let old = top
             top = band
             guard old >= 0 else { return }
-            var values = Array(repeating: 0, count: Self.cells(positions))
-            var latest = -1
-            for key in keys where Int(key.band) == old && key.lastPosition >= 0 {
-                values[key.lastPosition &>> 3] += key.size
-                latest = max(latest, key.lastPosition)
+            var held: [(position: Int, slot: Int)] = []
+            for slot in keys.indices where Int(keys[slot].band) == old && keys[slot].lastPosition >= 0 {
+                held.append((keys[slot].lastPosition, slot))
+                smallest[old] = min(smallest[old], keys[slot].size)
             }
-            trees[old] = PrefixSumTree(values: values, count: Self.cells(positions))
-            newest[old] = latest
-            activeBands.append(old)
-            activeBands.sort()
+            held.sort { $0.position < $1.position }
+            if keepsLog(old) {
+                makeLog(old)
+                for entry in held { appendLog(old, slot: entry.slot) }
+            } else {
+                var values = Array(repeating: 0, count: Self.cells(positions))
+                for entry in held { values[entry.position &>> 3] += keys[entry.slot].size }
+                trees[old] = PrefixSumTree(values: values, count: Self.cells(positions))
+                activeBands.append(old)
+                activeBands.sort()
+            }
+            newest[old] = held.last?.position ?? -1
+            for lower in activeBands where logs[lower].exists && !keepsLog(lower) { logToTree(lower) }
         }
 
         /// A request at `next − 1` for an object last requested at `last`: the capacities
@@ -541,8 +677,9 @@ public enum LRUMissRatioCurve {
         }
 
         /// The capacities from the request's band up to the top band's (exclusive): each
-        /// counts the bands up to its own.
-        @inline(__always) mutating func countHitsBelowTop(since last: Int, size: Int, band: Int) {
+        /// counts the bands up to its own. (Not inlined: inlined, its registers were saved
+        /// and restored on every request, with one band too.)
+        @inline(never) mutating func countHitsBelowTop(since last: Int, size: Int, band: Int) {
             var distance = size
             var scaled = Double(size)
             var low = band
@@ -551,10 +688,15 @@ public enum LRUMissRatioCurve {
                 // Distances only grow with the bands: past the largest capacity below the top,
                 // none of those capacities can hit.
                 if isSampled ? scaled > Double(ceiling) : distance > ceiling { return }
-                // A band whose newest position is not after `last` adds nothing. Unsampled, a sum
-                // past what is left below the ceiling need not be exact (read from the top down).
-                let limit = isSampled ? Int.max : ceiling - distance
-                let between = newest[active] <= last ? 0 : bandSum(active, after: last, stoppingAbove: limit)
+                // A band whose newest position is not after `last` adds nothing. A sum past what is
+                // left below the ceiling need not be exact (a tree read from the top down, a log
+                // from its newest entry). Sampled too: the scaled distance is at least the
+                // distance, the scale being 1/R ≥ 1, so a distance past the ceiling is a scaled
+                // one past it too.
+                let limit = ceiling - distance
+                let between = newest[active] <= last ? 0
+                    : logs[active].exists ? logSum(active, after: last, stoppingAbove: limit)
+                    : bandSum(active, after: last, stoppingAbove: limit)
                 if between > limit {
                     if active > band { markHits(from: low, to: active, distance: distance, scaled: scaled, size: size) }
                     return
@@ -598,6 +740,48 @@ public enum LRUMissRatioCurve {
             return sum
         }
 
+        /// The sizes of `band`'s live objects after `last` (its log), or, once they pass
+        /// `limit`, a part of them above it: read back from the log's end, the newest first.
+        /// O(live entries read + dead ones): at most `logReach + 1` live ones when `limit` is
+        /// below the ceiling; a read meeting more dead entries than live ones (plus a margin)
+        /// drops them (`compact`), so each dead entry is read a bounded number of times.
+        @inline(__always) mutating func logSum(_ band: Int, after last: Int, stoppingAbove limit: Int) -> Int {
+            let log = logs[band]
+            var sum = 0
+            var index = log.count &- 1
+            var live = 0
+            var dead = 0
+            while index >= 0 {
+                let key = keys[Int(log[index])]
+                if key.logIndex == Int32(truncatingIfNeeded: index), Int(key.band) == band {
+                    if key.lastPosition <= last { break }
+                    sum &+= key.size  // at most limit + one size: no overflow
+                    live &+= 1
+                    if sum > limit { break }
+                } else {
+                    dead &+= 1
+                }
+                index &-= 1
+            }
+            if dead > live &+ 16 { compact(band, from: index &+ 1) }
+            return sum
+        }
+
+        /// Drops the dead entries of `band`'s log from `start` on, the live ones keeping their
+        /// order. O(entries from `start`).
+        mutating func compact(_ band: Int, from start: Int) {
+            var kept = start
+            for index in start..<logs[band].count {
+                let slot = Int(logs[band][index])
+                guard keys[slot].logIndex == Int32(truncatingIfNeeded: index), Int(keys[slot].band) == band else { continue }
+                logs[band][kept] = Int32(truncatingIfNeeded: slot)
+                keys[slot].logIndex = Int32(truncatingIfNeeded: kept)
+                kept += 1
+            }
+            logs[band].count = kept
+            compactions += 1
+        }
+
         @inline(__always) mutating func markHits(from low: Int, to high: Int, distance: Int, scaled: Double, size: Int) {
             guard low < high else { return }
             let first = isSampled
@@ -623,6 +807,12 @@ public enum LRUMissRatioCurve {
             return makeTree(band)
         }
 
+        mutating func makeLog(_ band: Int) {
+            logs[band].grow()
+            activeBands.append(band)
+            activeBands.sort()
+        }
+
         mutating func makeTree(_ band: Int) -> PrefixSumTree {
             let tree = PrefixSumTree(count: Self.cells(positions))
             trees[band] = tree
@@ -643,7 +833,7 @@ public enum LRUMissRatioCurve {
             if (keys.count - freeSlots.count) * 2 > positions { positions *= 2 }
             let grown = positions != oldPositions
             if grown {
-                for band in activeBands {
+                for band in activeBands where trees[band] != nil {
                     trees[band]!.deallocate()
                     trees[band] = PrefixSumTree(count: Self.cells(positions))
                 }
@@ -660,6 +850,8 @@ public enum LRUMissRatioCurve {
             }
             for band in 0..<capacities.count { movesBefore[band + 1] += movesBefore[band] }
             var moves = [BandMove](repeating: BandMove(from: 0, to: 0, size: 0), count: movesBefore[capacities.count])
+            // A log keeps its band's keys in their new order, dead entries dropped.
+            for band in activeBands where logs[band].exists { logs[band].count = 0 }
             var newPosition = 0
             for (at, slot) in slotAt.enumerated() where slot >= 0 {
                 if at + 16 < slotAt.count, slotAt[at + 16] >= 0 { cwb_prefetch(keys.address(of: Int(slotAt[at + 16]))) }
@@ -671,9 +863,13 @@ public enum LRUMissRatioCurve {
                     movesBefore[band] += 1
                 }
                 keys[slot].lastPosition = newPosition
+                if band < capacities.count, logs[band].exists { appendLog(band, slot: slot) }
                 newPosition += 1
             }
             for band in newest.indices { newest[band] = -1 }
+            for band in activeBands where logs[band].exists && logs[band].count > 0 {
+                newest[band] = keys[Int(logs[band][logs[band].count - 1])].lastPosition
+            }
             var start = 0
             for band in 0..<capacities.count where movesBefore[band] > start {
                 let tree = trees[band]!
@@ -719,7 +915,12 @@ public enum LRUMissRatioCurve {
             searchBounds.deallocate()
             newest.deallocate()
             all?.deallocate()
-            for band in activeBands { trees[band]?.deallocate() }
+            for band in activeBands {
+                trees[band]?.deallocate()
+                logs[band].deallocate()
+            }
+            logs.deallocate()
+            smallest.deallocate()
         }
 
         mutating func finish() -> Result {
