@@ -73,46 +73,78 @@ struct MissRatioCurveTests {
         #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
     }
 
-    /// Bands of few large objects keep logs instead of trees (the capacity below the top is at
-    /// most 32 of their smallest objects): sizes from 150 KB to 16 MiB, the larger half only in
-    /// the trace's second half (the top band rises, and the lower bands' logs, which would now
-    /// read too far, become trees), objects of 1–64 KiB only in its last quarter (a band's
-    /// smallest object falls: its log becomes a tree), hot keys (reads drop dead entries),
-    /// and positions renumbered (more requests than the 65,536 first positions).
-    @Test("bands kept as logs, made trees when the top rises or smaller objects come, dead entries dropped: equal to lru replays")
-    func bandLogs() throws {
-        var random = SeededRandom(seed: 44)
-        var sizes = (0..<4_000).map { _ in Int(exp(log(150_000.0) + Double.random(in: 0..<1, using: &random) * log(16_777_216.0 / 150_000))) }
+    /// A trace for the bands' logs: sizes log-uniform from 150 KB to `largest`, fixed per key,
+    /// the larger half only from the trace's half on (the top band rises then); every third
+    /// request for key 1, of 180 KB (a low band's log fills with its dead entries); with
+    /// `small`, every 25th key only from the last quarter on, of 1–64 KiB.
+    private func logTrace(requests count: Int, largest: Double, small: Bool, seed: UInt64) -> [Request] {
+        var random = SeededRandom(seed: seed)
+        var sizes = (0..<4_000).map { _ in Int(exp(log(150_000.0) + Double.random(in: 0..<1, using: &random) * log(largest / 150_000))) }
         sizes[1] = 180_000
-        let small = (0..<4_000).map { _ in Int.random(in: 1_024...65_536, using: &random) }
         let median = sizes.sorted()[sizes.count / 2]
-        // Every third request is key 1 (a low band's log fills with its dead entries).
-        let ids = zipfRequests(requests: 90_000, images: 4_000, seed: 9).enumerated().map { $0.offset % 3 == 0 ? 1 : Int($0.element.id % 4_000) }
+        let ids = zipfRequests(requests: count, images: 4_000, seed: seed).enumerated().map { $0.offset % 3 == 0 ? 1 : Int($0.element.id % 4_000) }
         var requests: [Request] = []
         for (index, id) in ids.enumerated() {
-            if index < ids.count / 2, sizes[id] > median { continue }
-            // Every 25th key is small, from the last quarter on.
-            let size = id % 25 == 0 ? small[id] : sizes[id]
-            if index < ids.count * 3 / 4, id % 25 == 0 { continue }
+            if index < count / 2, sizes[id] > median { continue }
+            var size = sizes[id]
+            if small, id % 25 == 0 {
+                if index < count * 3 / 4 { continue }
+                size = 1_024 + Int(UInt64(id) &* 2_654_435_761 % 64_512)
+            }
             requests.append(Request(time: Double(index), id: UInt64(id), size: size))
         }
-        let largest = sizes.max()!
-        let capacities = (0..<24).map { Int(200_000 * pow(Double(2 * largest) / 200_000, Double($0) / 23)) }
+        return requests
+    }
+
+    /// Feeds `requests` to a curve in parts (cut at the given times), the bands' structures
+    /// after each, and checks every capacity against a replay.
+    private func logCurve(_ requests: [Request], capacities: [Int], cuts: [Double]) throws -> [(logs: Int, trees: Int, compactions: Int, logsMadeTrees: Int)] {
         let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
-        let firstHalf = requests.firstIndex { $0.time >= Double(ids.count / 2) }!
-        try requests[..<firstHalf].withUnsafeBufferPointer { try pass.feed($0) }
-        let early = pass.bandStructures
-        #expect(early.logs >= 5 && early.trees == 0 && early.compactions > 0, "\(early)")
-        try requests[firstHalf...].withUnsafeBufferPointer { try pass.feed($0) }
-        let late = pass.bandStructures
-        #expect(late.logs >= 3 && late.trees >= 3 && late.logsMadeTrees >= 3, "\(late)")
+        var structures: [(logs: Int, trees: Int, compactions: Int, logsMadeTrees: Int)] = []
+        var start = 0
+        for cut in cuts + [.infinity] {
+            let end = requests.firstIndex { $0.time >= cut } ?? requests.count
+            try requests[start..<end].withUnsafeBufferPointer { try pass.feed($0) }
+            structures.append(pass.bandStructures)
+            start = end
+        }
         let curve = pass.finish(skippedRows: 0)
         #expect(curve.sizeChanges == 0)
         for point in curve.points {
             let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
             #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
         }
+        let largest = requests.map(\.size).max()!
         #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
+        return structures
+    }
+
+    /// Bands of few large objects keep logs instead of trees (the capacity below the top is at
+    /// most `logReach` of their smallest objects). Objects up to twice `logReach` × 150 KB, the
+    /// larger half from the trace's half on: the top band rises, and the lowest bands' logs,
+    /// which would now read too far, become trees. Positions renumbered (more requests than
+    /// the 65,536 first positions); dead entries dropped (key 1).
+    @Test("bands kept as logs, made trees when the top rises, dead entries dropped, renumbered: equal to lru replays")
+    func bandLogsTopRising() throws {
+        let largest = 150_000 * 2 * Double(LRUMissRatioCurve.logReach)
+        let requests = logTrace(requests: 90_000, largest: largest, small: false, seed: 9)
+        let capacities = (0..<24).map { Int(200_000 * pow(2 * largest / 200_000, Double($0) / 23)) }
+        let structures = try logCurve(requests, capacities: capacities, cuts: [45_000])
+        #expect(structures[0].logs >= 5 && structures[0].trees == 0 && structures[0].compactions > 0, "\(structures[0])")
+        #expect(structures[1].logs >= 3 && structures[1].trees >= 1 && structures[1].logsMadeTrees >= 1, "\(structures[1])")
+    }
+
+    /// Objects up to `logReach` / 2 × 150 KB (so the top band's rise turns no log into a
+    /// tree), and from the last quarter on objects of 1–64 KiB: the lowest band's smallest
+    /// object falls, and its log becomes a tree.
+    @Test("a log made a tree when smaller objects come: equal to lru replays")
+    func bandLogsSmallerObjects() throws {
+        let largest = 150_000 * Double(LRUMissRatioCurve.logReach) / 2
+        let requests = logTrace(requests: 40_000, largest: largest, small: true, seed: 10)
+        let capacities = (0..<24).map { Int(200_000 * pow(2 * largest / 200_000, Double($0) / 23)) }
+        let structures = try logCurve(requests, capacities: capacities, cuts: [30_000])
+        #expect(structures[0].logs >= 5 && structures[0].trees == 0, "\(structures[0])")
+        #expect(structures[1].trees >= 1 && structures[1].logsMadeTrees >= 1, "\(structures[1])")
     }
 
     /// The curve's own definition, computed naively: a request fits C and its key was requested

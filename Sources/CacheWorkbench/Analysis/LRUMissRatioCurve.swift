@@ -43,6 +43,12 @@ import CPrefetch
 /// O(distinct keys + P), a tree of O(n / 8) per tree band, a log of O(n) 4-byte entries per
 /// log band.
 public enum LRUMissRatioCurve {
+    /// A band below the top keeps a log while the largest capacity below the top is at most
+    /// this many of its smallest objects (`Engine.keepsLog`). (A larger reach with a window
+    /// over each log's end, so that a request last seen before it reads nothing, was measured
+    /// too: the lowest band of the 5M Zipf trace became a log, but the pass was no faster.)
+    static let logReach = 32
+
     public struct Point: Sendable, Equatable {
         public var capacity: Int
         public var hits = 0
@@ -299,7 +305,6 @@ public enum LRUMissRatioCurve {
         /// Per band below `top`: at most the smallest size it holds (`Int.max` none; the top
         /// band's own is found when it stops being the top).
         let smallest: UnsafeMutableBufferPointer<Int>
-        static let logReach = 32
         /// How often a log dropped its dead entries, and became a tree (for tests).
         var compactions = 0
         var logsMadeTrees = 0
@@ -592,7 +597,7 @@ public enum LRUMissRatioCurve {
         /// Whether `band` (below the top) may keep a log: the largest capacity below the top
         /// is at most `logReach` of its smallest objects.
         @inline(__always) func keepsLog(_ band: Int) -> Bool {
-            let (reach, overflow) = smallest[band].multipliedReportingOverflow(by: Self.logReach)
+            let (reach, overflow) = smallest[band].multipliedReportingOverflow(by: LRUMissRatioCurve.logReach)
             return overflow || capacities[top - 1] <= reach
         }
 
