@@ -44,9 +44,9 @@ import CPrefetch
 /// log band.
 public enum LRUMissRatioCurve {
     /// A band below the top keeps a log while the largest capacity below the top is at most
-    /// this many of its smallest objects (`Engine.keepsLog`). (A larger reach with a window
+    /// this many of its smallest objects (`Engine.keepsLog`). (A reach of 256 with a window
     /// over each log's end, so that a request last seen before it reads nothing, was measured
-    /// too: the lowest band of the 5M Zipf trace became a log, but the pass was no faster.)
+    /// too: the lowest band of the 5M Zipf trace became a log, and the pass was slower.)
     static let logReach = 32
 
     public struct Point: Sendable, Equatable {
