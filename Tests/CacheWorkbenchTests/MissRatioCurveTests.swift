@@ -75,14 +75,18 @@ struct MissRatioCurveTests {
 
     /// A trace for the bands' logs: sizes log-uniform from 150 KB to `largest`, fixed per key,
     /// the larger half only from the trace's half on (the top band rises then); every third
-    /// request for key 1, of 180 KB (a low band's log fills with its dead entries); with
+    /// request for key 1 or 2 in turn, both of 180 KB (a low band's log fills with their dead
+    /// entries, each requested again after the other); with
     /// `small`, every 25th key only from the last quarter on, of 1–64 KiB.
     private func logTrace(requests count: Int, largest: Double, small: Bool, seed: UInt64) -> [Request] {
         var random = SeededRandom(seed: seed)
         var sizes = (0..<4_000).map { _ in Int(exp(log(150_000.0) + Double.random(in: 0..<1, using: &random) * log(largest / 150_000))) }
         sizes[1] = 180_000
+        sizes[2] = 180_000
         let median = sizes.sorted()[sizes.count / 2]
-        let ids = zipfRequests(requests: count, images: 4_000, seed: seed).enumerated().map { $0.offset % 3 == 0 ? 1 : Int($0.element.id % 4_000) }
+        let ids = zipfRequests(requests: count, images: 4_000, seed: seed).enumerated().map {
+            $0.offset % 3 == 0 ? 1 + $0.offset / 3 % 2 : Int($0.element.id % 4_000)
+        }
         var requests: [Request] = []
         for (index, id) in ids.enumerated() {
             if index < count / 2, sizes[id] > median { continue }
@@ -169,7 +173,7 @@ struct MissRatioCurveTests {
 
     /// Keys changing size across bands (so their log entries die without a new one in the
     /// same band), now and then to a few bytes (a log band's smallest falls), a third of the
-    /// requests for one key (its dead entries dropped), against the
+    /// requests for key 0 or 1 in turn, of one size (their dead entries dropped), against the
     /// naive definition (replays keep a stored size on a hit, so they may differ here).
     @Test("keys changing size across log bands: equal to the curve's definition computed naively")
     func bandLogsSizeChanges() throws {
@@ -177,9 +181,11 @@ struct MissRatioCurveTests {
         var sizes = (0..<150).map { _ in Int.random(in: 100_000...1_000_000, using: &random) }
         var requests: [Request] = []
         for (index, request) in zipfRequests(requests: 4_000, images: 150, seed: 6).enumerated() {
-            let id = index % 3 == 0 ? 0 : Int(request.id % 150)
+            let id = index % 3 == 0 ? index / 3 % 2 : Int(request.id % 150)
             let draw = Double.random(in: 0..<1, using: &random)
-            if draw < 0.01 {
+            if id < 2 {
+                sizes[id] = 180_000  // keys 0 and 1 keep one size, in one band
+            } else if draw < 0.01 {
                 sizes[id] = Int.random(in: 1...2_000, using: &random)
             } else if draw < 0.06 {
                 sizes[id] = Int.random(in: 100_000...1_000_000, using: &random)
@@ -232,6 +238,25 @@ struct MissRatioCurveTests {
         #expect(curve.points.map(\.hits) == [0, 1, 2, 3])
         #expect(curve.points.map(\.hitBytes) == [0, 2, 5, 9])
         #expect(curve.sizeChanges == 1)
+    }
+
+    /// Capacities 100 and 1,000, Z (500) first: objects up to 100 bytes are a band below the
+    /// top, kept as a log. A(60) requested 1,000 times in a row keeps its one entry (no read
+    /// meets the entries a key requested again with nothing between would leave dead, so they
+    /// would pile up); then B(30) and A again: 60 + 30 fits 100.
+    @Test("hand-computed: a key requested again with nothing between keeps its log entry")
+    func logKeptEntry() throws {
+        var sizes: [(UInt64, Int)] = [(9, 500)] + Array(repeating: (1, 60), count: 1_000)
+        sizes += [(2, 30), (1, 60)]
+        let requests = sizes.enumerated().map { Request(time: Double($0.offset), id: $0.element.0, size: $0.element.1) }
+        let pass = LRUMissRatioCurve.Pass(capacities: [100, 1_000])
+        try requests[..<1_001].withUnsafeBufferPointer { try pass.feed($0) }
+        #expect(pass.bandStructures.logs == 1 && pass.logEntries == 1)
+        try requests[1_001...].withUnsafeBufferPointer { try pass.feed($0) }
+        #expect(pass.logEntries == 3)  // A's entry before B's died; B; A
+        let curve = pass.finish(skippedRows: 0)
+        #expect(curve.points.map(\.hits) == [1_000, 1_000])
+        #expect(curve.points.map(\.hitBytes) == [60_000, 60_000])
     }
 
     @Test("SHARDS samples about the rate's share of keys and stays near the exact curve")

@@ -162,12 +162,13 @@ public enum LRUMissRatioCurve {
 
         deinit { engine.deallocate() }
 
-        /// For tests: the bands below the top keeping a log and a tree now, and how often a log
-        /// dropped dead entries and became a tree.
+        /// For tests: the bands below the top keeping a log and a tree now, how often a log
+        /// dropped dead entries and became a tree, and the entries in all logs.
         var bandStructures: (logs: Int, trees: Int, compactions: Int, logsMadeTrees: Int) {
             (engine.activeBands.filter { engine.logs[$0].exists }.count, engine.activeBands.filter { engine.trees[$0] != nil }.count,
              engine.compactions, engine.logsMadeTrees)
         }
+        var logEntries: Int { engine.activeBands.reduce(0) { $0 + engine.logs[$1].count } }
 
         /// Counts `requests`, the trace's next ones. O(n (log n + log P)) with one band.
         public func feed(_ requests: UnsafeBufferPointer<Request>) throws {
@@ -265,6 +266,16 @@ public enum LRUMissRatioCurve {
             }
             base = grown
             capacity = wanted
+        }
+
+        /// No entries; a buffer far larger than the last count held is given back.
+        mutating func empty() {
+            if capacity > 4 * Swift.max(256, count) {
+                base?.deallocate()
+                base = .allocate(capacity: Swift.max(256, count))
+                capacity = Swift.max(256, count)
+            }
+            count = 0
         }
 
         mutating func deallocate() {
@@ -542,7 +553,16 @@ public enum LRUMissRatioCurve {
                     countHits(after: after, since: last, size: size, band: band)
                     if band < top {
                         if logs[band].exists {
-                            appendLog(band, slot: slot)  // the record's old entry died with its update
+                            // The record's old entry died with its update, unless it is the log's
+                            // last, which the key keeps (requested again with nothing between in
+                            // its band: no read meets those entries, so they would pile up dead).
+                            // (A read's compaction may have moved entries: the slot is checked.)
+                            let end = logs[band].count &- 1
+                            if end >= 0, Int(previous.logIndex) == end, logs[band][end] == Int32(truncatingIfNeeded: slot) {
+                                keys[slot].logIndex = previous.logIndex
+                            } else {
+                                appendLog(band, slot: slot)
+                            }
                         } else {
                             tree(band).move(from: last &>> 3, removing: previous.size, to: position &>> 3, adding: size)
                         }
@@ -603,8 +623,9 @@ public enum LRUMissRatioCurve {
 
         /// `slot`'s key, just requested, at the end of `band`'s log. O(1) amortized.
         @inline(__always) mutating func appendLog(_ band: Int, slot: Int) {
-            // Log indexes are 32-bit, in the record's padding: a log that long (never before
-            // renumbering, which shortens it to the band's keys, below 2^31) becomes a tree.
+            // Log indexes are 32-bit, in the record's padding: a log that long becomes a tree.
+            // (Never while renumbering rebuilds the logs, which hold only their band's keys
+            // then, below 2^31; so the tree is built from settled records.)
             if logs[band].count >= Int(Int32.max) { return logToTree(band) }
             keys[slot].logIndex = logs[band].append(Int32(truncatingIfNeeded: slot))
         }
@@ -748,8 +769,8 @@ public enum LRUMissRatioCurve {
         /// The sizes of `band`'s live objects after `last` (its log), or, once they pass
         /// `limit`, a part of them above it: read back from the log's end, the newest first.
         /// O(live entries read + dead ones): at most `logReach + 1` live ones when `limit` is
-        /// below the ceiling; a read meeting more dead entries than live ones (plus a margin)
-        /// drops them (`compact`), so each dead entry is read a bounded number of times.
+        /// below the ceiling, and at most as many dead ones plus 16 before a read drops those it
+        /// met (`compact`): at most 2 × 33 + 16 entries a read, amortized.
         @inline(__always) mutating func logSum(_ band: Int, after last: Int, stoppingAbove limit: Int) -> Int {
             let log = logs[band]
             var sum = 0
@@ -856,7 +877,7 @@ public enum LRUMissRatioCurve {
             for band in 0..<capacities.count { movesBefore[band + 1] += movesBefore[band] }
             var moves = [BandMove](repeating: BandMove(from: 0, to: 0, size: 0), count: movesBefore[capacities.count])
             // A log keeps its band's keys in their new order, dead entries dropped.
-            for band in activeBands where logs[band].exists { logs[band].count = 0 }
+            for band in activeBands where logs[band].exists { logs[band].empty() }
             var newPosition = 0
             for (at, slot) in slotAt.enumerated() where slot >= 0 {
                 if at + 16 < slotAt.count, slotAt[at + 16] >= 0 { cwb_prefetch(keys.address(of: Int(slotAt[at + 16]))) }
