@@ -657,9 +657,10 @@ public enum LRUMissRatioCurve {
         }
 
         /// An object of a band above the top came: the old top band's objects, counted until
-        /// now only in `all`, get their own tree or log (built from the keys, O(keys +
-        /// positions)); the bands between hold nothing; a log the higher capacities would make
-        /// read too far becomes a tree. At most once per band.
+        /// now only in `all`, get their own tree or log (built from the keys: O(keys + k log k)
+        /// for the band's k keys, and O(positions / 8) for a tree); the bands between hold
+        /// nothing; a log the higher capacities would make read too far becomes a tree. At most
+        /// once per band.
         mutating func raiseTop(to band: Int) {
             let old = top
             top = band
