@@ -630,19 +630,26 @@ public enum LRUMissRatioCurve {
             keys[slot].logIndex = logs[band].append(Int32(truncatingIfNeeded: slot))
         }
 
-        /// `band` held an object of `size`, smaller than any before: a log that may now read too
-        /// many entries becomes a tree. Once per band and new smallest size.
+        /// `band` (below the top) held an object of `size`, smaller than any before: a log that
+        /// may now read too many entries becomes a tree. Once per band and new smallest size.
         mutating func lowerSmallest(_ band: Int, to size: Int) {
             smallest[band] = size
-            if band < top, logs[band].exists, !keepsLog(band) { logToTree(band) }
+            if logs[band].exists, !keepsLog(band) { logToTree(band) }
+        }
+
+        /// A tree of `band`'s objects at their last positions, built from the keys (cells of 8
+        /// positions; at most 8 sizes of at most 2^53 a cell, so the checked adds cannot trap).
+        /// O(keys + positions / 8).
+        func treeOfKeys(in band: Int) -> PrefixSumTree {
+            var values = Array(repeating: 0, count: Self.cells(positions))
+            for key in keys where Int(key.band) == band && key.lastPosition >= 0 { values[key.lastPosition &>> 3] += key.size }
+            return PrefixSumTree(values: values, count: Self.cells(positions))
         }
 
         /// `band`'s log becomes a tree (its smallest objects, or the top band's capacity,
         /// changed): built from the keys, O(keys + positions). At most once per band.
         mutating func logToTree(_ band: Int) {
-            var values = Array(repeating: 0, count: Self.cells(positions))
-            for key in keys where Int(key.band) == band && key.lastPosition >= 0 { values[key.lastPosition &>> 3] += key.size }
-            trees[band] = PrefixSumTree(values: values, count: Self.cells(positions))
+            trees[band] = treeOfKeys(in: band)
             logs[band].deallocate()
             logsMadeTrees += 1
         }
@@ -675,9 +682,7 @@ public enum LRUMissRatioCurve {
                 makeLog(old)
                 for entry in held { appendLog(old, slot: entry.slot) }
             } else {
-                var values = Array(repeating: 0, count: Self.cells(positions))
-                for entry in held { values[entry.position &>> 3] += keys[entry.slot].size }
-                trees[old] = PrefixSumTree(values: values, count: Self.cells(positions))
+                trees[old] = treeOfKeys(in: old)
                 activeBands.append(old)
                 activeBands.sort()
             }
