@@ -126,6 +126,14 @@ struct ConvertAndStatsTests {
             let bounded = tree.suffixSum(after: probe, through: newest, stoppingAbove: limit)
             #expect(exact <= limit ? bounded == exact : (bounded > limit && bounded <= exact))
             #expect(tree.prefixSum(newest) == plain.reduce(0, +))
+            // The first position whose prefix sum reaches a target (entries non-negative here).
+            let total = plain.reduce(0, +)
+            #expect(tree.total == total)
+            for target in [Int(random.next() % UInt64(total + 2)), total, total + 1, 0, -5, plain[0], plain[0] + 1] {
+                var sum = 0
+                let first = target <= 0 ? 0 : (plain.indices.first { sum += plain[$0]; return sum >= target } ?? count)
+                #expect(tree.firstPosition(prefixSumAtLeast: target) == first, "target \(target)")
+            }
         }
     }
 

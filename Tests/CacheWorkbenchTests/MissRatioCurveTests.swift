@@ -206,6 +206,109 @@ struct MissRatioCurveTests {
         #expect(curve.points.filter { $0.capacity < 1_000_000 && $0.hits > 0 }.count >= 5)
     }
 
+    /// Keys of 1–4 KB (60%) and of 8 KB–512 KB: the lowest band keeps a tree, and a request
+    /// whose last position is far enough back that the band's objects since sum past the
+    /// largest capacity below the top skips every band (`beyondCeiling`). With `changes`,
+    /// keys now and then shrink within the lowest band, leave it or enter it, which must clear
+    /// the bound; the largest objects come only from the trace's half on (the ceiling rises).
+    private func beyondCeilingTrace(requests count: Int, keys: Int, changes: Bool, seed: UInt64) -> [Request] {
+        var random = SeededRandom(seed: seed)
+        func draw() -> Int {
+            Double.random(in: 0..<1, using: &random) < 0.6
+                ? Int.random(in: 1_000...4_000, using: &random)
+                : Int(exp(log(8_000.0) + Double.random(in: 0..<1, using: &random) * log(64.0)))
+        }
+        var sizes = (0..<keys).map { _ in draw() }
+        var requests: [Request] = []
+        for (index, request) in zipfRequests(requests: count, images: keys, seed: seed).enumerated() {
+            let id = Int(request.id % UInt64(keys))
+            if changes {
+                let roll = Double.random(in: 0..<1, using: &random)
+                if roll < 0.005, sizes[id] > 1_000 {
+                    sizes[id] = Int.random(in: 1_000..<min(sizes[id], 4_000), using: &random)  // shrinks, into or within the band
+                } else if roll < 0.01 {
+                    sizes[id] = draw()
+                }
+            }
+            if index < count / 2, sizes[id] > 100_000 { continue }
+            requests.append(Request(time: Double(index), id: UInt64(id), size: sizes[id]))
+        }
+        return requests
+    }
+
+    @Test("requests far back skip the bands below the top, positions renumbered: equal to lru replays, most skipped")
+    func beyondCeilingSkips() throws {
+        let requests = beyondCeilingTrace(requests: 80_000, keys: 8_000, changes: false, seed: 12)
+        let capacities = (0..<30).map { Int(4_096 * pow(16_384, Double($0) / 29)) }
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
+        try requests.withUnsafeBufferPointer { try pass.feed($0) }
+        let structures = pass.bandStructures
+        #expect(structures.trees >= 1, "\(structures)")
+        let reads = pass.belowTopReads
+        let curve = pass.finish(skippedRows: 0)
+        // Almost every request is below the top; a third at most read the bands.
+        #expect(reads > 0 && reads < requests.count / 3, "\(reads) of \(requests.count)")
+        for point in curve.points {
+            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
+        }
+        let largest = requests.map(\.size).max()!
+        #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 15)
+    }
+
+    @Test("keys shrinking in, leaving and entering the lowest band, the ceiling rising: equal to the naive definition")
+    func beyondCeilingCleared() throws {
+        let requests = beyondCeilingTrace(requests: 7_000, keys: 500, changes: true, seed: 13)
+        // The ceiling is 65,536 until objects above 131,072 come, then 131,072.
+        let capacities = [4_096, 8_192, 16_384, 32_768, 65_536, 131_072, 600_000, 4_000_000]
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
+        try requests.withUnsafeBufferPointer { try pass.feed($0) }
+        let reads = pass.belowTopReads
+        let curve = pass.finish(skippedRows: 0)
+        #expect(curve.sizeChanges > 30 && reads < requests.count / 2, "\(curve.sizeChanges), \(reads)")
+        for point in curve.points {
+            let naive = naiveHits(requests, capacity: point.capacity)
+            #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity)")
+        }
+        #expect(curve.points.filter { $0.capacity <= 65_536 && $0.hits > 0 }.count >= 4)
+    }
+
+    /// The hits of `sizes` (key, size) at `capacities`, checked against the naive definition.
+    private func handHits(_ sizes: [(UInt64, Int)], capacities: [Int]) throws -> [Int] {
+        let requests = sizes.enumerated().map { Request(time: Double($0.offset), id: $0.element.0, size: $0.element.1) }
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities)
+        try requests.withUnsafeBufferPointer { try pass.feed($0) }
+        let curve = pass.finish(skippedRows: 0)
+        for point in curve.points { #expect(point.hits == naiveHits(requests, capacity: point.capacity).hits, "at \(point.capacity)") }
+        return curve.points.map(\.hits)
+    }
+
+    /// By hand, each case a bound (`beyondCeiling`) that must not skip A's last request. Z
+    /// (5,000) makes the top band; A (10) comes early; then objects not below the top (Y,
+    /// 5,000 each, or Z again) fill positions, then F1–F10 (100 each) and G (50): the lowest
+    /// band's objects after A sum 1,050, past the ceiling of 1,000, and G's second request
+    /// finds the bound (A's position is before it, whatever the cells' size up to 64).
+    @Test("hand-computed: a key leaving or shrinking in the lowest band, the ceiling rising, a lower band: the skip is cleared")
+    func beyondCeilingHand() throws {
+        let fillers = (0..<10).map { (UInt64(10 + $0), 100) }
+        let ys = { (count: Int) in (0..<count).map { (UInt64(100 + $0), 5_000) } }
+        let start: [(UInt64, Int)] = [(900, 5_000), (1, 10)] + ys(64) + fillers + [(20, 50), (20, 50)]
+        // F1 leaves the lowest band (to 5,000): A's distance at 1,000 is 10 + 950. At 10,000
+        // G hits, and F1 (5,000 + 950); A's distance there counts the Y's.
+        #expect(try handHits(start + [(10, 5_000), (1, 10)], capacities: [1_000, 10_000]) == [2, 2])
+        // F1 shrinks to 40 in its band: A's distance at 1,000 is 10 + 990, and F1's 40 + 950.
+        #expect(try handHits(start + [(10, 40), (1, 10)], capacities: [1_000, 10_000]) == [3, 2])
+        // The ceiling rises to 100,000 (W, 500,000), and the old top band (Z and the Y's, 2,000
+        // each) gets a tree: A's distance there is 10 + Z's 2,000 + 1,050. Z requested 30 times
+        // in a row, the first after the Y's (2,000 + 40 × 2,000 + 10): 30 hits at 100,000 and above.
+        let rising: [(UInt64, Int)] = [(900, 2_000)] + ys(40).map { ($0.0, 2_000) } + [(1, 10)]
+            + Array(repeating: (900, 2_000), count: 30) + fillers + [(20, 50), (20, 50), (30, 500_000), (1, 10)]
+        #expect(try handHits(rising, capacities: [1_000, 100_000, 1_000_000]) == [1, 32, 32])
+        // A (20) comes back at 5 bytes, in a band below the bound's: it fits 10 alone.
+        let lower: [(UInt64, Int)] = [(900, 5_000), (1, 20)] + ys(64) + fillers + [(20, 50), (20, 50), (1, 5)]
+        #expect(try handHits(lower, capacities: [10, 1_000, 10_000]) == [1, 1, 1])
+    }
+
     /// The capacity a distance reaches is searched from a bucket of the distance's leading
     /// bits (its highest bit and the two below): capacities of 1 to 4 bytes (the buckets of
     /// one and two bits), on and either side of powers of two and of the buckets' quarter

@@ -18,7 +18,9 @@ import CPrefetch
 /// 33 of them), any other band a tree. Most requests need only a few bands: a band with
 /// nothing after the request's last position adds nothing (read without touching it), and
 /// once the distance passes the largest capacity below the top, no capacity below the top
-/// can hit. When every object fits the smallest capacity there is one tree. Equal to
+/// can hit; a request last seen before the lowest band's newest objects alone pass that
+/// capacity reads no band (a bound found again every 32 requests, `Engine.beyondCeiling`).
+/// When every object fits the smallest capacity there is one tree. Equal to
 /// separate `lru` runs at every capacity (tested), with one exception it reports: a replay
 /// keeps an object's stored size on a hit, the curve uses each request's own size, so
 /// requests that change their key's size (`sizeChanges`) may differ.
@@ -38,7 +40,8 @@ import CPrefetch
 /// paths meet; P = capacities, searched from a bucket of the distance's leading bits, so
 /// one or two steps for log-spaced ones); with B bands O(B (log n + log P)) at worst, for
 /// requests whose distance stays below the top band's capacities through all bands (a log
-/// band O(1) amortized: at most 33 live entries read, dead ones dropped once met);
+/// band O(1) amortized: at most 33 live entries read, dead ones dropped once met), O(1) below
+/// the top for a request the lowest band's bound skips (O(log₈ n) to find it, every 32);
 /// positions are renumbered when they run out (at most 4 a key), so memory is
 /// O(distinct keys + P), a tree of O(n / 8) per tree band, a log of O(n) 4-byte entries per
 /// log band.
@@ -169,6 +172,9 @@ public enum LRUMissRatioCurve {
              engine.compactions, engine.logsMadeTrees)
         }
         var logEntries: Int { engine.activeBands.reduce(0) { $0 + engine.logs[$1].count } }
+        /// For tests: the requests below the top whose bands were read (not skipped by
+        /// `Engine.beyondCeiling`).
+        var belowTopReads: Int { engine.belowTopReads }
 
         /// Counts `requests`, the trace's next ones. O(n (log n + log P)) with one band.
         public func feed(_ requests: UnsafeBufferPointer<Request>) throws {
@@ -319,8 +325,22 @@ public enum LRUMissRatioCurve {
         /// How often a log dropped its dead entries, and became a tree (for tests).
         var compactions = 0
         var logsMadeTrees = 0
+        var belowTopReads = 0
         /// The bands that have a tree or a log, ascending.
         var activeBands: [Int] = []
+        /// A request last seen at or before `beyondCeiling`, of band `beyondCeilingBand` or
+        /// above, hits at no capacity below the top: that band, the lowest, counts at all of
+        /// them, and its objects after that position sum past the largest (the ceiling). Most
+        /// requests skip the bands' reads so (`countHits`). Found from the band's tree again
+        /// at most every `beyondCeilingRefresh` requests (`refreshBeyondCeiling`): a stale one
+        /// stays a valid bound, since the sum after a position only grows as requests come,
+        /// unless an object of the band leaves it or shrinks, the ceiling rises or positions
+        /// are renumbered, which clear it (−1: none). A new lowest band, or a tree for it,
+        /// clears it too, so that it is found again sooner from that band.
+        var beyondCeiling = -1
+        var beyondCeilingBand = Int.max
+        var beyondCeilingDue = 0
+        static let beyondCeilingRefresh = 32
         /// Per band: at least its newest position (an object leaving does not lower it; a
         /// band whose newest is before a request's last position adds nothing to its distance).
         /// A buffer the engine frees, written once a request below the top (an array's write
@@ -494,9 +514,11 @@ public enum LRUMissRatioCurve {
             return min(found, high)  // a bucket starting past `high`: none in low..<high
         }
 
-        /// The smallest capacity index holding `size`, or `capacities.count` when none does.
+        /// The smallest capacity index holding `size`, or `capacities.count` when none does
+        /// (searched from the size's bucket: one or two steps, where a binary search over 100
+        /// capacities took seven dependent loads a request).
         @inline(__always) func band(of size: Int) -> Int {
-            size <= capacities[0] ? 0 : firstCapacity(from: 1, to: capacities.count, atLeast: size)
+            size <= capacities[0] ? 0 : firstCapacity(distanceFrom: 1, to: capacities.count, atLeast: size)
         }
 
         /// Starts loading the key record of `id` when it has one, and returns its slot (−1 when
@@ -517,7 +539,7 @@ public enum LRUMissRatioCurve {
             all?.prefetch(key.lastPosition)
             // The band's tree is written there; other bands' are read from the top down, and
             // mostly stop in the upper levels, which stay cached.
-            trees[Int(key.band)]?.prefetch(key.lastPosition &>> 3)
+            trees[Int(key.band)]?.prefetch(key.lastPosition &>> Self.cellShift)
         }
 
         /// Counts a request; `knownSlot` is `id`'s slot when found ahead, else −1.
@@ -564,8 +586,9 @@ public enum LRUMissRatioCurve {
                                 appendLog(band, slot: slot)
                             }
                         } else {
-                            tree(band).move(from: last &>> 3, removing: previous.size, to: position &>> 3, adding: size)
+                            tree(band).move(from: last &>> Self.cellShift, removing: previous.size, to: position &>> Self.cellShift, adding: size)
                         }
+                        if size < previous.size && band == beyondCeilingBand { clearBeyondCeiling() }
                         newest[band] = position
                     }
                     return
@@ -603,12 +626,12 @@ public enum LRUMissRatioCurve {
                 if logs[band].exists {
                     appendLog(band, slot: slot)
                 } else if let tree = trees[band] {
-                    tree.add(position &>> 3, size)
+                    tree.add(position &>> Self.cellShift, size)
                 } else if keepsLog(band) {
                     makeLog(band)
                     appendLog(band, slot: slot)
                 } else {
-                    makeTree(band).add(position &>> 3, size)
+                    makeTree(band).add(position &>> Self.cellShift, size)
                 }
                 newest[band] = position
             }
@@ -642,7 +665,7 @@ public enum LRUMissRatioCurve {
         /// O(keys + positions / 8).
         func treeOfKeys(in band: Int) -> PrefixSumTree {
             var values = Array(repeating: 0, count: Self.cells(positions))
-            for key in keys where Int(key.band) == band && key.lastPosition >= 0 { values[key.lastPosition &>> 3] += key.size }
+            for key in keys where Int(key.band) == band && key.lastPosition >= 0 { values[key.lastPosition &>> Self.cellShift] += key.size }
             return PrefixSumTree(values: values, count: Self.cells(positions))
         }
 
@@ -652,6 +675,7 @@ public enum LRUMissRatioCurve {
             trees[band] = treeOfKeys(in: band)
             logs[band].deallocate()
             logsMadeTrees += 1
+            clearBeyondCeiling()  // the lowest band may have a tree now
         }
 
         /// A key's entry leaves the trees it is in (its last position is about to change, or
@@ -660,7 +684,8 @@ public enum LRUMissRatioCurve {
             let band = Int(key.band)
             guard key.lastPosition >= 0, band < capacities.count else { return }
             all!.add(key.lastPosition, -key.size)
-            trees[band]?.add(key.lastPosition &>> 3, -key.size)
+            trees[band]?.add(key.lastPosition &>> Self.cellShift, -key.size)
+            if band == beyondCeilingBand { clearBeyondCeiling() }
         }
 
         /// An object of a band above the top came: the old top band's objects, counted until
@@ -671,6 +696,7 @@ public enum LRUMissRatioCurve {
         mutating func raiseTop(to band: Int) {
             let old = top
             top = band
+            clearBeyondCeiling()
             guard old >= 0 else { return }
             var held: [(position: Int, slot: Int)] = []
             for slot in keys.indices where Int(keys[slot].band) == old && keys[slot].lastPosition >= 0 {
@@ -704,7 +730,7 @@ public enum LRUMissRatioCurve {
 
         /// As above, with `after` (the sizes in `all` after `last`) known.
         @inline(__always) mutating func countHits(after: Int, since last: Int, size: Int, band: Int) {
-            if band < top { countHitsBelowTop(since: last, size: size, band: band) }
+            if band < top && (last > beyondCeiling || band < beyondCeilingBand) { countHitsBelowTop(since: last, size: size, band: band) }
             markHits(from: max(band, top), to: capacities.count, distance: size + after, scaled: Double(size) + Double(after) * scale, size: size)
         }
 
@@ -712,6 +738,8 @@ public enum LRUMissRatioCurve {
         /// counts the bands up to its own. (Not inlined: inlined, its registers were saved
         /// and restored on every request, with one band too.)
         @inline(never) mutating func countHitsBelowTop(since last: Int, size: Int, band: Int) {
+            belowTopReads &+= 1
+            if next >= beyondCeilingDue { refreshBeyondCeiling() }
             var distance = size
             var scaled = Double(size)
             var low = band
@@ -747,8 +775,36 @@ public enum LRUMissRatioCurve {
             markHits(from: low, to: top, distance: distance, scaled: scaled, size: size)
         }
 
-        /// A band tree's entries: cells of 8 positions, `all`'s level-0 lines.
-        static func cells(_ positions: Int) -> Int { (positions + 7) &>> 3 }
+        /// `beyondCeiling` found again, from the lowest band's tree (as its objects stand before
+        /// the request being counted moves): the newest position after which its whole cells
+        /// sum past the ceiling. One walk down the tree, O(log₈ n), its lines mostly the newest.
+        /// (Refining it within the cell from `all`'s positions was measured: fewer reads, more
+        /// instructions.)
+        mutating func refreshBeyondCeiling() {
+            beyondCeilingDue = next &+ Self.beyondCeilingRefresh
+            beyondCeiling = -1
+            beyondCeilingBand = Int.max
+            guard let lowest = activeBands.first, let tree = trees[lowest] else { return }
+            // The first cell j whose prefix sum reaches total − ceiling: the cells after j − 1
+            // sum past the ceiling, and so do the objects after any position in a cell before j.
+            let cell = tree.firstPosition(prefixSumAtLeast: tree.total &- capacities[top &- 1])
+            beyondCeiling = cell &<< Self.cellShift &- 1
+            beyondCeilingBand = lowest
+        }
+
+        /// The bound no longer holds (see `beyondCeiling`).
+        @inline(__always) mutating func clearBeyondCeiling() {
+            beyondCeiling = -1
+            beyondCeilingBand = Int.max
+            beyondCeilingDue = 0
+        }
+
+        /// A band tree's entries: cells of 8 positions, `all`'s level-0 lines. (Cells of 64, a
+        /// tree an eighth the size, were measured: 5–10% faster on the 5M Zipf trace, whose
+        /// only tree band is dense, 10–25% slower on one of sizes log-uniform from 100 B to
+        /// 1 MiB, where a sparse band's partial cell read up to 8 cold lines of `all`.)
+        static let cellShift = 3
+        static func cells(_ positions: Int) -> Int { (positions + 7) &>> Self.cellShift }
 
         /// The sizes of `band`'s objects after `last` up to its newest position, or, once they
         /// pass `limit`, a part of them above it (`PrefixSumTree.suffixSum(after:through:stoppingAbove:)`).
@@ -757,13 +813,12 @@ public enum LRUMissRatioCurve {
         /// the band's range: a size fixes its band.
         @inline(__always) func bandSum(_ band: Int, after last: Int, stoppingAbove limit: Int) -> Int {
             let through = newest[band]
-            var sum = trees[band]!.suffixSum(after: last &>> 3, through: through &>> 3, stoppingAbove: limit)
+            var sum = trees[band]!.suffixSum(after: last &>> Self.cellShift, through: through &>> Self.cellShift, stoppingAbove: limit)
             guard sum <= limit else { return sum }
             let low = band == 0 ? 0 : capacities[band - 1]
             let high = capacities[band]
-            let cell = last & ~7
             var lane = last &+ 1
-            let end = min(through, cell &+ 7)
+            let end = min(through, last | (1 &<< Self.cellShift &- 1))
             while lane <= end {
                 let size = all!.leaf(lane)
                 if size > low && size <= high { sum &+= size }
@@ -843,6 +898,7 @@ public enum LRUMissRatioCurve {
             logs[band].grow()
             activeBands.append(band)
             activeBands.sort()
+            clearBeyondCeiling()
         }
 
         mutating func makeTree(_ band: Int) -> PrefixSumTree {
@@ -850,6 +906,7 @@ public enum LRUMissRatioCurve {
             trees[band] = tree
             activeBands.append(band)
             activeBands.sort()
+            clearBeyondCeiling()
             return tree
         }
 
@@ -859,6 +916,7 @@ public enum LRUMissRatioCurve {
         /// tree holds only its band's keys, so each key is moved within it to its new position
         /// (the moves commute). O(positions + keys × log n + bands), no sort but by band: positions are distinct.
         mutating func renumber() {
+            clearBeyondCeiling()
             var slotAt = Array(repeating: Int32(-1), count: positions)
             for slot in keys.indices where keys[slot].lastPosition >= 0 { slotAt[keys[slot].lastPosition] = Int32(slot) }
             let oldPositions = positions
@@ -907,9 +965,9 @@ public enum LRUMissRatioCurve {
                 let tree = trees[band]!
                 for move in moves[start..<movesBefore[band]] {
                     if grown {
-                        tree.add(move.to &>> 3, move.size)
+                        tree.add(move.to &>> Self.cellShift, move.size)
                     } else {
-                        tree.move(from: move.from &>> 3, removing: move.size, to: move.to &>> 3, adding: move.size)
+                        tree.move(from: move.from &>> Self.cellShift, removing: move.size, to: move.to &>> Self.cellShift, adding: move.size)
                     }
                 }
                 newest[band] = moves[movesBefore[band] - 1].to

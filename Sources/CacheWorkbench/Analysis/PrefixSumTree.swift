@@ -15,8 +15,8 @@ import CPrefetch
 /// A struct over manually allocated memory, so the hot paths pay no reference counting:
 /// the owner calls `deallocate()` once (as with `IdIndex`); copies share the storage.
 ///
-/// Complexity: add and prefixSum O(log₈ count); suffixSum and move O(log₈ d) for positions d
-/// apart; build from values O(count). Memory: about
+/// Complexity: add, prefixSum and firstPosition O(log₈ count); suffixSum and move O(log₈ d)
+/// for positions d apart; build from values O(count). Memory: about
 /// 8 × 8/7 bytes per position.
 struct PrefixSumTree {
     let count: Int
@@ -210,6 +210,31 @@ struct PrefixSumTree {
     /// The aligned block of 8 entries of `level` holding `index`: one line.
     @inline(__always) private func block(holding index: Int, level: Int) -> SIMD8<Int> {
         UnsafeRawPointer(levels[level] + (index & ~7)).load(as: SIMD8<Int>.self)
+    }
+
+    /// The sum of all positions (the top entry).
+    var total: Int { levels[levelCount - 1][0] }
+
+    /// The first position whose prefix sum (through it) is at least `target` (0 when
+    /// `target` ≤ 0, `count` when the total is below it), for a tree of non-negative entries:
+    /// one walk down from the top, one line a level. O(log₈ count).
+    func firstPosition(prefixSumAtLeast target: Int) -> Int {
+        guard target > 0 else { return 0 }
+        guard total >= target else { return count }
+        var index = 0
+        var before = 0  // the sum of the positions before `index`'s block at this level
+        for level in stride(from: levelCount - 2, through: 0, by: -1) {
+            // The children of `index`; the last one must reach `target` if the others do not.
+            index &*= 8
+            let entries = levels[level]
+            for _ in 0..<7 {
+                let next = before &+ entries[index]
+                if next >= target { break }
+                before = next
+                index &+= 1
+            }
+        }
+        return index
     }
 
     /// The sum of positions start...end (0 when empty).
