@@ -19,7 +19,8 @@ import CPrefetch
 /// nothing after the request's last position adds nothing (read without touching it), and
 /// once the distance passes the largest capacity below the top, no capacity below the top
 /// can hit; a request last seen before the lowest band's newest objects alone pass that
-/// capacity reads no band (a bound found again every 32 requests, `Engine.beyondCeiling`).
+/// capacity reads no band (a bound found again every 32 requests, or at the next read after
+/// something that could lower it, `Engine.beyondCeiling`).
 /// When every object fits the smallest capacity there is one tree. Equal to
 /// separate `lru` runs at every capacity (tested), with one exception it reports: a replay
 /// keeps an object's stored size on a hit, the curve uses each request's own size, so
@@ -41,7 +42,8 @@ import CPrefetch
 /// one or two steps for log-spaced ones); with B bands O(B (log n + log P)) at worst, for
 /// requests whose distance stays below the top band's capacities through all bands (a log
 /// band O(1) amortized: at most 33 live entries read, dead ones dropped once met), O(1) below
-/// the top for a request the lowest band's bound skips (O(log₈ n) to find it, every 32);
+/// the top for a request the lowest band's bound skips (O(log₈ n) to find it: every 32
+/// requests, and at the next read after a clear);
 /// positions are renumbered when they run out (at most 4 a key), so memory is
 /// O(distinct keys + P), a tree of O(n / 8) per tree band, a log of O(n) 4-byte entries per
 /// log band.
@@ -332,11 +334,13 @@ public enum LRUMissRatioCurve {
         /// above, hits at no capacity below the top: that band, the lowest, counts at all of
         /// them, and its objects after that position sum past the largest (the ceiling). Most
         /// requests skip the bands' reads so (`countHits`). Found from the band's tree again
-        /// at most every `beyondCeilingRefresh` requests (`refreshBeyondCeiling`): a stale one
-        /// stays a valid bound, since the sum after a position only grows as requests come,
-        /// unless an object of the band leaves it or shrinks, the ceiling rises or positions
-        /// are renumbered, which clear it (−1: none). A new lowest band, or a tree for it,
-        /// clears it too, so that it is found again sooner from that band.
+        /// by the first read `beyondCeilingRefresh` requests after the last (`refreshBeyondCeiling`):
+        /// a stale one stays a valid bound, since the sum after a position only grows as
+        /// requests come, unless an object of the band leaves it or shrinks, the ceiling rises
+        /// or positions are renumbered, which clear it (−1: none) and make the next read find it
+        /// again (so where keys leave the band often, as a full fixed-size SHARDS sample pushing
+        /// keys out, nearly every read does: O(log₈ n) each). A new lowest band, or a tree for
+        /// it, clears it too, only so that it is found again sooner from that band.
         var beyondCeiling = -1
         var beyondCeilingBand = Int.max
         var beyondCeilingDue = 0
