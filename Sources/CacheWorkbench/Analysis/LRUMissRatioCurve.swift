@@ -664,9 +664,9 @@ public enum LRUMissRatioCurve {
             if logs[band].exists, !keepsLog(band) { logToTree(band) }
         }
 
-        /// A tree of `band`'s objects at their last positions, built from the keys (cells of 8
-        /// positions; at most 8 sizes of at most 2^53 a cell, so the checked adds cannot trap).
-        /// O(keys + positions / 8).
+        /// A tree of `band`'s objects at their last positions, built from the keys (cells of
+        /// 2^cellShift = 8 positions; at most 8 sizes of at most 2^53 a cell, so the checked adds
+        /// cannot trap). O(keys + positions / 8).
         func treeOfKeys(in band: Int) -> PrefixSumTree {
             var values = Array(repeating: 0, count: Self.cells(positions))
             for key in keys where Int(key.band) == band && key.lastPosition >= 0 { values[key.lastPosition &>> Self.cellShift] += key.size }
@@ -808,7 +808,7 @@ public enum LRUMissRatioCurve {
         /// only tree band is dense, 10–25% slower on one of sizes log-uniform from 100 B to
         /// 1 MiB, where a sparse band's partial cell read up to 8 cold lines of `all`.)
         static let cellShift = 3
-        static func cells(_ positions: Int) -> Int { (positions + 7) &>> Self.cellShift }
+        static func cells(_ positions: Int) -> Int { (positions + (1 << cellShift) - 1) &>> Self.cellShift }
 
         /// The sizes of `band`'s objects after `last` up to its newest position, or, once they
         /// pass `limit`, a part of them above it (`PrefixSumTree.suffixSum(after:through:stoppingAbove:)`).
