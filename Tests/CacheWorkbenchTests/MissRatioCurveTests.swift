@@ -102,24 +102,32 @@ struct MissRatioCurveTests {
 
     /// Feeds `requests` to a curve in parts (cut at the given times), the bands' structures
     /// after each, and checks every capacity against a replay.
+    /// The curve of `requests` fed in parts cut at `cuts` (times), against replays, and the
+    /// band structures after each part. Run twice: recent requests summing their bands from
+    /// the positions since (the default), and every request reading the bands' trees and logs,
+    /// whose structures are returned.
     private func logCurve(_ requests: [Request], capacities: [Int], cuts: [Double]) throws -> [(logs: Int, trees: Int, compactions: Int, logsMadeTrees: Int)] {
-        let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
         var structures: [(logs: Int, trees: Int, compactions: Int, logsMadeTrees: Int)] = []
-        var start = 0
-        for cut in cuts + [.infinity] {
-            let end = requests.firstIndex { $0.time >= cut } ?? requests.count
-            try requests[start..<end].withUnsafeBufferPointer { try pass.feed($0) }
-            structures.append(pass.bandStructures)
-            start = end
+        for directReach in [LRUMissRatioCurve.directReach, 0] {
+            let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
+            pass.directReach = directReach
+            structures = []
+            var start = 0
+            for cut in cuts + [.infinity] {
+                let end = requests.firstIndex { $0.time >= cut } ?? requests.count
+                try requests[start..<end].withUnsafeBufferPointer { try pass.feed($0) }
+                structures.append(pass.bandStructures)
+                start = end
+            }
+            let curve = pass.finish(skippedRows: 0)
+            #expect(curve.sizeChanges == 0)
+            for point in curve.points {
+                let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+                #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity), reach \(directReach)")
+            }
+            let largest = requests.map(\.size).max()!
+            #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
         }
-        let curve = pass.finish(skippedRows: 0)
-        #expect(curve.sizeChanges == 0)
-        for point in curve.points {
-            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
-            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
-        }
-        let largest = requests.map(\.size).max()!
-        #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
         return structures
     }
 
@@ -193,17 +201,20 @@ struct MissRatioCurveTests {
             requests.append(Request(time: Double(index), id: UInt64(id), size: sizes[id]))
         }
         let capacities = [150_000, 200_000, 260_000, 330_000, 420_000, 530_000, 670_000, 850_000, 1_000_000, 1_200_000, 2_000_000, 8_000_000]
-        let pass = LRUMissRatioCurve.Pass(capacities: capacities)
-        try requests.withUnsafeBufferPointer { try pass.feed($0) }
-        let structures = pass.bandStructures
-        #expect(structures.logs + structures.logsMadeTrees >= 5 && structures.compactions > 0, "\(structures)")
-        let curve = pass.finish(skippedRows: 0)
-        #expect(curve.sizeChanges > 100)
-        for point in curve.points {
-            let naive = naiveHits(requests, capacity: point.capacity)
-            #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity)")
+        for directReach in [LRUMissRatioCurve.directReach, 0] {  // recent requests summed from the positions since, or not
+            let pass = LRUMissRatioCurve.Pass(capacities: capacities)
+            pass.directReach = directReach
+            try requests.withUnsafeBufferPointer { try pass.feed($0) }
+            let structures = pass.bandStructures
+            #expect(structures.logs + structures.logsMadeTrees >= 5 && (directReach > 0 || structures.compactions > 0), "\(structures)")
+            let curve = pass.finish(skippedRows: 0)
+            #expect(curve.sizeChanges > 100)
+            for point in curve.points {
+                let naive = naiveHits(requests, capacity: point.capacity)
+                #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity), reach \(directReach)")
+            }
+            #expect(curve.points.filter { $0.capacity < 1_000_000 && $0.hits > 0 }.count >= 5)
         }
-        #expect(curve.points.filter { $0.capacity < 1_000_000 && $0.hits > 0 }.count >= 5)
     }
 
     /// Keys of 1–4 KB (60%) and of 8 KB–512 KB: the lowest band keeps a tree, and a request
@@ -240,20 +251,23 @@ struct MissRatioCurveTests {
     func beyondCeilingSkips() throws {
         let requests = beyondCeilingTrace(requests: 80_000, keys: 8_000, changes: false, seed: 12)
         let capacities = (0..<30).map { Int(4_096 * pow(16_384, Double($0) / 29)) }
-        let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
-        try requests.withUnsafeBufferPointer { try pass.feed($0) }
-        let structures = pass.bandStructures
-        #expect(structures.trees >= 1, "\(structures)")
-        let reads = pass.belowTopReads
-        let curve = pass.finish(skippedRows: 0)
-        // Almost every request is below the top; a third at most read the bands.
-        #expect(reads > 0 && reads < requests.count / 3, "\(reads) of \(requests.count)")
-        for point in curve.points {
-            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
-            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
+        for directReach in [LRUMissRatioCurve.directReach, 0] {  // recent requests summed from the positions since, or not
+            let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
+            pass.directReach = directReach
+            try requests.withUnsafeBufferPointer { try pass.feed($0) }
+            let structures = pass.bandStructures
+            #expect(structures.trees >= 1, "\(structures)")
+            let reads = pass.belowTopReads
+            let curve = pass.finish(skippedRows: 0)
+            // Almost every request is below the top; a third at most read the bands.
+            #expect(reads > 0 && reads < requests.count / 3, "\(reads) of \(requests.count)")
+            for point in curve.points {
+                let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+                #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity), reach \(directReach)")
+            }
+            let largest = requests.map(\.size).max()!
+            #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 15)
         }
-        let largest = requests.map(\.size).max()!
-        #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 15)
     }
 
     @Test("keys shrinking in, leaving and entering the lowest band, the ceiling rising: equal to the naive definition")
@@ -261,26 +275,35 @@ struct MissRatioCurveTests {
         let requests = beyondCeilingTrace(requests: 7_000, keys: 500, changes: true, seed: 13)
         // The ceiling is 65,536 until objects above 131,072 come, then 131,072.
         let capacities = [4_096, 8_192, 16_384, 32_768, 65_536, 131_072, 600_000, 4_000_000]
-        let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
-        try requests.withUnsafeBufferPointer { try pass.feed($0) }
-        let reads = pass.belowTopReads
-        let curve = pass.finish(skippedRows: 0)
-        #expect(curve.sizeChanges > 30 && reads < requests.count / 2, "\(curve.sizeChanges), \(reads)")
-        for point in curve.points {
-            let naive = naiveHits(requests, capacity: point.capacity)
-            #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity)")
+        for directReach in [LRUMissRatioCurve.directReach, 0] {  // recent requests summed from the positions since, or not
+            let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
+            pass.directReach = directReach
+            try requests.withUnsafeBufferPointer { try pass.feed($0) }
+            let reads = pass.belowTopReads
+            let curve = pass.finish(skippedRows: 0)
+            #expect(curve.sizeChanges > 30 && reads < requests.count / 2, "\(curve.sizeChanges), \(reads)")
+            for point in curve.points {
+                let naive = naiveHits(requests, capacity: point.capacity)
+                #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity), reach \(directReach)")
+            }
+            #expect(curve.points.filter { $0.capacity <= 65_536 && $0.hits > 0 }.count >= 4)
         }
-        #expect(curve.points.filter { $0.capacity <= 65_536 && $0.hits > 0 }.count >= 4)
     }
 
     /// The hits of `sizes` (key, size) at `capacities`, checked against the naive definition.
     private func handHits(_ sizes: [(UInt64, Int)], capacities: [Int]) throws -> [Int] {
         let requests = sizes.enumerated().map { Request(time: Double($0.offset), id: $0.element.0, size: $0.element.1) }
-        let pass = LRUMissRatioCurve.Pass(capacities: capacities)
-        try requests.withUnsafeBufferPointer { try pass.feed($0) }
-        let curve = pass.finish(skippedRows: 0)
-        for point in curve.points { #expect(point.hits == naiveHits(requests, capacity: point.capacity).hits, "at \(point.capacity)") }
-        return curve.points.map(\.hits)
+        var hits: [[Int]] = []
+        for directReach in [LRUMissRatioCurve.directReach, 0] {  // recent requests summed from the positions since, or not
+            let pass = LRUMissRatioCurve.Pass(capacities: capacities)
+            pass.directReach = directReach
+            try requests.withUnsafeBufferPointer { try pass.feed($0) }
+            let curve = pass.finish(skippedRows: 0)
+            for point in curve.points { #expect(point.hits == naiveHits(requests, capacity: point.capacity).hits, "at \(point.capacity), reach \(directReach)") }
+            hits.append(curve.points.map(\.hits))
+        }
+        #expect(hits[0] == hits[1])
+        return hits[0]
     }
 
     /// By hand, each case a bound (`beyondCeiling`) that must not skip A's last request. Z
@@ -307,6 +330,25 @@ struct MissRatioCurveTests {
         // A (20) comes back at 5 bytes, in a band below the bound's: it fits 10 alone.
         let lower: [(UInt64, Int)] = [(900, 5_000), (1, 20)] + ys(64) + fillers + [(20, 50), (20, 50), (1, 5)]
         #expect(try handHits(lower, capacities: [10, 1_000, 10_000]) == [1, 1, 1])
+    }
+
+    /// By hand, bounds per range of capacities (`skipThrough`): capacities 100, 1,000 and
+    /// 10,000, Z (5,000) the top band, so 100 and 1,000 are ranges below the top, the first
+    /// counting objects up to 100, the second all up to 1,000. G's second request finds the
+    /// bounds; A's last request reads or skips by them.
+    @Test("hand-computed: a range's bound skips only the capacities from it up, and a lower range's does not skip higher ones")
+    func rangeBoundsHand() throws {
+        // Objects after A: G (50), B1 and B2 (600 each); before A: S1–S3 (40 each). The 1,000
+        // range's bound is A's position (B1, B2 and G pass 1,000 after it), the 100 range's is
+        // before S2 (G, A, S3 and S2 pass 100): A reads, hits at 100 (10 + 50), stops at the
+        // 1,000 range (skipped), and hits at 10,000 (10 + 1,250 + 50 counted from the top).
+        let higherNearer: [(UInt64, Int)] = [(900, 5_000), (11, 40), (12, 40), (13, 40), (1, 10), (21, 600), (22, 600), (30, 50), (30, 50), (1, 10)]
+        #expect(try handHits(higherNearer, capacities: [100, 1_000, 10_000]) == [2, 1, 2])
+        // After A only S1–S3 and G (170): the 100 range's bound is after A (G, S3 and S2 pass
+        // 100), but the 1,000 range has none, so A must not skip: it misses at 100 (10 + 170)
+        // and hits at 1,000 and 10,000.
+        let lowerNearer: [(UInt64, Int)] = [(900, 5_000), (1, 10), (11, 40), (12, 40), (13, 40), (30, 50), (30, 50), (1, 10)]
+        #expect(try handHits(lowerNearer, capacities: [100, 1_000, 10_000]) == [1, 2, 2])
     }
 
     /// The capacity a distance reaches is searched from a bucket of the distance's leading

@@ -18,9 +18,10 @@ import CPrefetch
 /// 33 of them), any other band a tree. Most requests need only a few bands: a band with
 /// nothing after the request's last position adds nothing (read without touching it), and
 /// once the distance passes the largest capacity below the top, no capacity below the top
-/// can hit; a request last seen before the lowest band's newest objects alone pass that
-/// capacity reads no band (a bound found again every 32 requests, or at the next read after
-/// something that could lower it, `Engine.beyondCeiling`).
+/// can hit; a request last seen before the objects counted at every capacity from its band up
+/// (each range of capacities counting the same bands) pass each range's largest reads no band
+/// (bounds found again every 32 requests, or at the next read after something that could
+/// lower them, `Engine.skipThrough`).
 /// When every object fits the smallest capacity there is one tree. Equal to
 /// separate `lru` runs at every capacity (tested), with one exception it reports: a replay
 /// keeps an object's stored size on a hit, the curve uses each request's own size, so
@@ -42,8 +43,9 @@ import CPrefetch
 /// one or two steps for log-spaced ones); with B bands O(B (log n + log P)) at worst, for
 /// requests whose distance stays below the top band's capacities through all bands (a log
 /// band O(1) amortized: at most 33 live entries read, dead ones dropped once met), O(1) below
-/// the top for a request the lowest band's bound skips (O(log₈ n) to find it: every 32
-/// requests, and at the next read after a clear);
+/// the top for a request the bounds skip (O(P + 64 + log₈ n) to find them: every 32
+/// requests, and at the next read after a clear), O(64 + P) for one last seen at most 64
+/// positions back (its bands summed from the positions since);
 /// positions are renumbered when they run out (at most 4 a key), so memory is
 /// O(distinct keys + P), a tree of O(n / 8) per tree band, a log of O(n) 4-byte entries per
 /// log band.
@@ -53,6 +55,10 @@ public enum LRUMissRatioCurve {
     /// over each log's end, so that a request last seen before it reads nothing, was measured
     /// too: the lowest band of the 5M Zipf trace became a log, and the pass was slower.)
     static let logReach = 32
+
+    /// A request last seen at most this many positions back sums its bands from the positions
+    /// since (`Engine.directSums`).
+    static let directReach = 64
 
     public struct Point: Sendable, Equatable {
         public var capacity: Int
@@ -175,8 +181,14 @@ public enum LRUMissRatioCurve {
         }
         var logEntries: Int { engine.activeBands.reduce(0) { $0 + engine.logs[$1].count } }
         /// For tests: the requests below the top whose bands were read (not skipped by
-        /// `Engine.beyondCeiling`).
+        /// `Engine.skipThrough`).
         var belowTopReads: Int { engine.belowTopReads }
+        /// For tests: how far back a request sums its bands from the positions since, not from
+        /// their trees and logs (0: never).
+        var directReach: Int {
+            get { engine.directReach }
+            set { engine.directReach = newValue }
+        }
 
         /// Counts `requests`, the trace's next ones. O(n (log n + log P)) with one band.
         public func feed(_ requests: UnsafeBufferPointer<Request>) throws {
@@ -330,21 +342,36 @@ public enum LRUMissRatioCurve {
         var belowTopReads = 0
         /// The bands that have a tree or a log, ascending.
         var activeBands: [Int] = []
-        /// A request last seen at or before `beyondCeiling`, of band `beyondCeilingBand` or
-        /// above, hits at no capacity below the top: that band, the lowest, counts at all of
-        /// them, and its objects after that position sum past the largest (the ceiling). Most
-        /// requests skip the bands' reads so (`countHits`). Found from the band's tree again
-        /// by the first read `beyondCeilingRefresh` requests after the last (`refreshBeyondCeiling`):
-        /// a stale one stays a valid bound, since the sum after a position only grows as
-        /// requests come, unless an object of the band leaves it or shrinks, the ceiling rises
-        /// or positions are renumbered, which clear it (−1: none) and make the next read find it
-        /// again (so where keys leave the band often, as a full fixed-size SHARDS sample pushing
-        /// keys out, nearly every read does: O(log₈ n) each). A new lowest band, or a tree for
-        /// it, clears it too, only so that it is found again sooner from that band.
-        var beyondCeiling = -1
-        var beyondCeilingBand = Int.max
-        var beyondCeilingDue = 0
-        static let beyondCeilingRefresh = 32
+        /// Per capacity index c below the top: a request of band c last seen at or before
+        /// `skipThrough[c]` hits at no capacity from c up to the top (−1: none known), so it
+        /// reads no band (`countHits`), and a read stops at a band from which none can
+        /// (`countHitsBelowTop`). The capacities from one active band up to the next (or the top)
+        /// count the same bands, those up to it; such a range's *bound* is a position after which
+        /// those bands' objects sum past its largest capacity, and c's is the smallest bound of
+        /// its range and those above. Found again by the first read `skipRefresh` requests after
+        /// the last (`refreshSkips`): a stale bound still holds, since the sum after a position
+        /// only grows as requests come, unless an object leaves its band or shrinks at a
+        /// position after a bound (`skipFloor`), the ranges change (a new active band, the top
+        /// rising) or positions are renumbered, which clear them and make the next read find them
+        /// again. (The lowest band's bound alone, against the largest capacity below the top,
+        /// spared a trace of sizes log-uniform from 100 B to 1 MiB little: its distances pass
+        /// that capacity only after many bands, each read down to its cold lines.)
+        let skipThrough: UnsafeMutableBufferPointer<Int>
+        /// The smallest bound in force (`Int.max`: none): an object leaving or shrinking at a
+        /// position after it may lower a range's sum, and clears them (`clearSkips`).
+        var skipFloor = Int.max
+        var skipDue = 0
+        static let skipRefresh = 32
+        /// A refresh reads `all`'s newest positions back at most this far for the ranges'
+        /// bounds; a range not found there takes the lowest band's, from its tree.
+        static let skipScan = 64
+        /// A request last seen at most this many positions back reads its bands' sums from
+        /// `all`'s positions since (`directSums`), not from their trees and logs
+        /// (`LRUMissRatioCurve.directReach`; tests set 0 to read those).
+        var directReach = LRUMissRatioCurve.directReach
+        /// Per band: the sizes of some positions' objects, summed by `refreshSkips` and
+        /// `directSums` (zero between their uses).
+        let bandScratch: UnsafeMutableBufferPointer<Int>
         /// Per band: at least its newest position (an object leaving does not lower it; a
         /// band whose newest is before a request's last position adds nothing to its distance).
         /// A buffer the engine frees, written once a request below the top (an array's write
@@ -394,6 +421,10 @@ public enum LRUMissRatioCurve {
             smallest.initialize(repeating: .max)
             newest = .allocate(capacity: capacities.count)
             newest.initialize(repeating: -1)
+            skipThrough = .allocate(capacity: capacities.count)
+            skipThrough.initialize(repeating: -1)
+            bandScratch = .allocate(capacity: capacities.count)
+            bandScratch.initialize(repeating: 0)
             threshold = KeySampling.shardsThreshold(rate: samplingRate)
             sampleSet = sampleSize.map { SampleSetHeap(limit: $0) }
             result.sampleSize = sampleSize
@@ -592,7 +623,7 @@ public enum LRUMissRatioCurve {
                         } else {
                             tree(band).move(from: last &>> Self.cellShift, removing: previous.size, to: position &>> Self.cellShift, adding: size)
                         }
-                        if size < previous.size && band == beyondCeilingBand { clearBeyondCeiling() }
+                        if size < previous.size && last > skipFloor { clearSkips() }
                         newest[band] = position
                     }
                     return
@@ -679,7 +710,7 @@ public enum LRUMissRatioCurve {
             trees[band] = treeOfKeys(in: band)
             logs[band].deallocate()
             logsMadeTrees += 1
-            clearBeyondCeiling()  // the lowest band may have a tree now
+            clearSkips()  // the lowest band may have a tree now
         }
 
         /// A key's entry leaves the trees it is in (its last position is about to change, or
@@ -689,7 +720,7 @@ public enum LRUMissRatioCurve {
             guard key.lastPosition >= 0, band < capacities.count else { return }
             all!.add(key.lastPosition, -key.size)
             trees[band]?.add(key.lastPosition &>> Self.cellShift, -key.size)
-            if band == beyondCeilingBand { clearBeyondCeiling() }
+            if key.lastPosition > skipFloor && band < top { clearSkips() }
         }
 
         /// An object of a band above the top came: the old top band's objects, counted until
@@ -700,7 +731,7 @@ public enum LRUMissRatioCurve {
         mutating func raiseTop(to band: Int) {
             let old = top
             top = band
-            clearBeyondCeiling()
+            clearSkips()
             guard old >= 0 else { return }
             var held: [(position: Int, slot: Int)] = []
             for slot in keys.indices where Int(keys[slot].band) == old && keys[slot].lastPosition >= 0 {
@@ -734,7 +765,7 @@ public enum LRUMissRatioCurve {
 
         /// As above, with `after` (the sizes in `all` after `last`) known.
         @inline(__always) mutating func countHits(after: Int, since last: Int, size: Int, band: Int) {
-            if band < top && (last > beyondCeiling || band < beyondCeilingBand) { countHitsBelowTop(since: last, size: size, band: band) }
+            if band < top && last > skipThrough[band] { countHitsBelowTop(since: last, size: size, band: band) }
             markHits(from: max(band, top), to: capacities.count, distance: size + after, scaled: Double(size) + Double(after) * scale, size: size)
         }
 
@@ -742,8 +773,38 @@ public enum LRUMissRatioCurve {
         /// counts the bands up to its own. (Not inlined: inlined, its registers were saved
         /// and restored on every request, with one band too.)
         @inline(never) mutating func countHitsBelowTop(since last: Int, size: Int, band: Int) {
+            if next >= skipDue {
+                refreshSkips()
+                if last <= skipThrough[band] { return }
+            }
             belowTopReads &+= 1
-            if next >= beyondCeilingDue { refreshBeyondCeiling() }
+            if next &- last <= directReach {
+                directSums(after: last)
+                countBands(since: last, size: size, band: band, direct: true)
+                for summed in 0..<top { bandScratch[summed] = 0 }
+            } else {
+                countBands(since: last, size: size, band: band, direct: false)
+            }
+        }
+
+        /// `bandScratch` holds, per band, the sizes of its objects after `last`: read from `all`'s
+        /// positions since (at most `directReach`, the newest, so most are cached), each size's
+        /// band searched from its bucket. (The bands' trees cost a walk each, down to the
+        /// request's old position.) The request's own object is not among them: at the newest
+        /// position once moved, or still at `last`.
+        @inline(__always) mutating func directSums(after last: Int) {
+            let ceiling = capacities[top &- 1]
+            var position = last &+ 1
+            while position < next &- 1 {
+                let size = all!.leaf(position)
+                if size > 0 && size <= ceiling { bandScratch[band(of: size)] &+= size }  // at most the sizes of `all`
+                position &+= 1
+            }
+        }
+
+        /// The capacities below the top from the bands' sums after `last`: from `bandScratch`
+        /// when `direct`, else each band's tree or log read.
+        @inline(__always) mutating func countBands(since last: Int, size: Int, band: Int, direct: Bool) {
             var distance = size
             var scaled = Double(size)
             var low = band
@@ -752,13 +813,17 @@ public enum LRUMissRatioCurve {
                 // Distances only grow with the bands: past the largest capacity below the top,
                 // none of those capacities can hit.
                 if isSampled ? scaled > Double(ceiling) : distance > ceiling { return }
+                if active > band && last <= skipThrough[active] {
+                    markHits(from: low, to: active, distance: distance, scaled: scaled, size: size)
+                    return  // from `active` up, none can hit
+                }
                 // A band whose newest position is not after `last` adds nothing. A sum past what is
                 // left below the ceiling need not be exact (a tree read from the top down, a log
                 // from its newest entry). Sampled too: the scaled distance is at least the
                 // distance, the scale being 1/R ≥ 1, so a distance past the ceiling is a scaled
                 // one past it too.
                 let limit = ceiling - distance
-                let between = newest[active] <= last ? 0
+                let between = direct ? bandScratch[active] : newest[active] <= last ? 0
                     : logs[active].exists ? logSum(active, after: last, stoppingAbove: limit)
                     : bandSum(active, after: last, stoppingAbove: limit)
                 if between > limit {
@@ -770,7 +835,9 @@ public enum LRUMissRatioCurve {
                     scaled += Double(between) * scale
                     continue
                 }
-                // Capacities low..<active see the distance so far; from `active` on, more.
+                // Capacities low..<active see the distance so far; from `active` on, more (a band
+                // adding nothing leaves them one range, marked once).
+                guard between > 0 else { continue }
                 markHits(from: low, to: active, distance: distance, scaled: scaled, size: size)
                 distance += between
                 scaled += Double(between) * scale
@@ -779,28 +846,72 @@ public enum LRUMissRatioCurve {
             markHits(from: low, to: top, distance: distance, scaled: scaled, size: size)
         }
 
-        /// `beyondCeiling` found again, from the lowest band's tree (as its objects stand before
-        /// the request being counted moves): the newest position after which its whole cells
-        /// sum past the ceiling. One walk down the tree, O(log₈ n), its lines mostly the newest.
-        /// (Refining it within the cell from `all`'s positions was measured: fewer reads, more
-        /// instructions.)
-        mutating func refreshBeyondCeiling() {
-            beyondCeilingDue = next &+ Self.beyondCeilingRefresh
-            beyondCeiling = -1
-            beyondCeilingBand = Int.max
-            guard let lowest = activeBands.first, let tree = trees[lowest] else { return }
-            // The first cell j whose prefix sum reaches total − ceiling: the cells after j − 1
-            // sum past the ceiling, and so do the objects after any position in a cell before j.
-            let cell = tree.firstPosition(prefixSumAtLeast: tree.total &- capacities[top &- 1])
-            beyondCeiling = cell &<< Self.cellShift &- 1
-            beyondCeilingBand = lowest
+        /// The ranges' bounds found again (see `skipThrough`), from `all`'s positions read back
+        /// from the newest, one at most once: from the top range down, the smallest bound so far
+        /// is a position whose objects after it are known band by band; a range whose objects
+        /// there (those of its band and below: all of them but the bands above it) do not pass
+        /// its largest capacity reads further back until they do, and that position before the
+        /// last read is its bound, and the smallest. A range not found within `skipScan`
+        /// positions takes the lowest band's bound (`lowestBandBound`), a bound of every range,
+        /// and so do the ranges below it. O(P + skipScan + log₈ n), the positions read the
+        /// newest. Sampled too: the scaled distance is at least the distance (1/R ≥ 1).
+        mutating func refreshSkips() {
+            skipDue = next &+ Self.skipRefresh
+            skipFloor = .max
+            let ceiling = capacities[top &- 1]
+            var position = next &- 1  // the next to read back
+            let stop = max(0, next &- Self.skipScan)
+            var read = 0  // sizes after `position` (the smallest bound so far), at most `skipScan` of them
+            var above = 0  // of those, the sizes of the bands above the current range
+            var capacity = top
+            var fallback: Int? = nil
+            var smallest = Int.max  // the ranges' bounds so far: the smallest
+            for range in stride(from: activeBands.count &- 1, through: 0, by: -1) {
+                let band = activeBands[range]
+                // The bands above this range up to the range above's own band (the top's holds none).
+                for higher in (band &+ 1)...capacity { above &+= bandScratch[higher] }
+                let largest = capacities[capacity &- 1]  // the range is band..<capacity
+                var counted = read &- above
+                while counted <= largest && position >= stop {
+                    let size = all!.leaf(position)
+                    position &-= 1
+                    guard size > 0 && size <= ceiling else { continue }
+                    let sizeBand = self.band(of: size)
+                    bandScratch[sizeBand] &+= size
+                    read &+= size
+                    if sizeBand > band { above &+= size } else { counted &+= size }
+                }
+                if counted > largest {
+                    smallest = min(smallest, position)  // the objects after it pass the range's largest capacity
+                } else {
+                    if fallback == nil { fallback = lowestBandBound() }
+                    smallest = min(smallest, fallback!)
+                }
+                if smallest >= 0 { skipFloor = smallest }  // the smallest in force so far
+                for below in band..<capacity { skipThrough[below] = smallest }
+                capacity = band
+            }
+            for below in 0..<capacity { skipThrough[below] = -1 }
+            for band in 0..<top { bandScratch[band] = 0 }
         }
 
-        /// The bound no longer holds (see `beyondCeiling`).
-        @inline(__always) mutating func clearBeyondCeiling() {
-            beyondCeiling = -1
-            beyondCeilingBand = Int.max
-            beyondCeilingDue = 0
+        /// A position after which the lowest band's objects alone sum past the largest capacity
+        /// below the top (a bound of every range: that band counts in all), from its tree (as
+        /// its objects stand before the request being counted moves), or −1 when it keeps none:
+        /// the position before the first cell whose prefix sum reaches total − that capacity. One
+        /// walk down the tree, O(log₈ n), its lines mostly the newest.
+        func lowestBandBound() -> Int {
+            guard let lowest = activeBands.first, let tree = trees[lowest] else { return -1 }
+            let cell = tree.firstPosition(prefixSumAtLeast: tree.total &- capacities[top &- 1])
+            return cell &<< Self.cellShift &- 1
+        }
+
+        /// The bounds no longer hold (see `skipThrough`): none until the next read finds them.
+        @inline(__always) mutating func clearSkips() {
+            skipDue = 0
+            guard skipFloor != .max else { return }  // none in force
+            for capacity in 0..<capacities.count { skipThrough[capacity] = -1 }
+            skipFloor = .max
         }
 
         /// A band tree's entries: cells of 8 positions, `all`'s level-0 lines. (Cells of 64, a
@@ -902,7 +1013,7 @@ public enum LRUMissRatioCurve {
             logs[band].grow()
             activeBands.append(band)
             activeBands.sort()
-            clearBeyondCeiling()
+            clearSkips()
         }
 
         mutating func makeTree(_ band: Int) -> PrefixSumTree {
@@ -910,7 +1021,7 @@ public enum LRUMissRatioCurve {
             trees[band] = tree
             activeBands.append(band)
             activeBands.sort()
-            clearBeyondCeiling()
+            clearSkips()
             return tree
         }
 
@@ -920,7 +1031,7 @@ public enum LRUMissRatioCurve {
         /// tree holds only its band's keys, so each key is moved within it to its new position
         /// (the moves commute). O(positions + keys × log n + bands), no sort but by band: positions are distinct.
         mutating func renumber() {
-            clearBeyondCeiling()
+            clearSkips()
             var slotAt = Array(repeating: Int32(-1), count: positions)
             for slot in keys.indices where keys[slot].lastPosition >= 0 { slotAt[keys[slot].lastPosition] = Int32(slot) }
             let oldPositions = positions
@@ -1008,6 +1119,8 @@ public enum LRUMissRatioCurve {
             tooLargeDiff.deallocate()
             searchBounds.deallocate()
             newest.deallocate()
+            skipThrough.deallocate()
+            bandScratch.deallocate()
             all?.deallocate()
             for band in activeBands {
                 trees[band]?.deallocate()
