@@ -102,32 +102,24 @@ struct MissRatioCurveTests {
 
     /// Feeds `requests` to a curve in parts (cut at the given times), the bands' structures
     /// after each, and checks every capacity against a replay.
-    /// The curve of `requests` fed in parts cut at `cuts` (times), against replays, and the
-    /// band structures after each part. Run twice: recent requests summing their bands from
-    /// the positions since (the default), and every request reading the bands' trees and logs,
-    /// whose structures are returned.
     private func logCurve(_ requests: [Request], capacities: [Int], cuts: [Double]) throws -> [(logs: Int, trees: Int, compactions: Int, logsMadeTrees: Int)] {
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
         var structures: [(logs: Int, trees: Int, compactions: Int, logsMadeTrees: Int)] = []
-        for directReach in [LRUMissRatioCurve.directReach, 0] {
-            let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
-            pass.directReach = directReach
-            structures = []
-            var start = 0
-            for cut in cuts + [.infinity] {
-                let end = requests.firstIndex { $0.time >= cut } ?? requests.count
-                try requests[start..<end].withUnsafeBufferPointer { try pass.feed($0) }
-                structures.append(pass.bandStructures)
-                start = end
-            }
-            let curve = pass.finish(skippedRows: 0)
-            #expect(curve.sizeChanges == 0)
-            for point in curve.points {
-                let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
-                #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity), reach \(directReach)")
-            }
-            let largest = requests.map(\.size).max()!
-            #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
+        var start = 0
+        for cut in cuts + [.infinity] {
+            let end = requests.firstIndex { $0.time >= cut } ?? requests.count
+            try requests[start..<end].withUnsafeBufferPointer { try pass.feed($0) }
+            structures.append(pass.bandStructures)
+            start = end
         }
+        let curve = pass.finish(skippedRows: 0)
+        #expect(curve.sizeChanges == 0)
+        for point in curve.points {
+            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
+        }
+        let largest = requests.map(\.size).max()!
+        #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 10)
         return structures
     }
 
@@ -201,25 +193,22 @@ struct MissRatioCurveTests {
             requests.append(Request(time: Double(index), id: UInt64(id), size: sizes[id]))
         }
         let capacities = [150_000, 200_000, 260_000, 330_000, 420_000, 530_000, 670_000, 850_000, 1_000_000, 1_200_000, 2_000_000, 8_000_000]
-        for directReach in [LRUMissRatioCurve.directReach, 0] {  // recent requests summed from the positions since, or not
-            let pass = LRUMissRatioCurve.Pass(capacities: capacities)
-            pass.directReach = directReach
-            try requests.withUnsafeBufferPointer { try pass.feed($0) }
-            let structures = pass.bandStructures
-            #expect(structures.logs + structures.logsMadeTrees >= 5 && (directReach > 0 || structures.compactions > 0), "\(structures)")
-            let curve = pass.finish(skippedRows: 0)
-            #expect(curve.sizeChanges > 100)
-            for point in curve.points {
-                let naive = naiveHits(requests, capacity: point.capacity)
-                #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity), reach \(directReach)")
-            }
-            #expect(curve.points.filter { $0.capacity < 1_000_000 && $0.hits > 0 }.count >= 5)
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities)
+        try requests.withUnsafeBufferPointer { try pass.feed($0) }
+        let structures = pass.bandStructures
+        #expect(structures.logs + structures.logsMadeTrees >= 5 && structures.compactions > 0, "\(structures)")
+        let curve = pass.finish(skippedRows: 0)
+        #expect(curve.sizeChanges > 100)
+        for point in curve.points {
+            let naive = naiveHits(requests, capacity: point.capacity)
+            #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity)")
         }
+        #expect(curve.points.filter { $0.capacity < 1_000_000 && $0.hits > 0 }.count >= 5)
     }
 
     /// Keys of 1–4 KB (60%) and of 8 KB–512 KB: the lowest band keeps a tree, and a request
     /// whose last position is far enough back that the band's objects since sum past the
-    /// largest capacity below the top skips every band (`beyondCeiling`). With `changes`,
+    /// largest capacity below the top skips every band (`Engine.skipThrough`). With `changes`,
     /// keys now and then shrink within the lowest band, leave it or enter it, which must clear
     /// the bound; the largest objects come only from the trace's half on (the ceiling rises).
     private func beyondCeilingTrace(requests count: Int, keys: Int, changes: Bool, seed: UInt64) -> [Request] {
@@ -251,23 +240,20 @@ struct MissRatioCurveTests {
     func beyondCeilingSkips() throws {
         let requests = beyondCeilingTrace(requests: 80_000, keys: 8_000, changes: false, seed: 12)
         let capacities = (0..<30).map { Int(4_096 * pow(16_384, Double($0) / 29)) }
-        for directReach in [LRUMissRatioCurve.directReach, 0] {  // recent requests summed from the positions since, or not
-            let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
-            pass.directReach = directReach
-            try requests.withUnsafeBufferPointer { try pass.feed($0) }
-            let structures = pass.bandStructures
-            #expect(structures.trees >= 1, "\(structures)")
-            let reads = pass.belowTopReads
-            let curve = pass.finish(skippedRows: 0)
-            // Almost every request is below the top; a third at most read the bands.
-            #expect(reads > 0 && reads < requests.count / 3, "\(reads) of \(requests.count)")
-            for point in curve.points {
-                let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
-                #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity), reach \(directReach)")
-            }
-            let largest = requests.map(\.size).max()!
-            #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 15)
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
+        try requests.withUnsafeBufferPointer { try pass.feed($0) }
+        let structures = pass.bandStructures
+        #expect(structures.trees >= 1, "\(structures)")
+        let reads = pass.belowTopReads
+        let curve = pass.finish(skippedRows: 0)
+        // Almost every request is below the top; a third at most read the bands.
+        #expect(reads > 0 && reads < requests.count / 3, "\(reads) of \(requests.count)")
+        for point in curve.points {
+            let tally = try replayUntimed(requests, backend: LRUCache(capacity: point.capacity), capacity: point.capacity)
+            #expect(point.hits == tally.hits && point.hitBytes == tally.hitBytes && point.tooLarge == tally.tooLarge, "at \(point.capacity)")
         }
+        let largest = requests.map(\.size).max()!
+        #expect(curve.points.filter { $0.capacity < largest && $0.hits > 0 }.count >= 15)
     }
 
     @Test("keys shrinking in, leaving and entering the lowest band, the ceiling rising: equal to the naive definition")
@@ -275,38 +261,29 @@ struct MissRatioCurveTests {
         let requests = beyondCeilingTrace(requests: 7_000, keys: 500, changes: true, seed: 13)
         // The ceiling is 65,536 until objects above 131,072 come, then 131,072.
         let capacities = [4_096, 8_192, 16_384, 32_768, 65_536, 131_072, 600_000, 4_000_000]
-        for directReach in [LRUMissRatioCurve.directReach, 0] {  // recent requests summed from the positions since, or not
-            let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
-            pass.directReach = directReach
-            try requests.withUnsafeBufferPointer { try pass.feed($0) }
-            let reads = pass.belowTopReads
-            let curve = pass.finish(skippedRows: 0)
-            #expect(curve.sizeChanges > 30 && reads < requests.count / 2, "\(curve.sizeChanges), \(reads)")
-            for point in curve.points {
-                let naive = naiveHits(requests, capacity: point.capacity)
-                #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity), reach \(directReach)")
-            }
-            #expect(curve.points.filter { $0.capacity <= 65_536 && $0.hits > 0 }.count >= 4)
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
+        try requests.withUnsafeBufferPointer { try pass.feed($0) }
+        let reads = pass.belowTopReads
+        let curve = pass.finish(skippedRows: 0)
+        #expect(curve.sizeChanges > 30 && reads < requests.count / 2, "\(curve.sizeChanges), \(reads)")
+        for point in curve.points {
+            let naive = naiveHits(requests, capacity: point.capacity)
+            #expect(point.hits == naive.hits && point.tooLarge == naive.tooLarge, "at \(point.capacity)")
         }
+        #expect(curve.points.filter { $0.capacity <= 65_536 && $0.hits > 0 }.count >= 4)
     }
 
     /// The hits of `sizes` (key, size) at `capacities`, checked against the naive definition.
     private func handHits(_ sizes: [(UInt64, Int)], capacities: [Int]) throws -> [Int] {
         let requests = sizes.enumerated().map { Request(time: Double($0.offset), id: $0.element.0, size: $0.element.1) }
-        var hits: [[Int]] = []
-        for directReach in [LRUMissRatioCurve.directReach, 0] {  // recent requests summed from the positions since, or not
-            let pass = LRUMissRatioCurve.Pass(capacities: capacities)
-            pass.directReach = directReach
-            try requests.withUnsafeBufferPointer { try pass.feed($0) }
-            let curve = pass.finish(skippedRows: 0)
-            for point in curve.points { #expect(point.hits == naiveHits(requests, capacity: point.capacity).hits, "at \(point.capacity), reach \(directReach)") }
-            hits.append(curve.points.map(\.hits))
-        }
-        #expect(hits[0] == hits[1])
-        return hits[0]
+        let pass = LRUMissRatioCurve.Pass(capacities: capacities)
+        try requests.withUnsafeBufferPointer { try pass.feed($0) }
+        let curve = pass.finish(skippedRows: 0)
+        for point in curve.points { #expect(point.hits == naiveHits(requests, capacity: point.capacity).hits, "at \(point.capacity)") }
+        return curve.points.map(\.hits)
     }
 
-    /// By hand, each case a bound (`beyondCeiling`) that must not skip A's last request. Z
+    /// By hand, each case a bound (`Engine.skipThrough`) that must not skip A's last request. Z
     /// (5,000) makes the top band; A (10) comes early; then objects not below the top (Y,
     /// 5,000 each, or Z again) fill positions, then F1–F10 (100 each) and G (50): the lowest
     /// band's objects after A sum 1,050, past the ceiling of 1,000, and G's second request

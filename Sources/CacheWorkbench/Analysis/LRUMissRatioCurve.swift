@@ -44,8 +44,7 @@ import CPrefetch
 /// requests whose distance stays below the top band's capacities through all bands (a log
 /// band O(1) amortized: at most 33 live entries read, dead ones dropped once met), O(1) below
 /// the top for a request the bounds skip (O(P + 64 + log₈ n) to find them: every 32
-/// requests, and at the next read after a clear), O(64 + P) for one last seen at most 64
-/// positions back (its bands summed from the positions since);
+/// requests, and at the next read after a clear);
 /// positions are renumbered when they run out (at most 4 a key), so memory is
 /// O(distinct keys + P), a tree of O(n / 8) per tree band, a log of O(n) 4-byte entries per
 /// log band.
@@ -55,10 +54,6 @@ public enum LRUMissRatioCurve {
     /// over each log's end, so that a request last seen before it reads nothing, was measured
     /// too: the lowest band of the 5M Zipf trace became a log, and the pass was slower.)
     static let logReach = 32
-
-    /// A request last seen at most this many positions back sums its bands from the positions
-    /// since (`Engine.directSums`).
-    static let directReach = 64
 
     public struct Point: Sendable, Equatable {
         public var capacity: Int
@@ -183,12 +178,6 @@ public enum LRUMissRatioCurve {
         /// For tests: the requests below the top whose bands were read (not skipped by
         /// `Engine.skipThrough`).
         var belowTopReads: Int { engine.belowTopReads }
-        /// For tests: how far back a request sums its bands from the positions since, not from
-        /// their trees and logs (0: never).
-        var directReach: Int {
-            get { engine.directReach }
-            set { engine.directReach = newValue }
-        }
 
         /// Counts `requests`, the trace's next ones. O(n (log n + log P)) with one band.
         public func feed(_ requests: UnsafeBufferPointer<Request>) throws {
@@ -351,9 +340,11 @@ public enum LRUMissRatioCurve {
         /// its range and those above. Found again by the first read `skipRefresh` requests after
         /// the last (`refreshSkips`): a stale bound still holds, since the sum after a position
         /// only grows as requests come, unless an object leaves its band or shrinks at a
-        /// position after a bound (`skipFloor`), the ranges change (a new active band, the top
-        /// rising) or positions are renumbered, which clear them and make the next read find them
-        /// again. (The lowest band's bound alone, against the largest capacity below the top,
+        /// position after a bound (`skipFloor`), the top rises (the top range's largest capacity
+        /// with it) or positions are renumbered, which clear them and make the next read find
+        /// them again. A new active band clears them too, only so that its ranges get their own
+        /// (a range it splits keeps a bound: its capacities count no fewer bands, and none is
+        /// larger). (The lowest band's bound alone, against the largest capacity below the top,
         /// spared a trace of sizes log-uniform from 100 B to 1 MiB little: its distances pass
         /// that capacity only after many bands, each read down to its cold lines.)
         let skipThrough: UnsafeMutableBufferPointer<Int>
@@ -365,12 +356,8 @@ public enum LRUMissRatioCurve {
         /// A refresh reads `all`'s newest positions back at most this far for the ranges'
         /// bounds; a range not found there takes the lowest band's, from its tree.
         static let skipScan = 64
-        /// A request last seen at most this many positions back reads its bands' sums from
-        /// `all`'s positions since (`directSums`), not from their trees and logs
-        /// (`LRUMissRatioCurve.directReach`; tests set 0 to read those).
-        var directReach = LRUMissRatioCurve.directReach
-        /// Per band: the sizes of some positions' objects, summed by `refreshSkips` and
-        /// `directSums` (zero between their uses).
+        /// Per band: the sizes of the newest positions' objects, summed by `refreshSkips` (zero
+        /// between its uses).
         let bandScratch: UnsafeMutableBufferPointer<Int>
         /// Per band: at least its newest position (an object leaving does not lower it; a
         /// band whose newest is before a request's last position adds nothing to its distance).
@@ -778,33 +765,6 @@ public enum LRUMissRatioCurve {
                 if last <= skipThrough[band] { return }
             }
             belowTopReads &+= 1
-            if next &- last <= directReach {
-                directSums(after: last)
-                countBands(since: last, size: size, band: band, direct: true)
-                for summed in 0..<top { bandScratch[summed] = 0 }
-            } else {
-                countBands(since: last, size: size, band: band, direct: false)
-            }
-        }
-
-        /// `bandScratch` holds, per band, the sizes of its objects after `last`: read from `all`'s
-        /// positions since (at most `directReach`, the newest, so most are cached), each size's
-        /// band searched from its bucket. (The bands' trees cost a walk each, down to the
-        /// request's old position.) The request's own object is not among them: at the newest
-        /// position once moved, or still at `last`.
-        @inline(__always) mutating func directSums(after last: Int) {
-            let ceiling = capacities[top &- 1]
-            var position = last &+ 1
-            while position < next &- 1 {
-                let size = all!.leaf(position)
-                if size > 0 && size <= ceiling { bandScratch[band(of: size)] &+= size }  // at most the sizes of `all`
-                position &+= 1
-            }
-        }
-
-        /// The capacities below the top from the bands' sums after `last`: from `bandScratch`
-        /// when `direct`, else each band's tree or log read.
-        @inline(__always) mutating func countBands(since last: Int, size: Int, band: Int, direct: Bool) {
             var distance = size
             var scaled = Double(size)
             var low = band
@@ -823,7 +783,7 @@ public enum LRUMissRatioCurve {
                 // distance, the scale being 1/R ≥ 1, so a distance past the ceiling is a scaled
                 // one past it too.
                 let limit = ceiling - distance
-                let between = direct ? bandScratch[active] : newest[active] <= last ? 0
+                let between = newest[active] <= last ? 0
                     : logs[active].exists ? logSum(active, after: last, stoppingAbove: limit)
                     : bandSum(active, after: last, stoppingAbove: limit)
                 if between > limit {
