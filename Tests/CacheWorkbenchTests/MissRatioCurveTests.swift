@@ -211,7 +211,7 @@ struct MissRatioCurveTests {
     /// largest capacity below the top skips every band (`Engine.skipThrough`). With `changes`,
     /// keys now and then shrink within the lowest band, leave it or enter it, which must clear
     /// the bound; the largest objects come only from the trace's half on (the ceiling rises).
-    private func beyondCeilingTrace(requests count: Int, keys: Int, changes: Bool, seed: UInt64) -> [Request] {
+    private func skipBoundTrace(requests count: Int, keys: Int, changes: Bool, seed: UInt64) -> [Request] {
         var random = SeededRandom(seed: seed)
         func draw() -> Int {
             Double.random(in: 0..<1, using: &random) < 0.6
@@ -237,8 +237,8 @@ struct MissRatioCurveTests {
     }
 
     @Test("requests far back skip the bands below the top, positions renumbered: equal to lru replays, most skipped")
-    func beyondCeilingSkips() throws {
-        let requests = beyondCeilingTrace(requests: 80_000, keys: 8_000, changes: false, seed: 12)
+    func skipBoundsSkip() throws {
+        let requests = skipBoundTrace(requests: 80_000, keys: 8_000, changes: false, seed: 12)
         let capacities = (0..<30).map { Int(4_096 * pow(16_384, Double($0) / 29)) }
         let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
         try requests.withUnsafeBufferPointer { try pass.feed($0) }
@@ -257,8 +257,8 @@ struct MissRatioCurveTests {
     }
 
     @Test("keys shrinking in, leaving and entering the lowest band, the ceiling rising: equal to the naive definition")
-    func beyondCeilingCleared() throws {
-        let requests = beyondCeilingTrace(requests: 7_000, keys: 500, changes: true, seed: 13)
+    func skipBoundsCleared() throws {
+        let requests = skipBoundTrace(requests: 7_000, keys: 500, changes: true, seed: 13)
         // The ceiling is 65,536 until objects above 131,072 come, then 131,072.
         let capacities = [4_096, 8_192, 16_384, 32_768, 65_536, 131_072, 600_000, 4_000_000]
         let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: 0)
@@ -289,7 +289,7 @@ struct MissRatioCurveTests {
     /// band's objects after A sum 1,050, past the ceiling of 1,000, and G's second request
     /// finds the bound (A's position is before it, whatever the cells' size up to 64).
     @Test("hand-computed: a key leaving or shrinking in the lowest band, the ceiling rising, a lower band: the skip is cleared")
-    func beyondCeilingHand() throws {
+    func skipBoundsHand() throws {
         let fillers = (0..<10).map { (UInt64(10 + $0), 100) }
         let ys = { (count: Int) in (0..<count).map { (UInt64(100 + $0), 5_000) } }
         let start: [(UInt64, Int)] = [(900, 5_000), (1, 10)] + ys(64) + fillers + [(20, 50), (20, 50)]
