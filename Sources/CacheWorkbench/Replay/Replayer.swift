@@ -46,6 +46,7 @@ public struct Replayer {
     func replay<Backend: KeyOnlyBackend>(_ backend: Backend) throws -> ReplayTally {
         var session = ReplaySession(backend: backend, capacity: capacity, options: options)
         session.keysInPlace = { loop, requests in loop.handleKeys(requests) }
+        session.keyRecordsInPlace = { loop, records in loop.handleKeys(records) }
         return try run(session)
     }
 
@@ -56,18 +57,25 @@ public struct Replayer {
             return ReplayTally()
         }
         var nextProgress = session.started + 250_000_000
+        // A backend that reads only ids gets a preloaded trace's key records where they lie
+        // whenever the replay is plain (after any warm-up).
+        let keyRecords = session.keyRecordsInPlace == nil ? nil : source as? any KeyRecordSource
         while true {
-            let chunk: ArraySlice<Request>
             do {
-                guard let next = try source.nextChunk() else { break }
-                chunk = next
+                if let keyRecords, session.loop.isPlain {
+                    guard let records = try keyRecords.nextKeyRecords() else { break }
+                    session.feedKeys(records)
+                } else {
+                    guard let chunk = try source.nextChunk() else { break }
+                    // `feed` keeps a backend's errors in `failure`: only trace errors leave it.
+                    try chunk.withUnsafeBufferPointer { try session.feed($0) }
+                }
             } catch let error as TraceError {
                 throw error
             } catch {
                 session.loop.tally.failure = String(describing: error)
                 break
             }
-            try chunk.withUnsafeBufferPointer { try session.feed($0) }
             if session.loop.tally.failure != nil { break }
             if let progress = options.progress {
                 let now = MonotonicClock.now()
@@ -93,6 +101,8 @@ struct ReplaySession<Backend: CacheBackend> {
     /// The in-place loop of a backend that reads only ids (`KeyOnlyBackend`), used for the
     /// chunks where the replay is plain (`ReplayLoop.isPlain`); nil for other backends.
     var keysInPlace: ((inout ReplayLoop<Backend>, UnsafeBufferPointer<Request>) -> Void)?
+    /// The same loop over key records (`feedKeys`); nil for other backends.
+    var keyRecordsInPlace: ((inout ReplayLoop<Backend>, UnsafeBufferPointer<KeyRecord>) -> Void)?
 
     init(backend: Backend, capacity: Int, options: ReplayOptions) {
         loop = ReplayLoop(backend: backend, capacity: capacity, options: options)
@@ -128,6 +138,13 @@ struct ReplaySession<Backend: CacheBackend> {
         } catch {
             loop.tally.failure = String(describing: error)
         }
+    }
+
+    /// `feed` for a plain replay (`ReplayLoop.isPlain`) of a backend with `keyRecordsInPlace`.
+    mutating func feedKeys(_ records: UnsafeBufferPointer<KeyRecord>) {
+        guard loop.tally.failure == nil, let keyRecordsInPlace else { return }
+        loop.tally.traceRequests += records.count
+        keyRecordsInPlace(&loop, records)
     }
 
     /// The final counts, after the last chunk.
@@ -488,42 +505,69 @@ protocol KeyOnlyBackend: CacheBackend {
     func getKey(_ id: UInt64) -> Bool
     /// `set` of a request with this id at `cost`.
     func setKey(_ id: UInt64, cost: Int)
+    /// `setKey` right after `getKey(id)` missed, with `cost` at most the capacity: the same
+    /// effect without looking for an older object of that id (there is none).
+    func fillKey(_ id: UInt64, cost: Int)
     /// `facts.accountedBytes`, without building the facts.
     var usedBytes: Int { get }
 }
 
 extension ReplayLoop where Backend: KeyOnlyBackend {
     /// `handle` for a plain replay (`isPlain`), the same counts: each request's id, size and
-    /// time are read where the trace stores them, so no `Request` is copied (a copy retains
-    /// and releases its key text and HTTP metadata: ~120 instructions a request).
+    /// time are read where the trace stores them (`Request`s, or a preloaded trace's
+    /// `KeyRecord`s), so no `Request` is built or copied (a copy retains and releases its key
+    /// text and HTTP metadata: ~120 instructions a request). The counts are kept in locals
+    /// over each run of requests that cannot reach the next memory sample, and stored once
+    /// per run: in `self` they were loaded and stored around every call into the backend.
     @inline(__always)
-    mutating func handleKeys(_ requests: UnsafeBufferPointer<Request>) {
-        guard let first = requests.baseAddress else { return }
-        let end = requests.endIndex
-        for position in requests.indices {
-            if position + 8 < end { backend.prefetch(id: requests[position + 8].id) }
-            if position + 4 < end { backend.prefetchEntry(id: requests[position + 4].id) }
-            let record = first + position
-            let size = record.pointee.size
-            if size == 0 {  // rule 4
-                tally.droppedZeroSize += 1
-                continue
+    mutating func handleKeys<Record: KeyFields>(_ records: UnsafeBufferPointer<Record>) {
+        guard let first = records.baseAddress else { return }
+        let end = records.endIndex
+        let (ignoreObjectSize, capacity) = (self.ignoreObjectSize, self.capacity)
+        var runStart = 0
+        while runStart < end {
+            // Each request counted below adds one to `tally.requests`, which stays below
+            // `nextSampleAt` between samples (`sampleMemoryIfDue`): the run ends by it.
+            let runEnd = runStart + min(end - runStart, nextSampleAt - tally.requests)
+            var requests = 0, hits = 0, tooLarge = 0, dropped = 0
+            var requestedBytes: ByteTotal = 0, hitBytes: ByteTotal = 0
+            var peak = accountedPeak
+            var time = (first: firstTime, last: lastTime)
+            for position in runStart..<runEnd {
+                // `&+`: a position is below a buffer's count, far from `Int.max`.
+                if position &+ 8 < end { backend.prefetch(id: records[position &+ 8].id) }
+                if position &+ 4 < end { backend.prefetchEntry(id: records[position &+ 4].id) }
+                let record = first + position
+                let size = record.pointee.size
+                if size == 0 {  // rule 4
+                    dropped &+= 1  // at most the run's length
+                    continue
+                }
+                if time.first == nil { time.first = record.pointee.time }
+                requests &+= 1
+                time.last = record.pointee.time
+                let cost = ignoreObjectSize ? 1 : size
+                requestedBytes += ByteTotal(cost)
+                let id = record.pointee.id
+                if backend.getKey(id) {
+                    hits &+= 1
+                    hitBytes += ByteTotal(cost)
+                } else if cost > capacity {  // rule 3 (the backend has no rule of its own)
+                    tooLarge &+= 1
+                } else {
+                    backend.fillKey(id, cost: cost)
+                    peak = max(peak, backend.usedBytes)
+                }
             }
-            if firstTime == nil { firstTime = record.pointee.time }
-            tally.requests += 1
-            lastTime = record.pointee.time
-            let cost = ignoreObjectSize ? 1 : size
-            tally.requestedBytes += ByteTotal(cost)
-            let id = record.pointee.id
-            if backend.getKey(id) {
-                tally.hits += 1
-                tally.hitBytes += ByteTotal(cost)
-            } else if cost > capacity {  // rule 3 (the backend has no rule of its own)
-                tally.tooLarge += 1
-            } else {
-                backend.setKey(id, cost: cost)
-                accountedPeak = max(accountedPeak, backend.usedBytes)
-            }
+            tally.requests += requests
+            tally.hits += hits
+            tally.tooLarge += tooLarge
+            tally.droppedZeroSize += dropped
+            tally.requestedBytes += requestedBytes
+            tally.hitBytes += hitBytes
+            accountedPeak = peak
+            (firstTime, lastTime) = time
+            runStart = runEnd
             sampleMemoryIfDue()
         }
     }

@@ -2,7 +2,7 @@
 /// u64 object id, u32 size, i64 next access` (the request index of the object's next
 /// request, -1 when none; read but not needed here). A file whose length is not a whole
 /// number of records is an error at the byte offset of the broken record.
-final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
+final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource, KeyRecordSource {
     static let recordSize = 24
 
     let path: String
@@ -23,11 +23,23 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
         try stream.nextRecords(limit: limit)
     }
 
+    /// One record's id, size and time.
+    @inline(__always)
+    static func keyRecord(_ record: UnsafeRawPointer) -> KeyRecord {
+        KeyRecord(
+            id: UInt64(littleEndian: record.loadUnaligned(fromByteOffset: 4, as: UInt64.self)),
+            size: Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: 12, as: UInt32.self))),
+            time: Double(UInt32(littleEndian: record.loadUnaligned(as: UInt32.self))))
+    }
+
+    /// Sets the fields a record holds on a request holding the defaults otherwise (field by
+    /// field: no copy of a whole request, whose optional references make it costly).
     @inline(__always)
     static func decode(_ record: UnsafeRawPointer, into request: inout Request) {
-        request.time = Double(UInt32(littleEndian: record.loadUnaligned(as: UInt32.self)))
-        request.id = UInt64(littleEndian: record.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
-        request.size = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+        let key = keyRecord(record)
+        request.time = key.time
+        request.id = key.id
+        request.size = key.size
     }
 
     @inline(__always)
@@ -41,6 +53,20 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
     /// array retained and released each request's references (a quarter of a streamed
     /// curve's time).
     private var chunk = ReusedRequestChunk(size: 4096)
+
+    /// The streaming key records (`KeyRecordSource`), decoded into one buffer reused per
+    /// chunk: 24 bytes a request where `chunk` writes 64.
+    private let keyChunk = UnsafeMutableBufferPointer<KeyRecord>.allocate(capacity: 4096)
+
+    deinit { keyChunk.deallocate() }
+
+    /// Up to 4,096 records. O(chunk).
+    func nextKeyRecords() throws -> UnsafeBufferPointer<KeyRecord>? {
+        guard let base = keyChunk.baseAddress else { return nil }
+        var count = 0
+        try decodeKeyRecords(to: base, capacity: keyChunk.count, count: &count)
+        return count > 0 ? UnsafeBufferPointer(start: base, count: count) : nil
+    }
 
     /// Up to 4,096 requests. O(chunk).
     func nextChunk() throws -> ArraySlice<Request>? {
@@ -60,9 +86,11 @@ final class OracleGeneralReader: AppendingRequestSource, BulkRequestSource {
         return added
     }
 
-    func copyRecords(to destination: UnsafeMutableRawPointer, capacity: Int, count: inout Int) throws {
+    func decodeKeyRecords(to destination: UnsafeMutablePointer<KeyRecord>, capacity: Int, count: inout Int) throws {
         while count < capacity, let (base, records) = try nextRecords(limit: capacity - count) {
-            (destination + count * Self.recordSize).copyMemory(from: base, byteCount: records * Self.recordSize)
+            for index in 0..<records {
+                (destination + count + index).initialize(to: Self.keyRecord(base + index * Self.recordSize))
+            }
             count += records
         }
     }

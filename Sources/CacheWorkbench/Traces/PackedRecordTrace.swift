@@ -1,27 +1,27 @@
-/// A binary trace held in memory as its own fixed-size records (24 bytes each for
-/// oracleGeneral, where a `Request` takes 64) and decoded a chunk at a time as it is
-/// replayed. What `--preload` keeps for such formats: loading is a copy of the file into
-/// memory, and memory is what bounds it — the kernel's populating of fresh pages was the
-/// whole of loading 5M requests as `Request`s (0.11 s for 320 MB on the development VM).
-/// Each chunk of 16,384 records is decoded field by field into one reused array.
+/// A binary trace held in memory as `KeyRecord`s (24 bytes a request, as many as an
+/// oracleGeneral record, where a `Request` takes 64): what `--preload` keeps for such formats.
+/// Loading decodes each file record once, into memory that is prefaulted on the other core
+/// (the kernel's populating of fresh pages was the whole of loading 5M requests as
+/// `Request`s: 0.11 s for 320 MB on the development VM). A plain policy replay reads the
+/// records where they lie (`KeyRecordSource`); anything else gets chunks of 16,384
+/// `Request`s, each field set in one reused array.
 ///
-/// Complexity: load O(n) (one copy); each chunk O(chunk). Memory: `recordSize` bytes a
-/// request plus one chunk of requests per open cursor.
-final class PackedRecordTrace<Source: BulkRequestSource>: Trace, @unchecked Sendable {
+/// Complexity: load O(n); each chunk O(1) as key records, O(chunk) as requests. Memory: 24
+/// bytes a request plus one chunk of requests per cursor that hands out requests.
+final class PackedRecordTrace: Trace, @unchecked Sendable {
     let label: String
     /// Immutable once loaded; freed with the trace.
-    private let records: UnsafeMutableRawPointer
+    private let records: UnsafeMutablePointer<KeyRecord>
     let count: Int
 
-    init(loading source: Source, label: String) throws {
+    init(loading source: some BulkRequestSource, label: String) throws {
         self.label = label
-        let capacity = source.expectedCount ?? 0
-        let bytes = max(1, capacity * Source.recordSize)
-        let records = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+        let capacity = max(1, source.expectedCount ?? 0)
+        let records = UnsafeMutablePointer<KeyRecord>.allocate(capacity: capacity)
         var loaded = 0
         do {
-            try fillWhilePrefaulting(records, bytes: bytes) {
-                try source.copyRecords(to: records, capacity: capacity, count: &loaded)
+            try fillWhilePrefaulting(UnsafeMutableRawPointer(records), bytes: capacity * MemoryLayout<KeyRecord>.stride) {
+                try source.decodeKeyRecords(to: records, capacity: source.expectedCount ?? 0, count: &loaded)
             }
             // The size was read when the file was opened: records appended since are an
             // error, not silently left out.
@@ -36,39 +36,49 @@ final class PackedRecordTrace<Source: BulkRequestSource>: Trace, @unchecked Send
         count = loaded
     }
 
+    // `KeyRecord` is a trivial type: the initialized records need no deinitialization.
     deinit { records.deallocate() }
 
     func open(keepKeyNames: Bool) throws -> any RequestSource { Cursor(self) }
 
-    final class Cursor: RequestSource {
+    final class Cursor: KeyRecordSource {
         static var chunkSize: Int { 1 << 14 }
         private let trace: PackedRecordTrace
         private var position = 0
 
         init(_ trace: PackedRecordTrace) { self.trace = trace }
 
-        /// One chunk's requests, decoded in place (`ReusedRequestChunk`).
+        /// One chunk's requests, set in place (`ReusedRequestChunk`).
         private var chunk = ReusedRequestChunk(size: Cursor.chunkSize)
 
-        // Replays call this through `any RequestSource`, which would run the generic code
-        // (a witness call per record): one line per binary format selects its specialization.
-        @_specialize(exported: false, where Source == OracleGeneralReader)
-        func nextChunk() throws -> ArraySlice<Request>? {
+        /// The next records, up to a chunk, and the position after them.
+        @inline(__always)
+        private func advance() -> UnsafeBufferPointer<KeyRecord>? {
             guard position < trace.count else { return nil }
             let count = min(Self.chunkSize, trace.count - position)
-            let first = UnsafeRawPointer(trace.records) + position * Source.recordSize
-            position += count
+            defer { position += count }
+            return UnsafeBufferPointer(start: trace.records + position, count: count)
+        }
+
+        func nextKeyRecords() -> UnsafeBufferPointer<KeyRecord>? { advance() }
+
+        func nextChunk() -> ArraySlice<Request>? {
+            guard let records = advance() else { return nil }
             return chunk.refill { requests in
-                for index in 0..<count { Source.decode(first + index * Source.recordSize, into: &requests[index]) }
-                return count
+                for (index, record) in records.enumerated() {
+                    requests[index].time = record.time
+                    requests[index].id = record.id
+                    requests[index].size = record.size
+                }
+                return records.count
             }
         }
 
         var progress: Double? { trace.count == 0 ? 1 : Double(position) / Double(trace.count) }
         var skippedRows: Int { 0 }
         var expectedCount: Int? { trace.count }
-        func append(to requests: inout [Request], limit: Int) throws -> Int {
-            guard let chunk = try nextChunk() else { return 0 }
+        func append(to requests: inout [Request], limit: Int) -> Int {
+            guard let chunk = nextChunk() else { return 0 }
             requests.append(contentsOf: chunk)
             return chunk.count
         }

@@ -42,19 +42,16 @@ extension AppendingRequestSource {
 }
 
 /// A reader of fixed-size binary records that can decode straight into uninitialized
-/// memory, for `InMemoryTrace.load`, or hand over the records themselves, for
-/// `PackedRecordTrace` (`expectedCount` must then be exact or an over-estimate).
+/// memory, for `InMemoryTrace.load`, or into `KeyRecord`s, for `PackedRecordTrace`
+/// (`expectedCount` must then be exact or an over-estimate).
 protocol BulkRequestSource: RequestSource {
-    static var recordSize: Int { get }
-    /// Sets the fields one record holds on a request holding the defaults otherwise
-    /// (field by field: no copy of a whole request, whose optional references make it costly).
-    static func decode(_ record: UnsafeRawPointer, into request: inout Request)
     /// Initializes `buffer[count...]` with the next requests, advancing `count` as it goes
     /// (so a throw leaves `count` initialized); stops when full or at the end.
     func fill(_ buffer: UnsafeMutableBufferPointer<Request>, count: inout Int) throws
-    /// Copies the next whole records to `destination + count × recordSize`, advancing
-    /// `count`; stops after `capacity` records or at the end. A partial last record throws.
-    func copyRecords(to destination: UnsafeMutableRawPointer, capacity: Int, count: inout Int) throws
+    /// Initializes `destination[count...]` with the next records' ids, sizes and times,
+    /// advancing `count`; stops after `capacity` records or at the end. A partial last
+    /// record throws.
+    func decodeKeyRecords(to destination: UnsafeMutablePointer<KeyRecord>, capacity: Int, count: inout Int) throws
 }
 
 /// A streaming chunk of requests rewritten in place for each chunk once the caller has let
