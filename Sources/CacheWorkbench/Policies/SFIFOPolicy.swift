@@ -21,6 +21,8 @@ struct SFIFOPolicy: VictimNamingPolicy {
         top = Int32(try options.integer("n-seg", default: 4, range: 1...16) - 1)
     }
 
+    func deallocate() { segmented.deallocate() }
+
     var newMeta: Int32 { segmented.newMeta }
     var settings: String { segmented.settings }
 
