@@ -2,12 +2,12 @@
 /// time, 24 bytes where a `Request` takes 64 and holds references. A preloaded binary trace
 /// is kept as these (`PackedRecordTrace`), so that such a replay reads the trace's memory
 /// where it lies: nothing is decoded, built or copied per request.
-public struct KeyRecord: Sendable, Equatable {
-    public var id: UInt64
-    public var size: Int
-    public var time: Double
+struct KeyRecord: Sendable, Equatable {
+    var id: UInt64
+    var size: Int
+    var time: Double
 
-    public init(id: UInt64, size: Int, time: Double) {
+    init(id: UInt64, size: Int, time: Double) {
         (self.id, self.size, self.time) = (id, size, time)
     }
 }
