@@ -10,9 +10,12 @@ fail() { echo "FAIL $1: $2"; }
 refused() { [ "$1" -eq 2 ] && [ "$(wc -l < "$2")" -eq 1 ] && grep -q '^bench: error: ' "$2"; }
 
 # A trace long enough that a sweep over it runs for seconds (so it can be caught running).
+# The sweeps read it once per point (--no-fan-out): fed from one read, all points finish
+# together at the end of the pass, and a journal with N rows is then followed within
+# milliseconds by the finished file, too soon to be caught between the two.
 timeout 60 "$BENCH" gen --requests 100000 --images 10000 --seed 7 --keys id --plain --out long.csv 2>/dev/null
 timeout 60 "$BENCH" gen --requests 6000 --images 800 --seed 5 --out t.csv 2>/dev/null
-long_sweep=(sweep --trace long.csv --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing)
+long_sweep=(sweep --trace long.csv --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing --no-fan-out)
 
 # Kills timeout's process PID and its bench, and waits until it has gone. `wait` cannot: PID was started in a command substitution, so it is not
 # this shell's child, and a sweep still exiting would hold its journal's lock.
@@ -32,8 +35,9 @@ stop() {
 # waits until FILE has at least N lines, then pauses the sweep (SIGSTOP: a paused sweep
 # still holds its journal's lock, and cannot finish while a case acts on it, however fast
 # the machine). Sets `started` to timeout's pid (empty when it did not get there within
-# 60 s). Not run in a command substitution: timeout's process group must keep a live
-# parent, or the kernel hangs up an orphaned group holding a stopped process.
+# 60 s, or had finished by then). Not run in a command substitution: timeout's process
+# group must keep a live parent, or the kernel hangs up an orphaned group holding a
+# stopped process.
 start_until() {
     local file=$1 lines=$2
     shift 2
@@ -41,7 +45,13 @@ start_until() {
     timeout 300 "$BENCH" "$@" > /dev/null 2> started.err &
     local pid=$! tries=0
     while [ "$tries" -lt 6000 ]; do
-        if [ -f "$file" ] && [ "$(wc -l < "$file")" -ge "$lines" ]; then pkill -STOP -P "$pid"; started=$pid; return; fi
+        if [ -f "$file" ] && [ "$(wc -l < "$file")" -ge "$lines" ]; then
+            pkill -STOP -P "$pid"
+            # A sweep that finished before the pause has no journal left: not caught running.
+            [ -f "$file" ] && started=$pid
+            [ -n "$started" ] || stop "$pid"
+            return
+        fi
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.01
         tries=$((tries + 1))
@@ -68,7 +78,7 @@ case_lock() {
     local pid
     start_until lock.csv.partial 3 "${long_sweep[@]}" --csv lock.csv
     pid=$started
-    [ -n "$pid" ] || { fail "$name" "the first sweep did not start journaling"; return; }
+    [ -n "$pid" ] || { fail "$name" "the first sweep was not caught journaling (not started within 60 s, or already finished)"; return; }
     local first status status2
     first=$(head -1 lock.csv.partial)
     timeout 10 "$BENCH" "${long_sweep[@]}" --csv lock.csv --resume > /dev/null 2> second.err; status=$?
@@ -102,7 +112,7 @@ case_lock() {
 # 2.2: a journal made without a trace-reading option is not continued with it.
 case_reading_options() {
     timeout 60 "$BENCH" gen --format har --requests 20000 --seed 3 --out s.har 2>/dev/null
-    local har_sweep=(sweep --trace s.har --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing)
+    local har_sweep=(sweep --trace s.har --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing --no-fan-out)
     local option
     for option in --images-only "--status 2xx" --drop-query --preload; do
         local name="2.2 resume-with-$(echo "${option%% *}" | tr -d -)"
@@ -164,7 +174,7 @@ case_newline_path() {
     local trace="$WORK/a
 b.csv"
     cp long.csv "$trace"
-    local nl_sweep=(sweep --trace "$trace" --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing)
+    local nl_sweep=(sweep --trace "$trace" --backend arc,sieve --capacity 1%..50% --points 12 --jobs 1 --no-timing --no-fan-out)
     interrupted n.csv 2 "${nl_sweep[@]}" || { fail "$name" "could not interrupt the sweep"; return; }
     timeout 300 "$BENCH" "${nl_sweep[@]}" --csv n.csv --resume > /dev/null 2> nl.err; status=$?
     if [ "$status" -eq 0 ] && [ -f n.csv ] && [ ! -e n.csv.partial ]; then ok "$name"; else fail "$name" "exit $status: $(head -c 300 nl.err)"; fi
