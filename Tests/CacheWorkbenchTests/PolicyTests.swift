@@ -55,6 +55,32 @@ struct PolicyTests {
         #expect(cache.facts.evictions == 4)
     }
 
+    @Test("arc: ghosts live in the simulator's index but are not cached, counted or evicted twice; a remove or set of a ghost id forgets the ghost")
+    func arcGhostNodes() throws {
+        // A B A C: T1 = [C], T2 = [A], B1 = [B] (B's node kept as a ghost).
+        let cache = try PolicySimulator<ARCPolicy>(capacity: 2)
+        #expect(try policyOutcomes(cache, [(A, 1), (B, 1), (A, 1), (C, 1)]) == [false, false, true, false])
+        #expect(cache.facts.entries == 2 && cache.usedBytes == 2 && cache.facts.evictions == 1)
+        #expect(cache.isCached(A) && cache.isCached(C) && !cache.isCached(B))
+        #expect(cache.nextVictimKey(toFit: 1) == C)  // T1 (1 byte) above p = 0
+        // Without the remove, B would be a B1 hit (p = 1, A to B2) and A then a miss. Forgotten,
+        // B is a plain miss: C goes to B1, B into T1, and A stays cached.
+        cache.remove(Request(time: 5, id: B, size: 1))
+        #expect(cache.facts.entries == 2 && cache.facts.evictions == 1)
+        #expect(try policyOutcomes(cache, [(B, 1), (A, 1)]) == [false, true])
+        #expect(cache.facts.entries == 2 && cache.facts.evictions == 2 && !cache.isCached(C))
+
+        // A set of a ghost id without a get first: the ghost goes, then B is admitted as any
+        // set after a plain miss (C to B1, B into T1), indexed once.
+        let setCache = try PolicySimulator<ARCPolicy>(capacity: 2)
+        _ = try policyOutcomes(setCache, [(A, 1), (B, 1), (A, 1), (C, 1)])
+        setCache.set(Request(time: 5, id: B, size: 1), cost: 1)
+        // A and B hit; C is a B1 hit (p = 1; REPLACE takes T2's A to B2; C into T2); A a B2 hit.
+        #expect(try policyOutcomes(setCache, [(A, 1), (B, 1), (C, 1), (A, 1)]) == [true, true, false, false])
+        #expect(setCache.facts.entries == 2 && setCache.usedBytes == 2)
+        #expect(setCache.facts.evictions == 4)
+    }
+
     @Test("2q: new objects in A1in, evicted ids to A1out, a ghost hit enters Am")
     func twoQ() throws {
         // Capacity 4: A1in 1 byte, Am 3, A1out 2 (unit sizes).

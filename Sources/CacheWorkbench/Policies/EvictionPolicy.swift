@@ -33,8 +33,9 @@ protocol EvictionPolicy {
     /// libCacheSim's, evicts for an object its small queue then refuses).
     func storesAfterEviction(_ cost: Int) -> Bool
     /// Chooses a victim, unlinks it from its queue and returns its slot; the simulator
-    /// frees it. Called only while at least one object is cached; `incoming` is the cost of
-    /// the object about to be admitted.
+    /// frees it (unless the policy `keepsGhostNodes`: it finishes the eviction itself).
+    /// Called only while at least one object is cached; `incoming` is the cost of the
+    /// object about to be admitted.
     mutating func evict(_ nodes: inout Nodes, incoming: Int) -> Int32
     /// Unlinks an object a `remove` asked for (the simulator frees it).
     mutating func removing(_ slot: Int32, _ nodes: inout Nodes)
@@ -56,6 +57,25 @@ protocol EvictionPolicy {
     /// (`AdmissionGate`), as libCacheSim's `can_insert` of 2Q, S3-FIFO, S3-FIFOd, QDLP and
     /// S3-LRU checks the small queue's size first; false for the others (the admissioner first).
     static var sizeRuleBeforeAdmission: Bool { get }
+
+    // MARK: ghosts in the simulator's index
+
+    /// Whether the ids the policy evicts stay in the simulator's own index as ghost nodes
+    /// (ARC's B1 and B2), as libCacheSim keeps them in its one hash table: a miss finds its
+    /// ghost in the look-up that found it uncached, and an eviction moves a node from one
+    /// queue to another instead of inserting its id into a second table. Such a policy's
+    /// `evict` finishes each eviction itself (`nodes.retire` to keep a ghost, `nodes.evict`
+    /// to keep none) and drops ghosts with `nodes.dropGhost`. False by default; the
+    /// simulator's checks for it then compile away.
+    static var keepsGhostNodes: Bool { get }
+    /// Whether the node in `slot` is a ghost (only asked when `keepsGhostNodes`).
+    func isGhost(_ slot: Int32, _ nodes: Nodes) -> Bool
+    /// A request for a ghost, called instead of `miss`: the policy learns from it and
+    /// unlinks it; the simulator then drops it.
+    mutating func ghostHit(_ slot: Int32, _ nodes: inout Nodes)
+    /// Unlinks a ghost without learning from it (a `remove` or a `set` of its id); the
+    /// simulator then drops it.
+    mutating func forgetGhost(_ slot: Int32, _ nodes: inout Nodes)
 }
 
 extension EvictionPolicy {
@@ -70,6 +90,10 @@ extension EvictionPolicy {
     var fallbacks: Int { 0 }
     static var fallbackRule: String? { nil }
     static var sizeRuleBeforeAdmission: Bool { false }
+    static var keepsGhostNodes: Bool { false }
+    @inline(__always) func isGhost(_ slot: Int32, _ nodes: Nodes) -> Bool { false }
+    @inline(__always) mutating func ghostHit(_ slot: Int32, _ nodes: inout Nodes) {}
+    @inline(__always) mutating func forgetGhost(_ slot: Int32, _ nodes: inout Nodes) {}
 }
 
 /// A policy with one queue, new objects at its head: admit and removal are the same for all

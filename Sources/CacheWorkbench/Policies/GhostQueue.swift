@@ -51,11 +51,7 @@ struct GhostQueue {
         let key = nodes[oldest].key
         nodes.unlink(oldest, &queue)
         nodes.free(oldest)
-        if queue.tail >= 0 {
-            let next = nodes[queue.tail]
-            nodes.prefetch(next.key)
-            nodes.prefetchNode(next.newer)
-        }
+        nodes.prefetchOldest(of: queue)
         return key
     }
 

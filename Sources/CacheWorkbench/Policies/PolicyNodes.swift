@@ -8,7 +8,8 @@ import CPrefetch
 ///
 /// Complexity: find, add, free O(1) expected (amortized for growth); every queue operation
 /// O(1). Memory: one node (key, cost, two links, `Meta`) plus 2–4 16-byte index buckets
-/// per object, and at least 32 KB of buckets.
+/// per object (and per ghost, for a policy that `keepsGhostNodes`), and at least 32 KB of
+/// buckets.
 struct PolicyNodes<Meta> {
     struct Node {
         var key: UInt64
@@ -38,6 +39,9 @@ struct PolicyNodes<Meta> {
     /// 2Q's main queue while admitting).
     private(set) var usedBytes = 0
     private(set) var evictions = 0
+    /// Indexed ids that are ghosts, not cached objects (`retire`; 0 unless the policy
+    /// `keepsGhostNodes`).
+    private(set) var ghosts = 0
     private var nodes: UnsafeMutablePointer<Node>
     private var allocated = 16
     private var used = 0
@@ -51,7 +55,8 @@ struct PolicyNodes<Meta> {
         nodes.deallocate()
     }
 
-    var count: Int { index.count }
+    /// Cached objects (ghosts are indexed but not counted).
+    var count: Int { index.count &- ghosts }  // ghosts ≤ index.count
 
     @inline(__always) func find(_ key: UInt64) -> Int32? { index.find(key) }
 
@@ -69,6 +74,15 @@ struct PolicyNodes<Meta> {
         guard let slot = index.find(key) else { return false }
         cwb_prefetch(nodes + Int(slot))
         return true
+    }
+
+    /// Starts loading what taking `queue`'s oldest node out of the index reads: its bucket
+    /// and the node after it (ghost drops come in runs; nothing when the queue is empty).
+    @inline(__always) func prefetchOldest(of queue: Queue) {
+        guard queue.tail >= 0 else { return }
+        let oldest = nodes[Int(queue.tail)]
+        prefetch(oldest.key)
+        prefetchNode(oldest.newer)
     }
 
     @inline(__always) subscript(_ slot: Int32) -> Node {
@@ -115,6 +129,24 @@ struct PolicyNodes<Meta> {
     mutating func evict(_ slot: Int32) {
         free(slot)
         evictions += 1
+    }
+
+    /// Evicts an object (already unlinked from its queue) but keeps its id, cost and slot
+    /// indexed as a ghost, which the policy links into a ghost queue (`keepsGhostNodes`).
+    @inline(__always)
+    mutating func retire(_ slot: Int32) {
+        usedBytes -= nodes[Int(slot)].cost
+        evictions += 1
+        ghosts &+= 1  // at most the indexed ids
+    }
+
+    /// Forgets a ghost (already unlinked from its queue) and recycles its slot.
+    @inline(__always)
+    mutating func dropGhost(_ slot: Int32) {
+        index.remove(nodes[Int(slot)].key)
+        nodes[Int(slot)].older = freeHead
+        freeHead = slot
+        ghosts &-= 1  // it was counted by `retire`
     }
 
     // MARK: queues

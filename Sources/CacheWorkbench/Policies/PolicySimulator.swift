@@ -88,6 +88,11 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
             policy.pointee.miss(id)
             return false
         }
+        if Policy.keepsGhostNodes, policy.pointee.isGhost(slot, nodes.pointee) {
+            policy.pointee.ghostHit(slot, &nodes.pointee)
+            nodes.pointee.dropGhost(slot)
+            return false
+        }
         policy.pointee.hit(slot, &nodes.pointee)
         return true
     }
@@ -108,10 +113,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
         guard cost <= capacity, policy.pointee.admits(cost) else { return }
         // The bytes that may stay cached beside the new object: evict while more are.
         let room = capacity - cost
-        while nodes.pointee.usedBytes > room, nodes.pointee.count > 0 {
-            let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
-            nodes.pointee.evict(victim)
-        }
+        while nodes.pointee.usedBytes > room, nodes.pointee.count > 0 { evictOne(incoming: cost) }
         guard policy.pointee.storesAfterEviction(cost) else { return }
         let slot = nodes.pointee.add(id, cost: cost, meta: policy.pointee.newMeta)
         policy.pointee.admit(slot, &nodes.pointee)
@@ -122,8 +124,21 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     @inline(__always)
     func removeKey(_ id: UInt64) {
         guard let slot = nodes.pointee.find(id) else { return }
+        if Policy.keepsGhostNodes, policy.pointee.isGhost(slot, nodes.pointee) {
+            // Not cached: the id goes, so that a set after it indexes it once.
+            policy.pointee.forgetGhost(slot, &nodes.pointee)
+            nodes.pointee.dropGhost(slot)
+            return
+        }
         policy.pointee.removing(slot, &nodes.pointee)
         nodes.pointee.free(slot)
+    }
+
+    /// One of the policy's evictions; the policy finishes it itself when it keeps ghosts.
+    @inline(__always)
+    private func evictOne(incoming cost: Int) {
+        let victim = policy.pointee.evict(&nodes.pointee, incoming: cost)
+        if !Policy.keepsGhostNodes { nodes.pointee.evict(victim) }
     }
 
     /// A policy simulator models no app and has no memory-pressure response.
@@ -132,10 +147,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     /// Evicts the policy's victims until at most `target` bytes remain. O(victims).
     func trim(toCost target: Int) -> Int? {
         let before = nodes.pointee.usedBytes
-        while nodes.pointee.usedBytes > target, nodes.pointee.count > 0 {
-            let victim = policy.pointee.evict(&nodes.pointee, incoming: 0)
-            nodes.pointee.evict(victim)
-        }
+        while nodes.pointee.usedBytes > target, nodes.pointee.count > 0 { evictOne(incoming: 0) }
         return before - nodes.pointee.usedBytes
     }
 
@@ -202,10 +214,13 @@ extension PolicySimulator: VictimPeeking where Policy: VictimNamingPolicy {
         guard nodes.pointee.count > 0, named >= 0 else { return }
         let victim = policy.pointee.evictNamed(named, &nodes.pointee, incoming: cost)
         named = -1
-        nodes.pointee.evict(victim)
+        if !Policy.keepsGhostNodes { nodes.pointee.evict(victim) }
     }
 
-    func isCached(_ key: UInt64) -> Bool { nodes.pointee.find(key) != nil }
+    func isCached(_ key: UInt64) -> Bool {
+        guard let slot = nodes.pointee.find(key) else { return false }
+        return !(Policy.keepsGhostNodes && policy.pointee.isGhost(slot, nodes.pointee))
+    }
 }
 
 /// A randomized policy's generator, for the admissioner in front (`AdmissionGate`).
