@@ -28,7 +28,9 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
         policy = .allocate(capacity: 1)
         policy.initialize(to: made)
         nodes = .allocate(capacity: 1)
-        nodes.initialize(to: PolicyNodes())
+        // Ghost ids share the index (up to as many bytes as the cached objects): twice the
+        // buckets keep its first table as sparse as another policy's.
+        nodes.initialize(to: PolicyNodes(minimumCapacity: Policy.keepsGhostNodes ? 2048 : 1024))
     }
 
     deinit {
