@@ -64,7 +64,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     /// Only once the index outgrows the first two CPU caches' share of it: below 4,096
     /// objects (at most 256 KB of buckets) a bucket is there or in L2 already, and the
     /// look-ahead's hashing is most of what it costs (28 of LRU's 248 instructions a request
-    /// at 64 MiB; more for ARC's three tables). LRU's speed there was the same either way
+    /// at 64 MiB; more for a policy with ghost tables of its own). LRU's speed there was the same either way
     /// (medians of ten alternating runs 30.8 and 30.9 M requests/s).
     @inline(__always)
     func prefetch(id: UInt64) {
