@@ -62,11 +62,10 @@ struct ARCPolicy: VictimNamingPolicy {
         ghostHitInB2 = !ghostHitInB1
         if ghostHitInB1 {
             p = min(p + max(Double(b2.bytes) / Double(b1.bytes), 1), Double(capacity))
-            nodes.unlink(slot, &b1)
         } else {
             p = max(p - max(Double(b1.bytes) / Double(b2.bytes), 1), 0)
-            nodes.unlink(slot, &b2)
         }
+        forgetGhost(slot, &nodes)
     }
 
     @inline(__always) mutating func forgetGhost(_ slot: Int32, _ nodes: inout Nodes) {

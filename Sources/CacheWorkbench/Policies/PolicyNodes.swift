@@ -125,6 +125,12 @@ struct PolicyNodes<Meta> {
     @inline(__always)
     mutating func free(_ slot: Int32) {
         usedBytes -= nodes[Int(slot)].cost
+        unindex(slot)
+    }
+
+    /// Takes the slot's id out of the index and recycles the slot.
+    @inline(__always)
+    private mutating func unindex(_ slot: Int32) {
         index.remove(nodes[Int(slot)].key)
         nodes[Int(slot)].older = freeHead
         freeHead = slot
@@ -149,9 +155,7 @@ struct PolicyNodes<Meta> {
     /// Forgets a ghost (already unlinked from its queue) and recycles its slot.
     @inline(__always)
     mutating func dropGhost(_ slot: Int32) {
-        index.remove(nodes[Int(slot)].key)
-        nodes[Int(slot)].older = freeHead
-        freeHead = slot
+        unindex(slot)
         ghosts &-= 1  // it was counted by `retire`
     }
 

@@ -90,7 +90,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
             policy.pointee.miss(id)
             return false
         }
-        if Policy.keepsGhostNodes, policy.pointee.isGhost(slot, nodes.pointee) {
+        if isGhost(slot) {
             policy.pointee.ghostHit(slot, &nodes.pointee)
             nodes.pointee.dropGhost(slot)
             return false
@@ -126,7 +126,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     @inline(__always)
     func removeKey(_ id: UInt64) {
         guard let slot = nodes.pointee.find(id) else { return }
-        if Policy.keepsGhostNodes, policy.pointee.isGhost(slot, nodes.pointee) {
+        if isGhost(slot) {
             // Not cached: the id goes, so that a set after it indexes it once.
             policy.pointee.forgetGhost(slot, &nodes.pointee)
             nodes.pointee.dropGhost(slot)
@@ -135,6 +135,11 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
         policy.pointee.removing(slot, &nodes.pointee)
         nodes.pointee.free(slot)
     }
+
+    /// Whether an indexed slot holds a ghost, not a cached object (always false, and
+    /// compiled away, unless the policy `keepsGhostNodes`).
+    @inline(__always)
+    private func isGhost(_ slot: Int32) -> Bool { Policy.keepsGhostNodes && policy.pointee.isGhost(slot, nodes.pointee) }
 
     /// One of the policy's evictions; the policy finishes it itself when it keeps ghosts.
     @inline(__always)
@@ -221,7 +226,7 @@ extension PolicySimulator: VictimPeeking where Policy: VictimNamingPolicy {
 
     func isCached(_ key: UInt64) -> Bool {
         guard let slot = nodes.pointee.find(key) else { return false }
-        return !(Policy.keepsGhostNodes && policy.pointee.isGhost(slot, nodes.pointee))
+        return !isGhost(slot)
     }
 }
 
