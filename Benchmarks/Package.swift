@@ -17,8 +17,10 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        // Minimal replay loops per policy family: the machine's practical limit (issue 23).
-        .target(name: "MinimalLoops", path: "Sources/MinimalLoops"),
+        // Minimal replay loops per policy family and a minimal exact LRU curve: the machine's
+        // practical limit (issue 23).
+        .target(name: "CMinimalPrefetch", path: "Sources/CMinimalPrefetch"),
+        .target(name: "MinimalLoops", dependencies: ["CMinimalPrefetch"], path: "Sources/MinimalLoops"),
         // The same loops over an oracleGeneral file, for callgrind and side-by-side timings.
         .executableTarget(name: "minimal-loop", dependencies: ["MinimalLoops"], path: "Sources/minimal-loop"),
         .executableTarget(

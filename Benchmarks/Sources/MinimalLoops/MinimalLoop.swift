@@ -4,7 +4,8 @@
 /// bit operations on a node pool — nothing else: no `Request`, no tally beyond hits, no
 /// options, no reference counting. Demand fill with byte capacity and the too-large rule, as
 /// the workbench's `lru`, `fifo`, `clock` and `sieve` (libCacheSim's LRU, FIFO, Clock with one
-/// bit, Sieve), so their hit counts must be equal (checked by `minimal-loop --check`).
+/// bit, Sieve), so their hit counts must be equal (compared with `bench run` through `minimal-loop`,
+/// docs/benchmarks.md).
 ///
 /// Complexity: per request one index probe; on a miss, evictions O(1) each (Clock and Sieve:
 /// amortized over the bits they clear) and one insert.

@@ -1,24 +1,43 @@
 // minimal-loop POLICY CAPACITY_BYTES TRACE.oracleGeneral [MAX_REQUESTS]
+// minimal-loop curve CAPACITY,CAPACITY,... TRACE.oracleGeneral [MAX_REQUESTS]
 //
 // Replays the first MAX_REQUESTS records of an oracleGeneral trace through a minimal loop
-// (`MinimalLoop`): the trace is loaded into two arrays first, then only the loop is timed.
-// Prints `policy=… capacity=… requests=… hits=… seconds=… mreq_per_s=…`. Under
-// `valgrind --tool=callgrind`, the instructions of MAX_REQUESTS = N less those of N = 0 are
-// the loop's (the loading is the same).
+// (`MinimalLoop`), or computes the minimal exact LRU curve at the given capacities in bytes,
+// ascending (`MinimalCurve`): the trace is loaded into two arrays first (and, for a curve, its
+// distinct keys counted), then only the loop is timed. Prints `policy=… capacity=… requests=…
+// hits=… seconds=… mreq_per_s=…`, for a curve `policy=curve capacities=… requests=… seconds=…
+// mreq_per_s=…` and a `capacity=… hits=…` line per capacity. Under `valgrind --tool=callgrind`,
+// the instructions of MAX_REQUESTS = N less those of N = 0 are the loop's (the loading is the
+// same).
 import Foundation
 import MinimalLoops
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 4, let policy = MinimalPolicy(rawValue: arguments[1]), let capacity = Int(arguments[2]) else {
-    FileHandle.standardError.write("usage: minimal-loop lru|fifo|clock|sieve CAPACITY_BYTES TRACE.oracleGeneral [MAX_REQUESTS]\n".data(using: .utf8)!)
+let usage = "usage: minimal-loop lru|fifo|clock|sieve CAPACITY_BYTES TRACE.oracleGeneral [MAX_REQUESTS]\n       minimal-loop curve CAPACITY,CAPACITY,... TRACE.oracleGeneral [MAX_REQUESTS]\n"
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(message.data(using: .utf8)!)
     exit(2)
 }
-guard let data = FileManager.default.contents(atPath: arguments[3]) else {
-    FileHandle.standardError.write("minimal-loop: cannot read \(arguments[3])\n".data(using: .utf8)!)
-    exit(2)
-}
+let isCurve = arguments.count >= 2 && arguments[1] == "curve"
+guard arguments.count >= 4, isCurve || MinimalPolicy(rawValue: arguments[1]) != nil else { fail(usage) }
+let capacities = arguments[2].split(separator: ",").map { Int($0) }
+guard !capacities.isEmpty, capacities.allSatisfy({ ($0 ?? 0) > 0 }), isCurve || capacities.count == 1 else { fail(usage) }
+guard let data = FileManager.default.contents(atPath: arguments[3]) else { fail("minimal-loop: cannot read \(arguments[3])\n") }
 let trace = PackedTrace(oracleGeneral: [UInt8](data), limit: arguments.count > 4 ? Int(arguments[4]) ?? .max : .max)
-let started = DispatchTime.now().uptimeNanoseconds
-let hits = MinimalLoop.hits(policy, trace, capacity: capacity)
-let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-print("policy=\(policy.rawValue) capacity=\(capacity) requests=\(trace.ids.count) hits=\(hits) seconds=\(String(format: "%.4f", seconds)) mreq_per_s=\(String(format: "%.2f", Double(trace.ids.count) / max(seconds, 1e-9) / 1e6))")
+func rate(_ seconds: Double) -> String { String(format: "%.2f", Double(trace.ids.count) / max(seconds, 1e-9) / 1e6) }
+if isCurve {
+    let sorted = capacities.map { $0! }.sorted()
+    guard Set(sorted).count == sorted.count else { fail("minimal-loop: repeated capacity\n") }
+    let distinct = Set(trace.ids).count
+    let started = DispatchTime.now().uptimeNanoseconds
+    let hits = MinimalCurve.hits(trace, capacities: sorted, distinctKeys: distinct)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    print("policy=curve capacities=\(sorted.count) requests=\(trace.ids.count) seconds=\(String(format: "%.4f", seconds)) mreq_per_s=\(rate(seconds))")
+    for (capacity, count) in zip(sorted, hits) { print("capacity=\(capacity) hits=\(count)") }
+} else {
+    let policy = MinimalPolicy(rawValue: arguments[1])!
+    let started = DispatchTime.now().uptimeNanoseconds
+    let hits = MinimalLoop.hits(policy, trace, capacity: capacities[0]!)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    print("policy=\(policy.rawValue) capacity=\(capacities[0]!) requests=\(trace.ids.count) hits=\(hits) seconds=\(String(format: "%.4f", seconds)) mreq_per_s=\(rate(seconds))")
+}
