@@ -69,6 +69,21 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The exact LRU curve at 100 capacities, each holding the largest object (one tree, no
+    // bands), and the minimal exact curve on the same requests: the curve's practical limit,
+    // the anchor of `curve lru` in check-ratios (issue 23 §2).
+    let largest = requests.map(\.size).max() ?? 1
+    let curveCapacities = Set((0..<100).map { Int(Double(largest) * pow(4096, Double($0) / 99)) }).sorted()
+    let distinctKeys = Set(requests.map(\.id)).count
+    Benchmark("curve lru 200k requests 100 capacities", configuration: configuration()) { benchmark in
+        let source = try InMemoryTrace(label: "zipf", requests: requests).open(keepKeyNames: false)
+        benchmark.startMeasurement()
+        blackHole(try LRUMissRatioCurve.compute(source, capacities: curveCapacities, expectedKeys: distinctKeys).points.count)
+    }
+    Benchmark("minimal curve 200k requests 100 capacities", configuration: configuration()) { _ in
+        blackHole(MinimalCurve.hits(packed, capacities: curveCapacities, distinctKeys: distinctKeys))
+    }
+
     // Each memory backend's get (hit and miss) and set, 100k small objects by URL key.
     let keys = (0..<100_000).map { "https://images.example-cdn.com/v2/photos/\($0)/feed.jpg?w=1170" }
     let objects = keys.enumerated().map { Request(time: Double($0.offset), key: $0.element, size: 1000) }
