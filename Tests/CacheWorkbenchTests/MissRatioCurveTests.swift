@@ -43,6 +43,25 @@ struct MissRatioCurveTests {
         #expect(known.points == curve.points)
     }
 
+    @Test("a trace needing at most a quarter more positions than 4 a key keeps one a request: not renumbered, the same curve")
+    func positionPerRequestWithinAQuarter() throws {
+        // 100k requests want 101,024 positions (above the 65,536 minimum): capped at 4 a key for
+        // 20,000 keys expected (80,000: over a quarter less), kept for 20,400 (81,600: within).
+        let requests = zipfRequests(requests: 100_000, images: 5_000, seed: 3)
+        let largest = requests.map(\.size).max() ?? 0
+        let capacities = [largest / 4, largest, 8 << 20, 256 << 20]
+        func curve(expectedKeys: Int) throws -> (points: [LRUMissRatioCurve.Point], renumberings: Int) {
+            let pass = LRUMissRatioCurve.Pass(capacities: capacities, expectedRequests: requests.count, expectedKeys: expectedKeys)
+            try requests.withUnsafeBufferPointer { try pass.feed($0) }
+            return (pass.finish(skippedRows: 0).points, pass.renumberings)
+        }
+        let capped = try curve(expectedKeys: 20_000)
+        let kept = try curve(expectedKeys: 20_400)
+        #expect(capped.renumberings > 0)
+        #expect(kept.renumberings == 0)
+        #expect(capped.points == kept.points)
+    }
+
     /// Thirty capacities, twenty of them below the largest object: the bands below the top
     /// band and their skips (a band with nothing after the last position, a distance past
     /// every capacity below the top) against replays. The largest objects come only in the

@@ -13,13 +13,15 @@ import CMinimalPrefetch
 /// requests ahead, its key record 8 ahead (the slot found then is reused), the tree lines at
 /// its last position 4 ahead.
 ///
-/// Complexity: per request O(log₈ d) for a reuse d positions back (the walk stops where the
-/// two paths meet), O(log₈ n) for a first request, plus O(log P) for P capacities.
+/// Complexity: per request O(log₈ d) for a reuse d positions back at the same size (the walk
+/// stops where the two paths meet), O(log₈ n) for a first request or a changed size (the change
+/// goes up to the top), plus O(log P) for P capacities.
 public enum MinimalCurve {
     /// Hits at each of `capacities` (ascending, each at least the largest size for the hits to
     /// be LRU's), over the requests of `trace`; zero-size requests are skipped.
     public static func hits(_ trace: PackedTrace, capacities: [Int], distinctKeys: Int) -> [Int] {
         precondition(zip(capacities, capacities.dropFirst()).allSatisfy { $0 < $1 }, "capacities must ascend")
+        precondition(distinctKeys < Int(Int32.max), "slots are 32-bit")
         let count = trace.ids.count
         let tree = LevelTree(count: max(1, count))
         defer { tree.deallocate() }

@@ -7,8 +7,9 @@
 // distinct keys counted), then only the loop is timed. Prints `policy=… capacity=… requests=…
 // hits=… seconds=… mreq_per_s=…`, for a curve `policy=curve capacities=… requests=… seconds=…
 // mreq_per_s=…` and a `capacity=… hits=…` line per capacity. Under `valgrind --tool=callgrind`,
-// the instructions of MAX_REQUESTS = N less those of N = 0 are the loop's (the loading is the
-// same).
+// the loop's instructions are `MinimalLoop.hits`'s or `MinimalCurve.hits`'s, inclusive
+// (`callgrind_annotate --inclusive=yes`): loading N records and counting their keys grow with N.
+// A curve's capacities must each hold the largest object (it has no too-large rule).
 import Foundation
 import MinimalLoops
 
@@ -23,11 +24,20 @@ guard arguments.count >= 4, isCurve || MinimalPolicy(rawValue: arguments[1]) != 
 let capacities = arguments[2].split(separator: ",").map { Int($0) }
 guard !capacities.isEmpty, capacities.allSatisfy({ ($0 ?? 0) > 0 }), isCurve || capacities.count == 1 else { fail(usage) }
 guard let data = FileManager.default.contents(atPath: arguments[3]) else { fail("minimal-loop: cannot read \(arguments[3])\n") }
-let trace = PackedTrace(oracleGeneral: [UInt8](data), limit: arguments.count > 4 ? Int(arguments[4]) ?? .max : .max)
+var limit = Int.max
+if arguments.count > 4 {
+    guard let value = Int(arguments[4]), value >= 0 else { fail("minimal-loop: MAX_REQUESTS must be a count of 0 or more, not \(arguments[4])\n") }
+    limit = value
+}
+let trace = PackedTrace(oracleGeneral: [UInt8](data), limit: limit)
 func rate(_ seconds: Double) -> String { String(format: "%.2f", Double(trace.ids.count) / max(seconds, 1e-9) / 1e6) }
 if isCurve {
     let sorted = capacities.map { $0! }.sorted()
     guard Set(sorted).count == sorted.count else { fail("minimal-loop: repeated capacity\n") }
+    let largest = Int(trace.sizes.max() ?? 0)
+    guard sorted[0] >= largest else {
+        fail("minimal-loop: capacity \(sorted[0]) is below the largest object (\(largest) bytes): the minimal curve has no too-large rule\n")
+    }
     let distinct = Set(trace.ids).count
     let started = DispatchTime.now().uptimeNanoseconds
     let hits = MinimalCurve.hits(trace, capacities: sorted, distinctKeys: distinct)
