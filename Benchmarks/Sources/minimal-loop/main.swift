@@ -30,7 +30,14 @@ if arguments.count > 4 {
     limit = value
 }
 let trace = PackedTrace(oracleGeneral: [UInt8](data), limit: limit)
-func rate(_ seconds: Double) -> String { String(format: "%.2f", Double(trace.ids.count) / max(seconds, 1e-9) / 1e6) }
+/// `body`'s result and its wall time, formatted with the rate of the trace's requests.
+func timed<Result>(_ body: () -> Result) -> (Result, String) {
+    let started = DispatchTime.now().uptimeNanoseconds
+    let result = body()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    let rate = Double(trace.ids.count) / max(seconds, 1e-9) / 1e6
+    return (result, "seconds=\(String(format: "%.4f", seconds)) mreq_per_s=\(String(format: "%.2f", rate))")
+}
 if isCurve {
     let sorted = capacities.map { $0! }.sorted()
     guard Set(sorted).count == sorted.count else { fail("minimal-loop: repeated capacity\n") }
@@ -39,15 +46,12 @@ if isCurve {
         fail("minimal-loop: capacity \(sorted[0]) is below the largest object (\(largest) bytes): the minimal curve has no too-large rule\n")
     }
     let distinct = Set(trace.ids).count
-    let started = DispatchTime.now().uptimeNanoseconds
-    let hits = MinimalCurve.hits(trace, capacities: sorted, distinctKeys: distinct)
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    print("policy=curve capacities=\(sorted.count) requests=\(trace.ids.count) seconds=\(String(format: "%.4f", seconds)) mreq_per_s=\(rate(seconds))")
+    guard distinct < Int(Int32.max) else { fail("minimal-loop: \(distinct) keys: slots are 32-bit\n") }
+    let (hits, time) = timed { MinimalCurve.hits(trace, capacities: sorted, distinctKeys: distinct) }
+    print("policy=curve capacities=\(sorted.count) requests=\(trace.ids.count) \(time)")
     for (capacity, count) in zip(sorted, hits) { print("capacity=\(capacity) hits=\(count)") }
 } else {
     let policy = MinimalPolicy(rawValue: arguments[1])!
-    let started = DispatchTime.now().uptimeNanoseconds
-    let hits = MinimalLoop.hits(policy, trace, capacity: capacities[0]!)
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    print("policy=\(policy.rawValue) capacity=\(capacities[0]!) requests=\(trace.ids.count) hits=\(hits) seconds=\(String(format: "%.4f", seconds)) mreq_per_s=\(rate(seconds))")
+    let (hits, time) = timed { MinimalLoop.hits(policy, trace, capacity: capacities[0]!) }
+    print("policy=\(policy.rawValue) capacity=\(capacities[0]!) requests=\(trace.ids.count) hits=\(hits) \(time)")
 }

@@ -164,8 +164,8 @@ public enum LRUMissRatioCurve {
             if sampleSize == nil, let expected = expectedRequests {
                 var wanted = Int(Double(expected) * min(1, samplingRate * 1.1)) + 1024
                 if let keys = expectedKeys {
-                    let cap = keys > Int.max / 8 ? Int.max : keys * Self.positionsPerKey
-                    if wanted > cap && wanted - cap > cap / 4 { wanted = cap }
+                    let (cap, overflow) = keys.multipliedReportingOverflow(by: Self.positionsPerKey)
+                    if !overflow, wanted - cap > cap / 4 { wanted = cap }
                 }
                 engine.positions = max(engine.positions, wanted)
             }
