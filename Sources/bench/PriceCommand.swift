@@ -40,7 +40,7 @@ struct PriceCommand: ParsableCommand {
             arguments.skipBad = reading.skipBad
             arguments.formatOptions = reading.formatOptions
             arguments.cost = pricing.cost
-            arguments.inferDimensions = pricing.inferDimensions
+            arguments.inferDimensions = pricing.inferDimensions ?? "url"
             arguments.decodedRatio = pricing.decodedRatio
             arguments.urlUnits = urlUnits
             arguments.device = device

@@ -7,8 +7,8 @@ struct PricingOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions; `bench price` audits pixels).", valueName: "model"))
     var cost = "auto"
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests without dimensions: `url` reads them from image-CDN URL conventions (w=/h= queries, Cloudinary w_,h_, Thumbor WxH, -WxH file names, @2x), `off` does not.", valueName: "url|off"))
-    var inferDimensions = "url"
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests without dimensions: `url` reads them from image-CDN URL conventions (w=/h= queries, Cloudinary w_,h_, Thumbor WxH, -WxH file names, @2x), `off` does not (default: url).", valueName: "url|off"))
+    var inferDimensions: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes, or per image type from the content type or URL extension (jpeg=8,png=4,gif=12; other=R for the rest) (default: charge the encoded size, counted and reported).", valueName: "R|TYPE=R,…"))
     var decodedRatio: String?

@@ -8,14 +8,18 @@ private let (A, B, C, D, E): (UInt64, UInt64, UInt64, UInt64, UInt64) = (1, 2, 3
 private let (F, G, H, I, J): (UInt64, UInt64, UInt64, UInt64, UInt64) = (6, 7, 8, 9, 10)
 private let (o, x) = (false, true)
 
-/// The shared AdaptSize sample (`../shared/data/traces/`, webcachesim format) written as the
-/// `time,key,size` CSV the reference script reads; nil (with the reason printed) when absent.
-private func sharedSample(in folder: TemporaryFolder) throws -> String? {
-    let path = sharedTrace("webcachesim_adaptsize_request.trace.xz")
-    guard FileManager.default.fileExists(atPath: path) else {
-        print("skipped the shared sample: \(path) is absent")
-        return nil
-    }
+/// The shared AdaptSize sample (`../shared/data/traces/`, webcachesim format; ben-manes/caffeine's
+/// `simulator/…/parser/adapt_size/request.trace.xz`).
+private let sharedSamplePath = sharedTrace("webcachesim_adaptsize_request.trace.xz")
+
+/// Whether the shared sample is there: the tests on it are skipped, and the skip recorded, without it.
+private let haveSharedSample = FileManager.default.fileExists(atPath: sharedSamplePath)
+
+/// The shared sample written as the `time,key,size` CSV the reference script reads (its
+/// tests run only when it is there: `.enabled(if: haveSharedSample)`).
+private func sharedSample(in folder: TemporaryFolder) throws -> String {
+    let path = sharedSamplePath
+    try #require(FileManager.default.fileExists(atPath: path), "\(path) is absent")
     let requests = try InMemoryTrace.load(TraceFile(path: path, format: TraceFormat.named("webcachesim")), keepKeyNames: false).requests
     let csv = folder.path + "/adaptsize.csv"
     try OutputFile.write(requests.map { "\(Int($0.time)),\($0.id),\($0.size)\n" }.joined(), to: csv)
@@ -25,7 +29,7 @@ private func sharedSample(in folder: TemporaryFolder) throws -> String? {
 /// `backend` against libCacheSim's `reference` class on the shared sample at 1, 16 and 256 MiB.
 private func expectEqualOnSharedSample(backend: String, reference: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let folder = TemporaryFolder()
-    guard let csv = try sharedSample(in: folder) else { return }
+    let csv = try sharedSample(in: folder)
     for capacity in [1 << 20, 16 << 20, 256 << 20] {
         try expectEqualToLibCacheSim(backend: backend, reference: reference, parameters: [], options: [:],
                                      trace: csv, capacity: capacity, sourceLocation: sourceLocation)
@@ -39,8 +43,9 @@ private func expectEqualOnSharedSample(backend: String, reference: String, sourc
 private func expectEqualToRecordedCOnSharedSample(backend: String, reference: String, recorded: [(capacity: Int, hits: Int, byteHits: Int)],
                                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
     let folder = TemporaryFolder()
-    guard let csv = try sharedSample(in: folder) else { return }
+    let csv = try sharedSample(in: folder)
     let requests = try InMemoryTrace.load(TraceFile(path: csv), keepKeyNames: false).requests
+    #expect(requests.count == 66_987, sourceLocation: sourceLocation)
     let environment = ProcessInfo.processInfo.environment
     let live = environment["LIBCACHESIM_SRC"] != nil && environment["LIBCACHESIM_BUILD"] != nil
     for row in recorded {
@@ -101,6 +106,10 @@ struct AdaptivePolicyTests {
         try expectEqualToLibCacheSim(backend: "lecar", reference: "LeCaR")
         try expectEqualToLibCacheSim(backend: "lecar", reference: "LeCaR", parameters: ["lru_weight=0.3"])
         try expectEqualToLibCacheSim(backend: "lecar", reference: "LeCaR", parameters: ["update_weight=0"])
+    }
+
+    @Test("lecar equals libCacheSim's LeCaR on the shared AdaptSize sample", .enabled(if: haveSharedSample, "needs ../shared/data/traces/webcachesim_adaptsize_request.trace.xz"))
+    func lecarExactOnSharedSample() throws {
         try expectEqualOnSharedSample(backend: "lecar", reference: "LeCaR")
     }
 }
@@ -209,6 +218,10 @@ struct CacheusTests {
     @Test("cacheus equals libCacheSim's Cacheus (its draws reproduced)")
     func cacheusExact() throws {
         try expectEqualToLibCacheSim(backend: "cacheus", reference: "Cacheus")
+    }
+
+    @Test("cacheus equals libCacheSim's Cacheus on the shared AdaptSize sample", .enabled(if: haveSharedSample, "needs ../shared/data/traces/webcachesim_adaptsize_request.trace.xz"))
+    func cacheusExactOnSharedSample() throws {
         try expectEqualOnSharedSample(backend: "cacheus", reference: "Cacheus")
     }
 
@@ -226,6 +239,10 @@ struct CacheusTests {
             (true, 1 << 20, 1203, 180_016_496), (true, 8 << 20, 4841, 892_165_830), (true, 64 << 20, 8302, 1_820_317_529),
             (false, 50, 4983, 4983), (false, 300, 8087, 8087), (false, 1500, 13325, 13325),
         ])
+    }
+
+    @Test("crlfu equals libCacheSim's CR_LFU on the shared AdaptSize sample (recorded)", .enabled(if: haveSharedSample, "needs ../shared/data/traces/webcachesim_adaptsize_request.trace.xz"))
+    func crlfuExactOnSharedSample() throws {
         try expectEqualToRecordedCOnSharedSample(backend: "crlfu", reference: "crlfu", recorded: [
             (1 << 20, 12519, 110_745_543), (16 << 20, 20064, 150_782_342), (256 << 20, 30136, 206_385_610),
         ])

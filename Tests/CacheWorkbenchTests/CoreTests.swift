@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import CacheWorkbench
 
@@ -62,12 +63,13 @@ struct CoreTests {
         #expect((MemoryProbe.residentBytes() ?? 0) > 0)
     }
 
-    @Test("the monotonic clock advances")
+    @Test("the monotonic clock advances, in nanoseconds")
     func clock() {
+        // Across a 20 ms sleep it must move by at least 20,000,000 ns (a clock that never
+        // moves, or counts microseconds, fails) and, on a loaded machine, by well under 10 s.
         let first = MonotonicClock.now()
-        var sum = 0
-        for i in 0..<10_000 { sum &+= i }
-        #expect(MonotonicClock.now() >= first)
-        #expect(sum > 0)
+        usleep(20_000)
+        let elapsed = MonotonicClock.now() &- first
+        #expect(elapsed >= 20_000_000 && elapsed < 10_000_000_000, "\(elapsed) ns across a 20 ms sleep")
     }
 }

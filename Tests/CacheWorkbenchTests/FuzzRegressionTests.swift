@@ -102,9 +102,14 @@ struct FuzzRegressionTests {
 
     @Test("option inputs parse or fail cleanly")
     func options() throws {
-        for path in Self.inputs("options") {
+        // 16 seeds and 1 crash; each of the 6 parsers below is reached by at least one.
+        let inputs = Self.inputs("options")
+        #expect(inputs.count >= 17)
+        var reached = Set<UInt8>()
+        for path in inputs {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            guard let kind = bytes.first else { continue }
+            let kind = try #require(bytes.first, "\(path) is empty: the harness reads its first byte")
+            reached.insert(kind % 6)
             let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
             switch kind % 6 {
             case 0: for capacity in (try? Capacity.list(parsing: text)) ?? [] { #expect(capacity.resolve(workingSetBytes: 1 << 80) <= SizeLimits.largestCapacity) }
@@ -126,42 +131,56 @@ struct FuzzRegressionTests {
             default: #expect(!ErrorText.quote(text).unicodeScalars.contains { $0.value < 0x20 })
             }
         }
+        #expect(reached == [0, 1, 2, 3, 4, 5])
     }
 
     @Test("plan inputs: plans, --shard and results CSVs parse or fail cleanly")
     func plan() throws {
         let inputs = Self.inputs("plan")
-        #expect(inputs.count >= 4)
+        #expect(inputs.count >= 6)
+        // The seeds that must parse, so each branch's checks run at least once: plans, shards, tables.
+        var parsed = [0, 0, 0]
         for path in inputs {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            guard let kind = bytes.first else { continue }
+            let kind = try #require(bytes.first, "\(path) is empty: the harness reads its first byte")
             let rest = Array(bytes.dropFirst())
             let text = String(decoding: rest, as: UTF8.self)
             switch kind % 3 {
             case 0:
                 if let plan = try? SweepPlan.read(rest, path: path) {
+                    parsed[0] += 1
                     #expect(plan.points.enumerated().allSatisfy { $0.offset == $0.element.index })
                     #expect(SweepPlan.command(from: plan.command, trace: "/t").suffix(2) == ["--trace", "/t"])
                 }
             case 1:
                 let parts = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
                 let environment = parts.count > 1 ? ["SLURM_ARRAY_TASK_ID": parts[1]] : [:]
-                if let shard = try? ShardSpec.parse(parts[0], environment: environment) { #expect((0..<shard.count).contains(shard.index)) }
+                if let shard = try? ShardSpec.parse(parts[0], environment: environment) {
+                    parsed[1] += 1
+                    #expect((0..<shard.count).contains(shard.index))
+                }
             default:
-                if let table = try? ResultsTable.parse(text, path: path, columns: ["a", "b", "c"]) { #expect(table.rows.allSatisfy { $0.count == 3 }) }
+                if let table = try? ResultsTable.parse(text, path: path, columns: ["a", "b", "c"]) {
+                    parsed[2] += 1
+                    #expect(table.rows.allSatisfy { $0.count == 3 })
+                }
             }
         }
+        #expect(parsed.allSatisfy { $0 >= 1 }, "plans, shards and tables parsed: \(parsed)")
     }
 
     @Test("HTTP inputs: headers parse into finite ages, HAR sessions are answered under every profile")
     func http() throws {
         let inputs = Self.inputs("http")
         #expect(inputs.count >= 4)
+        // The seeds reach both branches: header sets checked, HAR sessions answered.
+        var checked = (headers: 0, sessions: 0)
         for path in inputs {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let first = data.first else { continue }
+            let first = try #require(data.first, "\(path) is empty: the harness reads its first byte")
             let rest = data.dropFirst()
             if first % 2 == 0 {
+                checked.headers += 1
                 let text = String(decoding: rest, as: UTF8.self)
                 let headers = ["cache-control": text, "expires": text, "date": text, "age": text, "last-modified": text, "vary": text]
                 let entry = StoredResponse(HTTPMetadata(method: "GET", status: 200, mimeType: nil, headers: headers), size: 1, requestTime: 1e9, responseTime: 1e9 + 1)
@@ -169,6 +188,7 @@ struct FuzzRegressionTests {
                 continue
             }
             guard let (requests, _) = try? HARTraceReader.parse(Data(rest), path: path, filter: try HARFilter([:]), keepKeyNames: true, skipBad: true) else { continue }
+            if !requests.isEmpty { checked.sessions += 1 }
             for profile in HTTPCacheProfile.allCases {
                 var model = HTTPCacheModel(settings: HTTPReplaySettings(profile: profile), capacity: 1 << 20)
                 var present = Set<UInt64>()
@@ -181,5 +201,6 @@ struct FuzzRegressionTests {
                 #expect(model.counts.notModified <= model.counts.revalidations)
             }
         }
+        #expect(checked.headers >= 3 && checked.sessions >= 1, "header sets \(checked.headers), sessions \(checked.sessions)")
     }
 }

@@ -82,12 +82,12 @@ struct Trust2OutputTests {
         #expect(try Capacity(parsing: "2PB") == .bytes(1 << 51))
         #expect(try Capacity(parsing: "64MiB") == .bytes(64 << 20))
         for text in ["2048PiB", "2EiB", "99999999999999999999999", "9223372036854775808"] {
-            #expect(throws: WorkbenchError.self) { try Capacity(parsing: text) }
-            do { _ = try Capacity(parsing: text) } catch { #expect(error.description.contains("above the largest capacity accepted, 1EiB"), "\(text): \(error)") }
+            let error = #expect(throws: WorkbenchError.self) { try Capacity(parsing: text) }
+            #expect(error?.description.contains("above the largest capacity accepted, 1EiB") == true, "\(text): \(String(describing: error))")
         }
-        do { _ = try Capacity(parsing: "5XB") } catch {
-            #expect(error.description.contains("expected a number and a unit"), "\(error)")
-        }
+        // A check that runs only if it throws: #expect(throws:) fails when it does not.
+        let unknownUnit = #expect(throws: WorkbenchError.self) { try Capacity(parsing: "5XB") }
+        #expect(unknownUnit?.description.contains("expected a number and a unit") == true, "\(String(describing: unknownUnit))")
         #expect(ByteCount.format(1 << 60) == "1EiB")
         #expect(ByteCount.format(3 << 50) == "3PiB")
     }

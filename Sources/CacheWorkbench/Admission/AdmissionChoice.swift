@@ -25,12 +25,17 @@ enum AdmissionChoice: Equatable {
         ("clockpro[variant=paper]", "CLOCK-Pro's cold hand frees a page as it turns, changing hot and cold pages on the way"),
     ]
 
-    init(parsing text: String) throws {
+    /// The option as the user wrote it, for every message about it: `lru[admission=prob:0]`
+    /// (there is no `--admission` flag; `admission=` is a backend option).
+    static func written(_ text: String, backend: String) -> String { ErrorText.quote("\(backend)[admission=\(text)]") }
+
+    /// `backend`: the backend it sits in front of, named in the error.
+    init(parsing text: String, backend: String = "lru") throws {
         let parts = text.trimmingSpaces.lowercased().split(separator: ":", maxSplits: 1).map { String($0).trimmingSpaces }
         let name = parts.first ?? ""
         let argument = parts.count > 1 ? parts[1] : nil
         func bad(_ reason: String) -> WorkbenchError {
-            WorkbenchError("--admission \(ErrorText.quote(text)): \(reason); one of bloomfilter, prob:P, size:N, adaptsize, adaptsize:R, tinylfu, tinylfu:M")
+            WorkbenchError("backend \(Self.written(text, backend: backend)): \(reason); admission= takes bloomfilter, prob:P, size:N, adaptsize, adaptsize:R, tinylfu or tinylfu:M")
         }
         switch name {
         case "bloomfilter":

@@ -38,7 +38,7 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
     private var pending: (key: UInt64, admitted: Bool)?
     private(set) var counts = AdmissionCounts()
 
-    init(_ inner: Inner, choice: AdmissionChoice, capacity: Int, countsObjects: Bool, cost: @escaping @Sendable (Request) -> Int, name: String) throws {
+    init(_ inner: Inner, choice: AdmissionChoice, capacity: Int, countsObjects: Bool, cost: @escaping @Sendable (Request) -> Int, name: String, text: String) throws {
         self.inner = inner
         self.capacity = capacity
         self.cost = cost
@@ -46,7 +46,7 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
         if case .tinyLFU(let multiplier) = choice {
             guard victims != nil else {
                 let reason = AdmissionChoice.tinyLFUExclusions.first { $0.name.hasPrefix(name) }?.reason ?? "it cannot name its next victim in advance"
-                throw WorkbenchError("--admission tinylfu compares the candidate with the policy's next victim, which \(name) cannot give: \(reason)")
+                throw WorkbenchError("backend \(AdmissionChoice.written(text, backend: name)): TinyLFU compares the candidate with the policy's next victim, which \(name) cannot give: \(reason)")
             }
             tinyLFU = TinyLFUAdmission(objects: countsObjects ? capacity : nil, countersMultiplier: multiplier)
         } else {
@@ -133,9 +133,10 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
 
 extension AdmissionChoice {
     /// `backend` (the policy `name` builds) behind this admission policy.
-    func gate(_ backend: any CacheBackend, config: BackendConfig, name: String) throws -> any CacheBackend {
+    /// `text`: the option's value as written, for the message of a refusal.
+    func gate(_ backend: any CacheBackend, config: BackendConfig, name: String, text: String) throws -> any CacheBackend {
         func wrap<B: CacheBackend>(_ inner: B) throws -> any CacheBackend {
-            try AdmissionGate<B>(inner, choice: self, capacity: config.capacityBytes, countsObjects: config.countsObjects, cost: config.memoryCost, name: name)
+            try AdmissionGate<B>(inner, choice: self, capacity: config.capacityBytes, countsObjects: config.countsObjects, cost: config.memoryCost, name: name, text: text)
         }
         return try wrap(backend)
     }

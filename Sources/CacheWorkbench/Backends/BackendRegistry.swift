@@ -107,7 +107,7 @@ public struct BackendKind: Sendable {
         kind.factory = { config in
             var own = config
             guard let text = own.options.removeValue(forKey: "admission") else { return try make(config) }
-            return try AdmissionChoice(parsing: text).gate(try make(own), config: config, name: name)
+            return try AdmissionChoice(parsing: text, backend: name).gate(try make(own), config: config, name: name, text: text)
         }
         return kind
     }

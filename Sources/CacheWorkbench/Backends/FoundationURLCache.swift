@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// The real `URLCache` of swift-corelibs-foundation (FoundationNetworking), measured as it
-/// is (../shared/HTTP-CACHING-FACTS.md §1a). On Linux URLSession never stores a response
+/// is (docs/http-caching-facts.md §1a). On Linux URLSession never stores a response
 /// by itself, so this backend stores: get is `cachedResponse(for:)`, set is
 /// `storeCachedResponse(_:for:)` of a 200 response carrying the body, remove is
 /// `removeCachedResponse(for:)`.
@@ -36,6 +36,13 @@ import FoundationNetworking
 /// as `URLCache.shared` on Linux). Accounted bytes are its `currentDiskUsage`, read after
 /// each store or removal (a folder scan, outside the timed call). Keys that are not http(s)
 /// URLs are stored under `https://trace.invalid/` + the percent-encoded key (counted).
+///
+/// Foundation swallows its write errors (`catch { /* Best effort -- do not store on error. */ }`),
+/// so on a full disk it keeps nothing and the replay would count evictions. After each store
+/// the backend checks, with the folder scan it makes anyway (`facts`, outside the timed
+/// call), that the entry's file is there and holds at least the body it was handed; a store
+/// that should have reached the disk and did not fails the run, naming the file system's
+/// free space (`URLCacheStoreCheck`).
 public final class FoundationURLCache: CacheBackend {
     public static let needsKeyNames = true
     public static let holdsPayloads = false
@@ -61,6 +68,10 @@ public final class FoundationURLCache: CacheBackend {
     /// Stores whose identifier has a "/" (bug 2): they never reach the disk.
     private var diskless = 0
     private var usage: (entries: Int, diskBytes: Int)?
+    /// The last store, until the folder scan after it has checked that it reached the disk.
+    private var unchecked: URLCacheStoreCheck.Store?
+    /// Why the run must fail: a store Foundation dropped (thrown at the next call).
+    private var lostStore: DiskError?
 
     public init(_ config: BackendConfig) throws {
         let disk = try config.diskContext(for: Self.name)
@@ -81,7 +92,7 @@ public final class FoundationURLCache: CacheBackend {
     }
 
     public var facts: BackendFacts {
-        let usage = self.usage ?? readUsage()
+        let usage = self.usage ?? readUsage(checking: true)
         self.usage = usage
         return BackendFacts(
             entries: usage.entries, accountedBytes: usage.diskBytes, evictions: max(0, stores - removed - usage.entries),
@@ -100,9 +111,24 @@ public final class FoundationURLCache: CacheBackend {
     }
 
     /// URLCache's own disk usage, and its entry files (names it made; none is opened).
-    private func readUsage() -> (entries: Int, diskBytes: Int) {
+    /// `checking`: the last store is checked against the names (O(files), the same scan).
+    private func readUsage(checking: Bool) -> (entries: Int, diskBytes: Int) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        if checking { checkLastStore(names: names) }
         return (names.count { $0.hasSuffix(".storedcachedurlresponse") }, cache.currentDiskUsage)
+    }
+
+    /// Checks the last store against the folder's `names`; a lost one becomes `lostStore`.
+    private func checkLastStore(names: [String]) {
+        guard let store = unchecked else { return }
+        unchecked = nil
+        if lostStore == nil { lostStore = URLCacheStoreCheck.lost(store, names: names, directory: directory, backend: Self.name) }
+    }
+
+    /// Throws the lost store, once found, from every call after it.
+    private func requireNothingLost() throws {
+        if unchecked != nil { checkLastStore(names: (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []) }
+        if let lostStore { throw lostStore }
     }
 
     /// The request URLCache sees for a key; `counting` (a lookup) counts a non-URL key.
@@ -120,6 +146,7 @@ public final class FoundationURLCache: CacheBackend {
     }
 
     public func get(_ request: Request) throws -> Bool {
+        if lostStore != nil { try requireNothingLost() }
         guard let cached = cache.cachedResponse(for: urlRequest(request, counting: true)) else { return false }
         let own = cached.data.withUnsafeBytes { PayloadContent.matches($0, key: request.keyText) }
         if !own {
@@ -134,6 +161,8 @@ public final class FoundationURLCache: CacheBackend {
     }
 
     public func set(_ request: Request, cost: Int, payload: Payload?) throws {
+        // A replay that read no facts since the last store checks it here (timed, rarely).
+        if unchecked != nil || lostStore != nil { try requireNothingLost() }
         let body = try payload ?? Payload(contentFor: request.keyText, byteCount: cost)
         let urlRequest = urlRequest(request)
         guard let url = urlRequest.url,
@@ -143,11 +172,17 @@ public final class FoundationURLCache: CacheBackend {
         cache.removeCachedResponse(for: urlRequest)  // never store a key twice (bug 1)
         cache.storeCachedResponse(CachedURLResponse(response: response, data: Data(body.bytes)), for: urlRequest)
         stores += 1
-        if Self.identifier(url).contains("/") { diskless += 1 }
+        let identifier = Self.identifier(url)
+        if identifier.contains("/") {
+            diskless += 1
+        } else {
+            unchecked = URLCacheStoreCheck.Store(key: request.keyText, identifier: identifier, bodyBytes: body.byteCount, diskCapacity: diskCapacity)
+        }
         usage = nil
     }
 
     public func remove(_ request: Request) throws {
+        if unchecked != nil || lostStore != nil { try requireNothingLost() }
         let urlRequest = urlRequest(request)
         if cache.cachedResponse(for: urlRequest) != nil { removed += 1 }
         cache.removeCachedResponse(for: urlRequest)
@@ -164,5 +199,8 @@ public final class FoundationURLCache: CacheBackend {
     /// URLCache on Linux has no memory-pressure response.
     public func didReceiveMemoryWarning() -> Int { 0 }
 
-    public func close() throws { folder.release() }
+    public func close() throws {
+        defer { folder.release() }
+        try requireNothingLost()
+    }
 }

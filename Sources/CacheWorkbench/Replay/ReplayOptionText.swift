@@ -57,11 +57,23 @@ public enum ReplayOptionText {
         }
     }
 
-    /// The pixel rules from `--infer-dimensions`, `--decoded-ratio`, `--url-units` and `--device`.
-    public static func pixelRules(inferDimensions: String, decodedRatio: String?, urlUnits: String?, device: DeviceClass?) throws -> PixelCostRules {
+    /// The pixel-pricing options given with `--cost encoded`, where no object is priced by
+    /// pixels: refused (exit 2), naming both, rather than ignored without a word.
+    /// `inferDimensions` is nil when not given (its default, `url`, is no choice of the user's).
+    public static func checkPricingApplies(cost: CostModel?, inferDimensions: String?, decodedRatio: String?, urlUnits: String?) throws {
+        guard cost == .encoded else { return }
+        let given = [("--infer-dimensions", inferDimensions), ("--decoded-ratio", decodedRatio), ("--url-units", urlUnits)].filter { $0.1 != nil }
+        guard let first = given.first else { return }
+        let names = given.map(\.0)
+        let listed = names.count == 1 ? first.0 : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        throw WorkbenchError("\(listed) \(names.count == 1 ? "prices" : "price") objects by pixels, which --cost encoded does not do: every object costs its size column; drop \(names.count == 1 ? "it" : "them") or use --cost pixels or auto")
+    }
+
+    /// The pixel rules from `--infer-dimensions` (nil: `url`), `--decoded-ratio`, `--url-units` and `--device`.
+    public static func pixelRules(inferDimensions: String?, decodedRatio: String?, urlUnits: String?, device: DeviceClass?) throws -> PixelCostRules {
         let ratios = try decodedRatio.map(decodedRatios)
         return PixelCostRules(
-            inferFromURL: try self.inferDimensions(inferDimensions), decodedRatio: ratios?.other, ratioByType: ratios?.byType ?? [:],
+            inferFromURL: try self.inferDimensions(inferDimensions ?? "url"), decodedRatio: ratios?.other, ratioByType: ratios?.byType ?? [:],
             pointScale: try pointScale(urlUnits: urlUnits, device: device))
     }
 

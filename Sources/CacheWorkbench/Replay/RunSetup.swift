@@ -19,8 +19,8 @@ public struct RunSetup {
         /// Capacities already parsed (a sweep's range); when set, `capacities` is not read.
         public var parsedCapacities: [Capacity]?
         public var cost = "auto"
-        /// `url` (read dimensions from image-CDN URL conventions) or `off`.
-        public var inferDimensions = "url"
+        /// `url` (read dimensions from image-CDN URL conventions) or `off`; nil: not given (`url`).
+        public var inferDimensions: String?
         /// Decoded bytes per encoded byte for requests without dimensions (pixel cost).
         public var decodedRatio: String?
         public var ignoreObjectSize = false
@@ -67,6 +67,8 @@ public struct RunSetup {
         } else {
             throw WorkbenchError("unknown cost model '\(arguments.cost)'; known: auto, \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        try ReplayOptionText.checkPricingApplies(
+            cost: costModel, inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits)
         let httpSettings = try ReplayOptionText.httpSettings(arguments.http)
         let path = try arguments.trace ?? BundledTrace.path(http: httpSettings != nil)
         let file = try TraceFile(

@@ -36,7 +36,7 @@ extension SweepRun {
         let http = arguments.http
         var fields: [(String, String)] = [
             ("--trace", trace), ("checksum", checksum), ("--format", arguments.format ?? ""), ("--backend", backends), ("capacities", capacities),
-            ("--cost", arguments.cost), ("--infer-dimensions", arguments.inferDimensions), ("--decoded-ratio", arguments.decodedRatio ?? ""),
+            ("--cost", arguments.cost), ("--infer-dimensions", arguments.inferDimensions ?? "url"), ("--decoded-ratio", arguments.decodedRatio ?? ""),
             ("--device", arguments.device ?? ""), ("--url-units", arguments.urlUnits ?? ""),
             ("--ignore-obj-size", flag(arguments.ignoreObjectSize)), ("--warmup", arguments.warmup ?? ""), ("--no-timing", flag(!arguments.timing)),
             ("--no-materialize", flag(!arguments.materialize)), ("--preload", flag(arguments.preload)), ("--seed", String(arguments.seed)),
