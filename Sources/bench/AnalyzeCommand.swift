@@ -39,10 +39,14 @@ struct AnalyzeCommand: ParsableCommand {
             try PopularityDecay.check(warmup: decayWarmup, window: window)
             let trace = try TraceFile(path: file, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
                                       formatOptions: reading.formatOptions)
+            // Outputs are checked before the trace is read (a FIFO in DIR would block the write).
+            if let csv { try OutputFolder.check(csv, option: "--csv", names: TraceAnalysis.csvFileNames) }
+            if let json { try OutputFile.check(outputs: [("--json", json)], inputs: [file]) }
             let analysis = try TraceAnalysis.compute(trace, window: window, scanLength: scanLength, decayWarmup: decayWarmup)
             if let csv { try analysis.writeCSV(folder: csv, trace: file) }
             if let json { try OutputFile.write(analysis.json(trace: file), to: json) }
-            try StandardOutput.write(analysis.text(label: "\(file) (\(trace.format.name))"))
+            // With --json -, standard output holds the JSON alone; the summary goes to stderr.
+            try StandardOutput.writeTable(analysis.text(label: "\(file) (\(trace.format.name))"), besides: [json])
         }
     }
 }

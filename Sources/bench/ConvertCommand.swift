@@ -38,7 +38,7 @@ struct ConvertCommand: ParsableCommand {
             try reading.writeReadingNotes(path: input)
             let written = try TraceConversion.convert(trace, to: output, as: target)
             let summary = "\(input) → \(output) (\(target.rawValue)): \(written.requests) requests" + (written.skipped > 0 ? ", \(written.skipped) malformed rows skipped" : "")
-                + (written.truncatedTimes > 0 ? ", \(written.truncatedTimes) times cut to whole seconds" : "") + "\n"
+                + written.losses.phrases.map { ", " + $0 }.joined() + "\n"
             // The trace itself may be on standard output: the summary then goes to stderr.
             if written.toFile { try StandardOutput.write(summary) } else { FileDescriptorOutput.write(summary, to: 2) }
         }

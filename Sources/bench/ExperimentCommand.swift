@@ -154,5 +154,5 @@ private func runExperiment<Row>(
     let rows = try run(progress)
     progress.finish()
     if let csv { try OutputFile.write(csvText(rows, environment), to: csv) }
-    try StandardOutput.write(table(rows))
+    try StandardOutput.writeTable(table(rows), besides: [csv])
 }

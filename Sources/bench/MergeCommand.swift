@@ -38,14 +38,15 @@ struct MergeCommand: ParsableCommand {
             let planned = try SweepPlan.read(path: plan)
             try ShardMerge.checkOutput(csv, plan: planned, planPath: plan, results: results, against: against)
             let merge = try ShardMerge(plan: planned, planPath: plan, inputs: results)
+            // --against is read (and a bad one refused) before anything is written.
+            let differences = try against.map { try merge.differences(from: $0) }
             if let csv { try OutputFile.write(merge.merged, to: csv) } else { try StandardOutput.write(merge.merged) }
             FileDescriptorOutput.write("bench: merged \(merge.rows) points from \(results.count) files\n", to: 2)
             // A failed row is a failed point, never a finished sweep.
             if !merge.failed.isEmpty {
                 FileDescriptorOutput.write("bench: failed: \(merge.failed.count) of \(merge.rows) points failed: \(merge.failed.prefix(8).joined(separator: "; "))\(merge.failed.count > 8 ? "; …" : ""); run their shards again (a shard runs its failed points again, keeping the rest), then merge\n", to: 2)
             }
-            if let against {
-                let differences = try merge.differences(from: against)
+            if let against, let differences {
                 guard differences.isEmpty else {
                     for line in differences { FileDescriptorOutput.write("bench: differs: \(line)\n", to: 2) }
                     throw ExitCode(1)

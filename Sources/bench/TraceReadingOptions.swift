@@ -33,10 +33,13 @@ struct TraceReadingOptions: ParsableArguments {
     @Flag(name: .long, help: "Skip malformed trace rows and report how many, instead of stopping at the first.")
     var skipBad = false
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Text formats: the longest line accepted (default 16MiB); a longer one stops the read with its line number.", valueName: "size"))
+    var maxLineBytes: String?
+
     var formatOptions: [String: String] {
         [
             "columns": columns, "header": header, "delimiter": delimiter, "status": status, "har-pages": harPages, "har-view": harView,
-            "drop-query": dropQuery ? "on" : nil, "images-only": imagesOnly ? "on" : nil,
+            "drop-query": dropQuery ? "on" : nil, LineLengthLimit.optionName: maxLineBytes, "images-only": imagesOnly ? "on" : nil,
         ].compactMapValues { $0 }
     }
 }

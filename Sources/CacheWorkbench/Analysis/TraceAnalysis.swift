@@ -6,6 +6,14 @@ import Foundation
 /// libCacheSim's readers store `clock_time` as an integer); an object's size is the size
 /// of its latest request; windows are `window` seconds long and start at the first request.
 ///
+/// A trace whose time goes backwards (a request earlier than the one before it) is
+/// counted (`timeBackwardsRows`) and read by rules that keep every figure non-negative:
+/// times count from the earliest request (the first one in an ordered trace, so ordered
+/// traces keep traceAnalyzer's figures); the span is the latest time minus the earliest;
+/// windows advance with the latest time seen, a request earlier than its window counted in
+/// it; a re-request earlier than the object's previous request has reuse time 0
+/// (`reuseTimesClamped` of them).
+///
 /// Memory O(objects + requests) (the stack distances need a tree over request positions);
 /// time O(n log n).
 public struct TraceAnalysis: Sendable {
@@ -14,8 +22,14 @@ public struct TraceAnalysis: Sendable {
     /// Sum of every request's size, and of every object's first-request size.
     public var requestBytes: ByteTotal = 0
     public var objectBytes: ByteTotal = 0
+    /// The earliest request's time (whole seconds), and the span: the latest time minus
+    /// the earliest, never negative.
     public var startTime = 0
     public var endTime = 0
+    /// Requests earlier than the request before them (time goes backwards there).
+    public var timeBackwardsRows = 0
+    /// Re-requests earlier than the object's previous request: reuse time counted as 0.
+    public var reuseTimesClamped = 0
     /// `xHit[k]` = objects requested exactly k + 1 times, for k < `trackedHits`.
     public var xHit: [Int] = []
     /// Request counts of the most popular objects, most popular first.
@@ -76,8 +90,17 @@ public struct TraceAnalysis: Sendable {
         var decay = PopularityDecay(window: window, warmup: decayWarmup)
         analysis.popularityDecay = decay
         guard let first = list.first else { return analysis }
-        analysis.startTime = wholeSeconds(first.time)
-        let last = list.lazy.map { wholeSeconds($0.time) }.max() ?? analysis.startTime
+        // O(n): the earliest and latest time, and the rows where time goes backwards.
+        var earliest = wholeSeconds(first.time), last = earliest, previous = first.time
+        for request in list {
+            let time = wholeSeconds(request.time)
+            earliest = min(earliest, time)
+            last = max(last, time)
+            if request.time < previous { analysis.timeBackwardsRows += 1 }
+            previous = request.time
+        }
+        analysis.startTime = earliest
+        analysis.endTime = last - earliest
         // Both ends are within ±2e18, so the span (and every difference below) fits an Int.
         guard (last - analysis.startTime) / window < maximumWindows else {
             throw WorkbenchError("--window \(window): the trace spans \(last - analysis.startTime) s, over \(maximumWindows) windows; give a longer --window")
@@ -89,7 +112,6 @@ public struct TraceAnalysis: Sendable {
         defer { tree.deallocate() }
         for (index, request) in list.enumerated() {
             let time = wholeSeconds(request.time) - analysis.startTime
-            analysis.endTime = time
             analysis.requests += 1
             analysis.requestBytes += ByteTotal(request.size)
             analysis.sizeRequests[request.size, default: 0] += 1
@@ -99,7 +121,8 @@ public struct TraceAnalysis: Sendable {
                 // analyzer.cpp: first seen in window compares window indexes time / window.
                 firstInWindow = state.lastTime / window != time / window
                 decay.add(time: time, created: state.created, firstInWindow: firstInWindow)
-                analysis.reuseSeconds[(time - state.lastTime) / rtimeGranularity, default: 0] += 1
+                if time < state.lastTime { analysis.reuseTimesClamped += 1 }
+                analysis.reuseSeconds[max(0, time - state.lastTime) / rtimeGranularity, default: 0] += 1
                 analysis.reuseRequests[LogBins.bin(index - state.lastIndex), default: 0] += 1
                 // Each object marks only its latest position, so the marks after the
                 // previous one count the distinct objects seen since.

@@ -1,17 +1,15 @@
 import Foundation
 
 /// Writes `bench analyze --csv DIR`: the folder is made when missing; each table is one
-/// file written whole (OutputFile's rules).
+/// file written whole, by the rule of every output folder (`OutputFolder`).
 extension TraceAnalysis {
+    /// The files `--csv DIR` writes, known before any analysis (for `OutputFolder.check`).
+    public static var csvFileNames: [String] { TraceAnalysis().csvFiles(trace: "").map(\.name) }
+
     public func writeCSV(folder: String, trace: String) throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw WorkbenchError("--csv \(folder): not a folder") }
-        } else if mkdir(folder, 0o755) != 0 {
-            throw WorkbenchError("--csv \(folder): cannot make the folder: \(String(cString: strerror(errno)))")
-        }
+        try OutputFolder.make(folder, option: "--csv")
         for file in csvFiles(trace: trace) {
-            try OutputFile.write(file.text, to: (folder as NSString).appendingPathComponent(file.name))
+            try OutputFile.write(file.text, to: try OutputFolder.entry(file.name, in: folder))
         }
     }
 }

@@ -15,7 +15,8 @@ extension TraceAnalysis {
         var summary: [[String]] = [
             ["trace", trace], ["requests", "\(requests)"], ["objects", "\(objects)"],
             ["request_bytes", "\(requestBytes)"], ["object_bytes", "\(objectBytes)"],
-            ["time_span_seconds", "\(endTime)"], ["window_seconds", "\(window)"],
+            ["time_span_seconds", "\(endTime)"], ["time_backwards_rows", "\(timeBackwardsRows)"],
+            ["reuse_times_clamped", "\(reuseTimesClamped)"], ["window_seconds", "\(window)"],
             ["compulsory_miss_ratio", number(compulsoryMissRatio)],
             ["byte_compulsory_miss_ratio", number(byteCompulsoryMissRatio)],
             ["one_hit_wonders", "\(oneHitWonders)"],
@@ -64,7 +65,7 @@ extension TraceAnalysis {
     public func csvFiles(trace: String) -> [(name: String, text: String)] {
         tables(trace: trace).map { table in
             let lines = [table.header] + table.rows
-            return (table.name + ".csv", lines.map { $0.map(CSVReport.quote).joined(separator: ",") }.joined(separator: "\n") + "\n")
+            return (table.name + ".csv", lines.map { $0.map(CSVReport.escape).joined(separator: ",") }.joined(separator: "\n") + "\n")
         }
     }
 

@@ -10,6 +10,9 @@ extension TraceAnalysis {
         lines.append("objects               \(objects)")
         lines.append("bytes requested       \(requestBytes) (objects: \(objectBytes))")
         lines.append("time span             \(endTime) s")
+        if timeBackwardsRows > 0 {
+            lines.append("time order            goes backwards at \(timeBackwardsRows) of \(requests) requests (earlier than the one before); span = latest - earliest time, windows from the earliest, \(reuseTimesClamped) reuse times below 0 counted as 0")
+        }
         lines.append("compulsory miss ratio \(four(compulsoryMissRatio)) of requests, \(four(byteCompulsoryMissRatio)) of bytes")
         let share = objects == 0 ? 0 : Double(oneHitWonders) / Double(objects)
         lines.append("one-hit wonders       \(oneHitWonders) objects (\(four(share)) of objects)")

@@ -151,9 +151,9 @@ public struct BlobSizeExperiment {
     public static func csv(_ rows: [Row], environment: RunEnvironment) -> String {
         var text = "backend,blob_bytes,blobs,reads,write_us,read_us,write_amplification,disk_footprint_bytes,space_amplification,fsyncs,git_rev,swift_version\n"
         for row in rows {
-            text += "\(row.backend),\(row.blobBytes),\(row.blobs),\(row.reads),\(row.writeMicroseconds),\(row.readMicroseconds),"
+            text += "\(CSVReport.escape(row.backend)),\(row.blobBytes),\(row.blobs),\(row.reads),\(row.writeMicroseconds),\(row.readMicroseconds),"
             text += "\(row.writeAmplification),\(row.footprintBytes),\(row.spaceAmplification),\(row.fsyncs),"
-            text += "\(CSVReport.escape(environment.gitRevision)),\(environment.swiftVersion)\n"
+            text += "\(CSVReport.escape(environment.gitRevision)),\(CSVReport.escape(environment.swiftVersion))\n"
         }
         return text
     }

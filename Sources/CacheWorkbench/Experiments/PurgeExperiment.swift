@@ -71,7 +71,7 @@ public struct PurgeExperiment {
         var text = "backend,entries,removed,round,purge_ns,git_rev,swift_version\n"
         for row in rows {
             for (round, value) in row.purgeNanoseconds.enumerated() {
-                text += "\(row.backend),\(row.entries),\(row.removed),\(round + 1),\(value),\(CSVReport.escape(environment.gitRevision)),\(environment.swiftVersion)\n"
+                text += "\(CSVReport.escape(row.backend)),\(row.entries),\(row.removed),\(round + 1),\(value),\(CSVReport.escape(environment.gitRevision)),\(CSVReport.escape(environment.swiftVersion))\n"
             }
         }
         return text

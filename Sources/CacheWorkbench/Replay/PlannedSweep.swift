@@ -31,6 +31,8 @@ public struct PlannedSweep {
         guard let results = csv ?? shard.map({ SweepPlan.shardResultsPath(plan: planPath, index: $0.index, count: $0.count) }) else {
             throw WorkbenchError("bench sweep --plan \(planPath) without --shard runs every point here: name the results file with --csv")
         }
+        // A name the workbench chose (beside the plan) follows the output-folder rule.
+        if csv == nil { try OutputFolder.checkEntry(results) }
         // The plan is an input too (the trace is checked with the sweep's own outputs).
         try OutputFile.check(outputs: [("--csv", results)], inputs: [planPath], inputName: { "\($0), the plan this runs" })
         arguments.run.csv = results

@@ -64,14 +64,10 @@ public enum PlotCharts {
         guard !inputs.isEmpty else { throw WorkbenchError("bench plot: give at least one CSV (results, mrc, similar-keys or blob-size)") }
         let options = try look.options()
         try PythonScript.checkReadable(inputs, timeline: timeline)
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw WorkbenchError("--out \(out): exists and is not a folder") }
-        } else {
-            guard mkdir(out, 0o755) == 0 else { throw WorkbenchError("--out \(out): cannot make the folder: \(String(cString: strerror(errno)))") }
-        }
         // `bench analyze --csv` folders, given by their summary.csv, have charts of their own.
         let analysis = timeline == nil && inputs.allSatisfy(AnalysisCharts.isSummary)
+        try OutputFolder.check(out, option: "--out", names: analysis ? AnalysisCharts.names : names)
+        try OutputFolder.make(out, option: "--out")
         return try PythonScript.withStagingFolder(in: out) { staging in
             try moveCharts(from: staging, to: out, inputs: inputs, timeline: timeline, options: options,
                            script: analysis ? AnalysisCharts.script : "plot.py", names: analysis ? AnalysisCharts.names : names)
@@ -89,8 +85,7 @@ public enum PlotCharts {
             guard names.contains(name), String(line) == staging + "/" + name else {
                 throw WorkbenchError("scripts/\(script) named an unexpected file: \(line)")
             }
-            let target = out + "/" + name
-            if try OutputFile.kind(of: target) == .special { throw WorkbenchError("\(target): not a regular file; charts are not written over it") }
+            let target = try OutputFolder.entry(name, in: out)
             guard rename(staging + "/" + name, target) == 0 else {
                 throw WorkbenchError("\(target): cannot move the chart into place: \(String(cString: strerror(errno)))")
             }

@@ -132,6 +132,7 @@ public final class CSVTraceReader: AppendingRequestSource {
             if available > 0 {
                 let newline = memchr(base, 0x0A, available).map { UnsafeRawPointer($0) - base }
                 if let newline, splitUnquoted(base, length: newline) {
+                    try LineLengthLimit.check(available: newline, limit: options.maxLineBytes, path: path, line: linesConsumed + 1)
                     file.start += newline + 1
                     linesConsumed += 1
                     return linesConsumed
@@ -139,6 +140,8 @@ public final class CSVTraceReader: AppendingRequestSource {
                 if newline != nil || file.atEOF {
                     let line = linesConsumed + 1
                     if let (consumed, newlines) = try splitQuoted(base, available: available, line: line) {
+                        let endsInLineFeed = consumed > 0 && base.load(fromByteOffset: consumed - 1, as: UInt8.self) == 0x0A
+                        try LineLengthLimit.check(available: endsInLineFeed ? consumed - 1 : consumed, limit: options.maxLineBytes, path: path, line: line)
                         file.start += consumed
                         linesConsumed += 1 + newlines
                         return line
@@ -147,6 +150,8 @@ public final class CSVTraceReader: AppendingRequestSource {
             } else if file.atEOF {
                 return nil
             }
+            // The row has not ended within what is held: it is at least that long.
+            try LineLengthLimit.check(available: available, limit: options.maxLineBytes, path: path, line: linesConsumed + 1)
             if !(try file.refill()) && file.end == file.start { return nil }
             if file.capacity > scratchCapacity { growScratch() }
         }

@@ -98,16 +98,20 @@ final class LineTraceReader<Format: LineFormat>: AppendingRequestSource {
             let available = file.end - file.start
             let base = UnsafeRawPointer(file.buffer + file.start)
             if available > 0, let newline = memchr(base, 0x0A, available).map({ UnsafeRawPointer($0) - base }) {
+                try LineLengthLimit.check(available: newline, limit: options.maxLineBytes, path: path, line: line + 1)
                 let count = split(base, length: newline)
                 file.start += newline + 1
                 return count
             }
             if file.atEOF {
                 guard available > 0 else { return nil }
+                try LineLengthLimit.check(available: available, limit: options.maxLineBytes, path: path, line: line + 1)
                 let count = split(base, length: available)
                 file.start += available
                 return count
             }
+            // No line end in what is held: the line is at least that long.
+            try LineLengthLimit.check(available: available, limit: options.maxLineBytes, path: path, line: line + 1)
             _ = try file.refill()
         }
     }

@@ -88,11 +88,15 @@ public struct ReadOptions: Sendable, Equatable {
     public var skipBadRows: Bool
     /// Format-specific settings (`columns`, `header`, `delimiter` for libcachesim-csv).
     public var formatOptions: [String: String]
+    /// The longest line a text format's reader accepts (`LineLengthLimit`).
+    public var maxLineBytes: Int
 
-    public init(keepKeyNames: Bool = true, skipBadRows: Bool = false, formatOptions: [String: String] = [:]) {
+    public init(keepKeyNames: Bool = true, skipBadRows: Bool = false, formatOptions: [String: String] = [:],
+                maxLineBytes: Int = LineLengthLimit.defaultBytes) {
         self.keepKeyNames = keepKeyNames
         self.skipBadRows = skipBadRows
         self.formatOptions = formatOptions
+        self.maxLineBytes = maxLineBytes
     }
 }
 

@@ -23,18 +23,39 @@ public enum TraceConversion {
         }
     }
 
-    /// Returns the requests written, the malformed rows skipped, the requests whose time
-    /// lost a fraction of a second (lcs holds whole seconds), and whether the output was a
-    /// regular file (not a stream such as standard output).
+    /// What a conversion wrote: requests, malformed rows skipped, what was lost
+    /// (`ConversionLosses`), and whether the output was a regular file (not a stream).
+    public struct Outcome: Sendable {
+        public var requests: Int
+        public var skipped: Int
+        public var losses: ConversionLosses
+        public var toFile: Bool
+    }
+
+    /// Reads the whole trace (the binary targets need every next access), counting what
+    /// each request loses in `target` as it is read; key text is kept only for csv.
+    /// O(n) time and memory.
     @discardableResult
-    public static func convert(_ trace: TraceFile, to path: String, as target: Target) throws -> (requests: Int, skipped: Int, truncatedTimes: Int, toFile: Bool) {
-        let loaded = try InMemoryTrace.load(trace, keepKeyNames: target == .csv)
-        var truncated = 0
-        switch target {
-        case .csv: try TraceExport.write(loaded, to: path, shape: .native(withOp: true))
-        case .oracleGeneral: try OracleGeneralWriter.write(loaded.requests, label: trace.label, to: path)
-        case .lcs: truncated = try LCSWriter.write(loaded.requests, label: trace.label, to: path)
+    public static func convert(_ trace: TraceFile, to path: String, as target: Target) throws -> Outcome {
+        let source = try trace.open(keepKeyNames: true)
+        var requests: [Request] = []
+        var losses = ConversionLosses()
+        while true {
+            let mark = requests.count
+            guard try source.append(to: &requests, limit: 1 << 16) > 0 else { break }
+            for index in mark..<requests.count {
+                losses.count(requests[index], in: target)
+                requests[index].http = nil
+                if target != .csv { requests[index].name = nil }
+            }
         }
-        return (loaded.requests.count, loaded.skippedRows, truncated, !OutputFile.standardOutputNames.contains(path) && (try? OutputFile.kind(of: path)) != .special)
+        switch target {
+        case .csv:
+            try TraceExport.write(InMemoryTrace(label: trace.label, requests: requests), to: path, shape: .native(withOp: true))
+        case .oracleGeneral: try OracleGeneralWriter.write(requests, label: trace.label, to: path)
+        case .lcs: try LCSWriter.write(requests, label: trace.label, to: path)
+        }
+        return Outcome(requests: requests.count, skipped: source.skippedRows, losses: losses,
+                       toFile: !OutputFile.standardOutputNames.contains(path) && (try? OutputFile.kind(of: path)) != .special)
     }
 }

@@ -12,6 +12,8 @@ public struct TraceFile: Trace {
     /// `--format`, nor told by the file's name or a header naming its columns); said in a
     /// note on every run, since a wrong guess must not be silent.
     public let guess: String?
+    /// `--max-line-bytes` (`LineLengthLimit`), checked here so a bad value fails at once.
+    public let maxLineBytes: Int
 
     public init(path: String, format: TraceFormat? = nil, skipBadRows: Bool = false, formatOptions: [String: String] = [:]) throws {
         try Self.checkRegularFile(path)
@@ -35,6 +37,10 @@ public struct TraceFile: Trace {
         // Bad format options fail now, before any replay.
         if self.format.name == "libcachesim-csv" { _ = try LibCacheSimCSVFormat(options: formatOptions) }
         if self.format.name == "har" { _ = try HARFilter(formatOptions) }
+        maxLineBytes = try LineLengthLimit.bytes(formatOptions)
+        if formatOptions[LineLengthLimit.optionName] != nil, LineLengthLimit.formatsWithoutLines.contains(self.format.name) {
+            throw WorkbenchError("--\(LineLengthLimit.optionName) applies to text formats read line by line, and \(path) is read as \(self.format.name), which is not")
+        }
     }
 
     public var label: String { path }
@@ -56,7 +62,7 @@ public struct TraceFile: Trace {
     }
 
     public func open(keepKeyNames: Bool) throws -> any RequestSource {
-        try format.open(path, ReadOptions(keepKeyNames: keepKeyNames, skipBadRows: skipBadRows, formatOptions: formatOptions))
+        try format.open(path, ReadOptions(keepKeyNames: keepKeyNames, skipBadRows: skipBadRows, formatOptions: formatOptions, maxLineBytes: maxLineBytes))
     }
 }
 
