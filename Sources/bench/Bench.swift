@@ -14,6 +14,7 @@ public enum BenchCommandLine {
         } catch {
             fail(String(describing: error))
         }
+        Interruption.install()
         Bench.main()
     }
 }
@@ -46,6 +47,10 @@ struct Bench: ParsableCommand {
             try command.run()
         } catch let code as ExitCode {
             exit(withError: code)
+        } catch let interrupted as Interrupted {
+            // Stopped at a safe point: what is unfinished is removed, what was kept is said.
+            FileDescriptorOutput.write("bench: \(ErrorText.escapingControls(Interruption.finish(interrupted)))\n", to: 2)
+            exit(withError: ExitCode(interrupted.exitStatus))
         } catch {
             let status = exitCode(for: error)
             if status == .success {
@@ -66,6 +71,8 @@ func reportingErrors(_ body: () throws -> Void) throws {
         try body()
     } catch let error as ExitCode {
         throw error
+    } catch let error as Interrupted {
+        throw error  // Bench.main says what was kept and exits 130/143
     } catch let error as TraceError {
         fail(error.description)
     } catch let error as WorkbenchError {

@@ -35,6 +35,8 @@ struct ConvertCommand: ParsableCommand {
                                       formatOptions: reading.formatOptions)
             let target = try TraceConversion.Target(named: to, path: output)
             try OutputFile.check(outputs: [("output", output)], inputs: [input])
+            let lock = try OutputLock.claim([output])  // a second writer of the same file is refused
+            defer { withExtendedLifetime(lock) {} }
             try reading.writeReadingNotes(path: input)
             let written = try TraceConversion.convert(trace, to: output, as: target)
             let summary = "\(input) → \(output) (\(target.rawValue)): \(written.requests) requests" + (written.skipped > 0 ? ", \(written.skipped) malformed rows skipped" : "")

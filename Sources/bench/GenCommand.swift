@@ -68,6 +68,8 @@ struct GenCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             if let out { try OutputFile.check(outputs: [("--out", out)], inputs: []) }
+            let lock = try OutputLock.claim([out])  // a second gen (or run) writing the same file is refused
+            defer { withExtendedLifetime(lock) {} }
             if format == "har" {
                 var spec = HTTPSessionSpec()
                 spec.requests = requests

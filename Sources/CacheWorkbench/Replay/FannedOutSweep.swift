@@ -169,6 +169,7 @@ struct FannedOutSweep {
             if let fraction = source.progress { progress(fraction) }
         }
         while let chunk = try source.nextChunk() {
+            try Interruption.check()  // a safe point: between chunks
             block.append(contentsOf: chunk)
             if block.count >= Self.block { try feedBlock() }
         }

@@ -77,6 +77,7 @@ public struct Replayer {
                 break
             }
             if session.loop.tally.failure != nil { break }
+            try Interruption.check()  // a safe point: between chunks (one atomic load per chunk)
             if let progress = options.progress {
                 let now = MonotonicClock.now()
                 if now >= nextProgress {

@@ -309,13 +309,17 @@ public struct RunPlan: Sendable {
             throw error
         } catch let error as WorkbenchError {
             throw error  // a bad option: every run of this backend would fail the same way
+        } catch let error as Interrupted {
+            throw error  // SIGINT/SIGTERM: the command stops; the folder goes in the defer above
         } catch {
             run.tally.failure = String(describing: error)
         }
         if let folder, let probe = config.disk?.probe {
+            var info = stat()
             run.measurement = DiskMeasurement(
                 folder: folder.path, kept: !folder.temporary || disk.keep, io: backend.probesIO ? probe.totals : nil,
-                footprintBytes: DiskFootprint.allocatedBytes(under: folder.path))
+                footprintBytes: DiskFootprint.allocatedBytes(under: folder.path),
+                createdFolders: folder.missing.filter { lstat($0, &info) == 0 })
         }
         return run
     }

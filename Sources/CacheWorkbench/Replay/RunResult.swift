@@ -75,6 +75,9 @@ public struct RunResult: Sendable {
     var replayed: Bool { method == "replay" }
 
     public var failed: Bool { tally.failure != nil }
+    /// Failed before the replay read a request (a refused cache folder, a backend that could
+    /// not be made): the row's counts and opening say nothing about the trace or the folder.
+    public var failedBeforeReplay: Bool { failed && tally.traceRequests == 0 }
 
     /// The backend as the list named it: `nscache[key-hash=cf]` for a variant.
     public var backendLabel: String { variant.isEmpty ? backend : "\(backend)[\(variant)]" }

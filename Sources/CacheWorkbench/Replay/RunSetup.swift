@@ -154,6 +154,9 @@ public struct RunSetup {
     }
 
     public func execute(progress: ProgressLine) throws -> Outcome {
+        // Before any work: a second run writing the same file is refused at once (`OutputLock`).
+        let locks = try OutputLock.claim([csvPath, jsonPath, timelinePath])
+        defer { withExtendedLifetime(locks) {} }
         let environment = RunEnvironment.current()
         var plan = self.plan
         plan.options.progress = { progress.update($0) }

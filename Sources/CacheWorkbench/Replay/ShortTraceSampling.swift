@@ -42,6 +42,7 @@ public struct ShortTraceSampling: Sendable, Equatable {
         let source = try trace.open(keepKeyNames: false)
         var count = 0
         while count < limit, let chunk = try source.nextChunk() {
+            try Interruption.check()
             for request in chunk where request.size > 0 || (httpMode && request.http?.isHEAD == true) { count += 1 }
         }
         return min(count, limit)

@@ -52,6 +52,8 @@ public struct SweepRun {
     private var plan: RunPlan
     private let csvPath: String?
     private let journal: SweepJournal?
+    /// The CSV's claim (`OutputLock`): a `bench run` or another sweep on it is refused.
+    private let outputLocks: [OutputLock]
     private let jobs: Int
     private let points: [Point]
     private let onlyPoints: Set<Int>?
@@ -90,6 +92,9 @@ public struct SweepRun {
         planID = arguments.planID
         fanOut = arguments.fanOut
         let fingerprint = Self.fingerprint(plan, arguments: arguments.run, planID: arguments.planID, points: arguments.onlyPoints)
+        // A sweep writing this journal is named as such (before the CSV's own lock, which it holds too).
+        if let csv = csvPath { try SweepJournal.refuseIfLocked(csv + ".partial") }
+        outputLocks = try OutputLock.claim([csvPath])
         if let csv = csvPath, !OutputFile.standardOutputNames.contains(csv), try OutputFile.kind(of: csv) != .special {
             journal = try SweepJournal(
                 path: csv + ".partial", fingerprint: fingerprint, resume: arguments.resume,
@@ -115,6 +120,7 @@ public struct SweepRun {
         for line in try plan.largeShareNotes() { progress.note(line) }  // said first: a refusal below rests on them
         try plan.checkMaterializedMemory(concurrent: min(jobs, max(1, points.count)))
         let journal = self.journal
+        if let journal { try checkResumedRows(journal, plan: plan, environment: environment) }
         // To standard output, a pipe or a device (no journal): each row as it finishes.
         let stream: RowStream? = try csvPath.flatMap { path in journal == nil ? RowStream(try OutputFile(path)) : nil }
         try stream?.write(RunResult.columnNames.joined(separator: ","))
@@ -230,6 +236,53 @@ public struct SweepRun {
         let anyFailed = results.contains(where: \.failed) || finished.values.contains { Self.isFailedRow($0) }
         let table = results.isEmpty ? "all \(points.count) points were already finished\n" : TableReport.render(results, environment: environment)
         return Outcome(results: results, resumedRows: finished.count, table: table, notes: notes, anyFailed: anyFailed)
+    }
+
+    /// The columns a point determines before it runs, whatever its replay measures: what
+    /// a resumed row must hold to be that point's. Not compared: the measured columns, the
+    /// build's (git_rev, swift_version: a resume may use another build), `command` (a
+    /// resume adds --resume), `capacity_rule` (an exact curve's rows word it apart), `backend_options` (the backend instance's own settings, known
+    /// only once one is made; the fingerprint pins the options they come from) and
+    /// `preloaded`.
+    static let determinedColumns = [
+        "trace", "trace_sha256", "mode", "backend", "variant", "cost_model", "capacity_bytes", "capacity_spec",
+        "working_set_bytes", "seed", "timing", "materialized", "memory_warning_schedule", "pixel_rules",
+        "ignore_obj_size", "model_of", "device", "unique_objects", "sweep_point", "plan_id", "http_settings",
+    ]
+
+    /// Refuses a resumed row whose determined columns (`determinedColumns`) differ from what
+    /// this sweep writes for its point (a row not run by this sweep, or edited since), naming
+    /// the journal line. The expected cells are those of the point's row made by
+    /// `RunPlan.result` from an empty tally, written by the same writer. Needs
+    /// `scanSummaries()`. O(resumed rows × columns).
+    func checkResumedRows(_ journal: SweepJournal, plan: RunPlan, environment: RunEnvironment) throws {
+        guard !journal.finishedRows.isEmpty else { return }
+        let hasDimensions = plan.costModel == nil ? try RunPlan.hasDimensions(plan.trace) : false
+        let columns = RunResult.columnNames
+        var expected: [Int: [String]] = [:]
+        for backend in plan.backends {
+            let prepared = try plan.preparedPoints(backend, trace: plan.trace, summaries: plan.knownSummaries, hasDimensions: hasDimensions, nextAccess: nil)
+            for point in points where point.backend.label == backend.label && journal.finishedRows[point.index] != nil {
+                guard let made = prepared.first(where: { $0.capacity == point.capacity }) else { continue }
+                var result = plan.result(
+                    made, tally: ReplayTally(), spread: nil, warningCost: nil, settings: "", measurement: nil, runIndex: point.index,
+                    trace: plan.trace, loadSeconds: nil, environment: environment)
+                result.sweepPoint = point.index
+                result.planID = planID
+                var cells = result.cells.map(CSVReport.field).map { CSVRowText.fields(of: $0).first ?? "" }
+                if let http = columns.firstIndex(of: "http_settings") { cells[http] = CSVReport.neutralized(plan.options.http?.description ?? "") }
+                expected[point.index] = cells
+            }
+        }
+        for (index, row) in journal.finishedRows.sorted(by: { $0.key < $1.key }) {
+            guard let want = expected[index] else { continue }
+            let fields = CSVRowText.fields(of: row)
+            for name in Self.determinedColumns {
+                guard let column = columns.firstIndex(of: name), column < fields.count, fields[column] != want[column] else { continue }
+                let at = journal.finishedLines[index].map { "\(journal.path):\($0)" } ?? "\(journal.path) (a row carried from the results file)"
+                throw WorkbenchError("\(at): the row journaled as point \(index) has \(name) \(ErrorText.quote(fields[column])), this sweep's point \(index) has \(ErrorText.quote(want[column])); the journal is damaged or edited: remove that line (the point runs again) or the file")
+            }
+        }
     }
 
     /// Each point's estimated cost (`SweepPlan.estimate`), by point index; needs the plan's

@@ -39,6 +39,14 @@ enum CSVRowText {
         return String(result)
     }
 
+    /// A row read back (a journal's, a results file's), written again field by field through
+    /// the results CSV's writer (`CSVReport.escape`): the same text for a row the workbench
+    /// wrote (each step is idempotent on its output), a neutralized one for a cell edited to
+    /// start a formula. O(length).
+    static func rewritten(_ fields: [String]) -> String {
+        fields.map(CSVReport.escape).joined(separator: ",")
+    }
+
     /// The fields of one RFC 4180 row (as `CSVReport` writes them).
     static func fields(of row: String) -> [String] {
         var fields: [String] = []

@@ -55,6 +55,7 @@ public final class OutputFile {
         if let temporaryPath {
             close(descriptor)
             unlink(temporaryPath)
+            Interruption.finished(temporaryPath)
         } else if descriptor != STDOUT_FILENO {
             close(descriptor)
         }
@@ -102,6 +103,7 @@ public final class OutputFile {
             if descriptor != STDOUT_FILENO, close(descriptor) != 0 { throw Self.failure(path, "close failed: \(Self.errnoText())") }
             return
         }
+        defer { Interruption.finished(temporaryPath) }  // renamed into place or removed below
         guard close(descriptor) == 0 else {
             let reason = Self.errnoText()
             unlink(temporaryPath)
@@ -121,6 +123,7 @@ public final class OutputFile {
         if let temporaryPath {
             close(descriptor)
             unlink(temporaryPath)
+            Interruption.finished(temporaryPath)
         } else if descriptor != STDOUT_FILENO {
             close(descriptor)
         }
@@ -223,7 +226,9 @@ public final class OutputFile {
         let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard opened >= 0 else { throw failure(path, "cannot create a temporary file in \(folder): \(errnoText())") }
         fchmod(opened, 0o644)
-        return (opened, String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let made = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Interruption.created(made)  // removed at a SIGINT/SIGTERM exit unless committed or discarded first
+        return (opened, made)
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {

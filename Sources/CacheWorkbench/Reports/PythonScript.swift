@@ -47,7 +47,11 @@ enum PythonScript {
             throw WorkbenchError("\(parent): cannot make a temporary folder in it: \(String(cString: strerror(errno)))")
         }
         let staging = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: staging) }
+        Interruption.created(staging, folder: true)  // removed at a SIGINT/SIGTERM exit too
+        defer {
+            try? FileManager.default.removeItem(atPath: staging)
+            Interruption.finished(staging)
+        }
         return try body(staging)
     }
 
@@ -73,18 +77,26 @@ enum PythonScript {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        // Standard error is read on another thread: a script that fills one pipe while the
-        // other is being read would otherwise block.
+        // Both pipes are read on other threads (a script that fills one pipe while the other
+        // is being read would otherwise block), while this one watches for SIGINT/SIGTERM:
+        // the script is stopped too (a SIGTERM sent to bench alone never reaches it), then
+        // the staging folder goes with the unwinding.
         let errorData = DataBox()
+        let outputData = DataBox()
         let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData.data = errors.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+        for (pipe, box) in [(errors, errorData), (output, outputData)] {
+            group.enter()
+            DispatchQueue.global().async {
+                box.data = pipe.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
         }
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        group.wait()
+        while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if Interruption.signal != nil, process.isRunning { process.terminate() }
+        }
         process.waitUntilExit()
+        try Interruption.check()
+        let printed = String(decoding: outputData.data, as: UTF8.self)
         let complaints = String(decoding: errorData.data, as: UTF8.self).split(separator: "\n").map(String.init)
         guard process.terminationStatus == 0 else {
             let marker = errorPrefix + ": error: "

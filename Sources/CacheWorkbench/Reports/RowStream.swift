@@ -34,6 +34,7 @@ public final class FinishedRowsCSV {
         } else {
             try OutputFile.write(CSVReport.render(results), to: path)
         }
+        Interruption.kept(path, "\(results.count) finished \(results.count == 1 ? "row" : "rows")")
     }
 
     /// Ends the file: a run with no rows still leaves the header.

@@ -21,6 +21,8 @@ final class SweepJournal: @unchecked Sendable {
     let path: String
     /// Rows already finished, by point index.
     private(set) var finishedRows: [Int: String] = [:]
+    /// The journal line each resumed row was read from, by point index.
+    private(set) var finishedLines: [Int: Int] = [:]
     private let descriptor: Int32
 
     init(path: String, fingerprint: String, resume: Bool, points: [SweepJournalText.PlannedPoint]) throws {
@@ -36,6 +38,9 @@ final class SweepJournal: @unchecked Sendable {
                 throw WorkbenchError("\(path): cannot create the sweep journal: \(String(cString: strerror(errno)))")
             }
             self.descriptor = descriptor  // closed by deinit from here on
+            // Until its first point is journaled it holds nothing worth keeping: a SIGINT/SIGTERM
+            // exit removes it (`append` hands it over as kept).
+            Interruption.created(path)
             try Self.lock(descriptor, path: path)
             try write(fingerprint + "\n" + header + "\n")
             return
@@ -62,6 +67,9 @@ final class SweepJournal: @unchecked Sendable {
         bytes.removeLast(bytes.count - read)
         let parsed = try SweepJournalText.parse(bytes, path: path, fingerprint: fingerprint, columns: RunResult.columnNames, points: points)
         finishedRows = parsed.rows
+        finishedLines = parsed.lines
+        journaled = Set(parsed.rows.keys)
+        sayKept()
         let complete = parsed.completeBytes
         guard ftruncate(descriptor, off_t(complete)) == 0, lseek(descriptor, 0, SEEK_END) >= 0 else {
             throw WorkbenchError("\(path): cannot cut its unfinished last line: \(String(cString: strerror(errno)))")
@@ -72,55 +80,41 @@ final class SweepJournal: @unchecked Sendable {
 
     /// Takes the exclusive lock without waiting: another sweep holding it is refused.
     private static func lock(_ descriptor: Int32, path: String) throws {
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            if errno == EINTR { continue }
-            if errno == EWOULDBLOCK { throw busy(path, descriptor: descriptor) }
-            throw WorkbenchError("\(path): cannot lock the sweep journal: \(String(cString: strerror(errno)))")
-        }
+        try OutputLock.lock(descriptor, path: path) { busy(path, holder: $0) }
     }
 
     /// Throws `busy` when a running sweep holds the lock on the existing `path`.
-    private static func refuseIfLocked(_ path: String) throws {
+    static func refuseIfLocked(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
-        if flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK { throw busy(path, descriptor: descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK { throw busy(path, holder: OutputLock.holder(descriptor)) }
     }
 
-    private static func busy(_ path: String, descriptor: Int32) -> WorkbenchError {
-        let holder = lockHolder(descriptor).map { " (pid \($0))" } ?? ""
-        return WorkbenchError("\(path): another sweep is writing this journal\(holder); wait for it to finish or stop it, then run again (with --resume to continue it)")
-    }
-
-    /// The process holding a `flock` on the file open at `descriptor`, from Linux's
-    /// /proc/locks (`1: FLOCK ADVISORY WRITE PID MAJOR:MINOR:INODE 0 EOF`, the device in
-    /// hex); nil where that is unavailable. O(locks on the system).
-    private static func lockHolder(_ descriptor: Int32) -> Int? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
-        let device = UInt64(info.st_dev)
-        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
-        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
-        for line in table.split(separator: "\n") where !line.contains("->") {
-            let fields = line.split(separator: " ")
-            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
-            let file = fields[5].split(separator: ":")
-            guard file.count == 3, UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor,
-                  UInt64(file[2]) == UInt64(info.st_ino) else { continue }
-            return Int(fields[4])
-        }
-        return nil
+    private static func busy(_ path: String, holder: Int?) -> WorkbenchError {
+        WorkbenchError("\(path): another sweep is writing this journal\(holder.map { " (pid \($0))" } ?? ""); wait for it to finish or stop it, then run again (with --resume to continue it)")
     }
 
     /// Appends a finished point's row and syncs it.
     func append(index: Int, row: String) throws {
         try write("\(index)\t\(CSVRowText.escape(row))\n")
+        journaled.insert(index)
+        Interruption.finished(path)
+        sayKept()
+    }
+
+    /// Points with a row in the journal (resumed or appended): said at an interrupted exit.
+    private var journaled: Set<Int> = []
+
+    private func sayKept() {
+        Interruption.kept(path, "the sweep's journal, \(journaled.count) finished \(journaled.count == 1 ? "point" : "points"); the same command with --resume continues it")
     }
 
     /// Journals rows finished by an earlier run (a shard's results file) as if this sweep
     /// had: they are kept, and the failed ones run again, as on `--resume`.
     func carry(_ rows: [Int: String]) throws {
         for (index, row) in rows.sorted(by: { $0.key < $1.key }) {
+            let row = CSVRowText.rewritten(CSVRowText.fields(of: row))  // neutralized as a fresh row is
             try append(index: index, row: row)
             finishedRows[index] = row
         }
@@ -131,6 +125,8 @@ final class SweepJournal: @unchecked Sendable {
         guard unlink(path) == 0 || errno == ENOENT else {
             throw WorkbenchError("\(path): cannot remove the finished sweep's journal: \(String(cString: strerror(errno)))")
         }
+        Interruption.finished(path)
+        Interruption.forget(path)
     }
 
     private func write(_ text: String) throws {

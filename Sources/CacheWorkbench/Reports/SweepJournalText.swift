@@ -13,8 +13,13 @@ enum SweepJournalText {
     }
 
     struct Parsed {
-        /// Rows by point index (the last of a point journaled twice).
+        /// Rows by point index (the last of a point journaled twice), each field written again
+        /// through the results CSV's writer (`CSVReport.escape`, OWASP-neutralized): a cell
+        /// edited into a formula is text in the final CSV, as a fresh row's would be.
         var rows: [Int: String]
+        /// The journal line of each kept row (1-based), for errors found later
+        /// (`SweepRun.checkResumedRows`).
+        var lines: [Int: Int] = [:]
         /// Bytes up to the last whole line: what the journal keeps (the rest was being
         /// written when the sweep stopped).
         var completeBytes: Int
@@ -38,6 +43,7 @@ enum SweepJournalText {
             throw WorkbenchError("\(path):2: its columns differ from this version's; remove the file and run the sweep again")
         }
         var rows: [Int: String] = [:]
+        var rowLines: [Int: Int] = [:]
         for (offset, line) in lines.dropFirst(2).enumerated() {
             // A point may appear again: a failed row that a --resume ran once more (the
             // later row is the one kept).
@@ -52,9 +58,10 @@ enum SweepJournalText {
             if let problem = mismatch(fields, columns: columns, index: index, planned: points[index]) {
                 throw WorkbenchError("\(path):\(offset + 3): the row journaled as point \(index) \(problem); the journal is damaged: remove that line (the point runs again) or the file")
             }
-            rows[index] = row
+            rows[index] = CSVRowText.rewritten(fields)
+            rowLines[index] = offset + 3
         }
-        return Parsed(rows: rows, completeBytes: complete)
+        return Parsed(rows: rows, lines: rowLines, completeBytes: complete)
     }
 
     /// What disagrees between a journaled row and the point its index names (its

@@ -90,7 +90,9 @@ public enum TableReport {
         }
         let notes = Self.notes(results)
         if !notes.isEmpty { text += "\n" + notes.map { "note: " + $0 }.joined(separator: "\n") + "\n" }
-        if let first = results.first {
+        // A row refused before its replay read anything (its folder refused, its backend not
+        // made) says nothing about the trace: its refusal is the one message.
+        if let first = results.first(where: { !$0.failedBeforeReplay }) {
             text += "\ntrace \(first.trace): \(first.tally.traceRequests) requests"
             if first.tally.droppedZeroSize > 0 { text += ", \(first.tally.droppedZeroSize) of size 0 dropped" }
             if first.tally.skippedRows > 0 { text += ", \(first.tally.skippedRows) malformed rows skipped" }
@@ -215,7 +217,11 @@ public enum TableReport {
             if let orphans = result.tally.finalDetails.orphansRemoved, orphans > 0 {
                 notes.append("\(at): \(orphans) body files that no entry named (written before a crash, never committed) were removed when the folder was reopened (orphans_removed); the footprint is without them")
             }
-            if let disk = result.disk, disk.kept {
+            if let disk = result.disk, !disk.createdFolders.isEmpty {
+                let named = disk.createdFolders.map { ErrorText.quote($0, limit: 4096) }.joined(separator: ", ")
+                notes.append("\(at): created \(named) under --cache-dir; kept (a --cache-dir folder is never removed: the next run reopens it)")
+            }
+            if let disk = result.disk, disk.kept, !result.failedBeforeReplay {
                 let opened = result.tally.openingEntries
                 notes.append(opened > 0
                     ? "\(at): warm start: reopened \(opened) entries (\(ByteCount.format(result.tally.openingBytes))) an earlier run left in \(disk.folder)"

@@ -78,6 +78,7 @@ public struct HTTPSessionGenerator {
             time += random.nextExponential(mean: 1 / spec.rate)
             time = (time * 1000).rounded() / 1000  // HAR times are milliseconds
             let rank = zipf.sample(&random)
+            if index & 4095 == 0 { try Interruption.check() }  // a safe point every 4096 entries
             let entry = makeEntry(rank: rank, time: time, random: &random, lastVersion: &lastVersion)
             try output.write((index == 0 ? "" : ",\n") + entry)
         }

@@ -4,6 +4,7 @@ public enum TraceExport {
         let writer = try CSVTraceWriter(path: path, shape: shape)
         let source = try trace.open(keepKeyNames: true)
         while let chunk = try source.nextChunk() {
+            try Interruption.check()  // a safe point: between chunks (the partial file goes with the writer)
             for request in chunk { try writer.write(request) }
         }
         try writer.finish()

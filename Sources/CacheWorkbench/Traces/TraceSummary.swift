@@ -23,6 +23,7 @@ public struct TraceSummary: Sendable, Equatable {
         var seen = IdIndex()
         defer { seen.deallocate() }
         while let chunk = try source.nextChunk() {
+            try Interruption.check()  // a safe point: a scan of a large trace takes a while
             // Fields through the buffer, not `for request in chunk`: copying each Request
             // retained and released its references, a fifth of a streamed scan's instructions.
             chunk.withUnsafeBufferPointer { requests in
