@@ -25,7 +25,7 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // A bare max-stale is any staleness (Int.max); a value is delta-seconds.
         precondition(control.maxStale.map { $0 == Int.max || ($0 >= 0 && $0 <= 2_147_483_648) } ?? true, "max-stale out of range")
         let headers = ["cache-control": text, "expires": text, "date": text, "age": text, "etag": text, "last-modified": text, "vary": text]
-        let http = HTTPMetadata(method: "GET", status: 200, mimeType: nil, headers: headers, requestHeaders: [text.lowercased(): text, "cache-control": text])
+        let http = HTTPMetadata(method: "GET", status: 200, mimeType: nil, headers: headers, requestHeaders: [text.lowercased(): text])
         let entry = StoredResponse(http, size: 1, requestTime: 1e9, responseTime: 1e9 + 1)
         let lifetime = entry.freshnessLifetime(heuristicFraction: 0.1).seconds
         let age = entry.currentAge(now: 1e9 + 100)

@@ -18,9 +18,6 @@ public final class HTTPMetadata: Sendable, Equatable {
     /// The response asked for credentials (`WWW-Authenticate` / `Proxy-Authenticate`).
     public let asksForCredentials: Bool
     public let requestHeaders: [String: String]
-    /// The request's own Cache-Control directives (RFC 9111 §5.2.1), parsed once: a HAR
-    /// recorded with the browser's "Disable cache" sends `no-cache` on every request.
-    public let requestControl: CacheControl
     public let timings: Timings
     /// Singleton fields the response repeated with differing values (lower-cased names):
     /// their values come from `HeaderFieldLines`' rules (first value; Expires stale).
@@ -65,7 +62,6 @@ public final class HTTPMetadata: Sendable, Equatable {
         vary = headers["vary"]
         asksForCredentials = headers["www-authenticate"] != nil || headers["proxy-authenticate"] != nil
         self.requestHeaders = requestHeaders
-        requestControl = CacheControl(parsing: requestHeaders["cache-control"])
         self.timings = timings
         self.conflictingFields = conflictingFields
     }

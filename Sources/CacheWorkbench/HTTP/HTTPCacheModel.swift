@@ -20,6 +20,9 @@ struct HTTPCacheModel {
     /// The backend's own size rule for the request being answered (`CacheBackend.admits`: a
     /// tier keeps what is too large for memory on disk); nil compares the cost with `capacity`.
     private var backendAdmits: Bool?
+    /// The request being answered's own Cache-Control (RFC 9111 §5.2.1), parsed once per
+    /// answer (O(header length)) and read by `revalidate` and `fetch`.
+    private var asked = CacheControl()
 
     init(settings: HTTPReplaySettings, capacity: Int) {
         self.settings = settings
@@ -98,6 +101,7 @@ struct HTTPCacheModel {
     mutating func answerWithoutKey(_ request: Request) -> Step {
         countConflicts(request.http)
         backendAdmits = nil
+        asked = CacheControl()
         return fetch(request, http: request.http ?? Self.plainResponse, key: 0, replace: false, cost: 0, storable: .noKey)
     }
 
@@ -147,9 +151,10 @@ struct HTTPCacheModel {
     /// does under rfc9111, as a response's no-cache does.
     mutating func answer(_ request: Request, key: UInt64, found: Bool, cost: Int, admits: Bool? = nil) -> Step {
         let http = request.http ?? Self.plainResponse
-        if http.requestControl.hasRequestDirective { counts.requestDirectives += 1 }
+        asked = CacheControl(parsing: http.requestHeaders["cache-control"])
+        if asked.hasRequestDirective { counts.requestDirectives += 1 }
         let step = decide(request, http: http, key: key, found: found, cost: cost, admits: admits)
-        if step.outcome == .offline && http.requestControl.onlyIfCached && settings.profile != .corelibs
+        if step.outcome == .offline && asked.onlyIfCached && settings.profile != .corelibs
             && settings.policy != .returnCacheDataDontLoad { counts.onlyIfCachedFailures += 1 }
         return step
     }
@@ -161,7 +166,6 @@ struct HTTPCacheModel {
         // The backend may have evicted the body: then the remembered headers go too.
         if lookedUp && !found { stored[key] = nil }
         if settings.profile == .corelibs { return corelibsAnswer(request, http: http, key: key, found: found, cost: cost) }
-        let asked = http.requestControl
         // Nothing from the origin: the policy's offline mode, or the request's only-if-cached.
         let noLoad = settings.policy == .returnCacheDataDontLoad || asked.onlyIfCached
         // A body the model has no headers for (never happens in one replay) is replaced.
@@ -259,7 +263,7 @@ struct HTTPCacheModel {
     private mutating func revalidate(
         _ request: Request, http: HTTPMetadata, entry: StoredResponse, key: UInt64, cost: Int, age: Double, lifetime: Double
     ) -> Step {
-        if http.requestControl.onlyIfCached { return offline() }  // §5.2.1.7: a 504, not the origin
+        if asked.onlyIfCached { return offline() }  // §5.2.1.7: a 504, not the origin
         guard settings.revalidation != .refetch, entry.hasValidator else {
             return fetch(request, http: http, key: key, replace: true, cost: cost)
         }
@@ -278,7 +282,7 @@ struct HTTPCacheModel {
         if isNotModified(entry, http: http, size: request.size) {
             counts.notModified += 1
             // A no-store request's response is not stored, its 304's fields included (§5.2.1.5).
-            if settings.notModifiedUpdate == .update && !http.requestControl.noStore {
+            if settings.notModifiedUpdate == .update && !asked.noStore {
                 var refreshed = entry
                 refreshed.refresh(from: http, requestTime: request.time, responseTime: responseTime(request))
                 if refreshed.freshnessLifetime(heuristicFraction: settings.heuristicFraction).heuristic { counts.heuristicLifetimes += 1 }
@@ -343,7 +347,7 @@ struct HTTPCacheModel {
             if http.isHEAD { return .head }  // no content to store (RFC 9110 §9.3.2)
             if entry.status == 206 { return .partial }  // RFC 9111 §3.4: never served for the whole
             if control.noStore { return .noStore }
-            if http.requestControl.noStore { return .requestNoStore }  // RFC 9111 §5.2.1.5
+            if asked.noStore { return .requestNoStore }  // RFC 9111 §5.2.1.5
             if !settings.profile.storesStatus(entry.status) { return .status }
             if settings.profile == .rfc9111, !(control.isPublic || control.isPrivate || control.maxAge != nil || entry.fields.expires != nil
                 || HTTPCacheProfile.heuristicallyCacheable.contains(entry.status)) { return .noFreshness }
