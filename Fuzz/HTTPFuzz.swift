@@ -19,9 +19,11 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
         }
         let control = CacheControl(parsing: text)
-        for value in [control.maxAge, control.sharedMaxAge, control.staleWhileRevalidate, control.staleIfError].compactMap({ $0 }) {
+        for value in [control.maxAge, control.sharedMaxAge, control.staleWhileRevalidate, control.staleIfError, control.minFresh].compactMap({ $0 }) {
             precondition(value >= 0 && value <= 2_147_483_648, "delta-seconds out of range")
         }
+        // A bare max-stale is any staleness (Int.max); a value is delta-seconds.
+        precondition(control.maxStale.map { $0 == Int.max || ($0 >= 0 && $0 <= 2_147_483_648) } ?? true, "max-stale out of range")
         let headers = ["cache-control": text, "expires": text, "date": text, "age": text, "etag": text, "last-modified": text, "vary": text]
         let http = HTTPMetadata(method: "GET", status: 200, mimeType: nil, headers: headers, requestHeaders: [text.lowercased(): text])
         let entry = StoredResponse(http, size: 1, requestTime: 1e9, responseTime: 1e9 + 1)
@@ -65,6 +67,7 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let fromCache = c.freshHits + c.staleServed + c.notModified
         precondition(served <= fromCache && served >= fromCache - c.backgroundRevalidations, "served count")
         precondition(served + c.originFetches + c.offlineFailures >= requests.count, "an unanswered request")
+        precondition(c.onlyIfCachedFailures <= c.offlineFailures && c.requestDirectives <= requests.count, "request directive counts")
         precondition(c.notModified <= c.revalidations && c.originRequests >= c.originFetches - c.revalidations, "round trips")
     }
     return 0

@@ -1,6 +1,7 @@
 /// The `Cache-Control` directives a client cache acts on (RFC 9111 §5.2, RFC 8246
 /// `immutable`, RFC 5861 `stale-while-revalidate` / `stale-if-error`), parsed once per
-/// stored response. Names are case-insensitive; values may be quoted. A directive given
+/// stored response, and a request's own (§5.2.1: `max-age`, `max-stale`, `min-fresh`,
+/// `no-cache`, `no-store`, `only-if-cached`), parsed once per request. Names are case-insensitive; values may be quoted. A directive given
 /// twice keeps its first value (§4.2.1 allows the first occurrence); a delta-seconds value
 /// that is not a number counts as 0 (stale), and one above 2^31 is 2^31 (§1.2.2).
 /// Unknown directives are ignored; the whole value is read, whatever its length. O(length).
@@ -17,8 +18,20 @@ public struct CacheControl: Sendable, Equatable {
     public var immutable = false
     public var staleWhileRevalidate: Int?
     public var staleIfError: Int?
+    /// Request only (§5.2.1.2): the client accepts a stale response, up to this many seconds
+    /// past its lifetime; a bare `max-stale` accepts any staleness (`Int.max`).
+    public var maxStale: Int?
+    /// Request only (§5.2.1.3): the response must stay fresh at least this many more seconds.
+    public var minFresh: Int?
+    /// Request only (§5.2.1.7): a stored response or a 504, never the origin.
+    public var onlyIfCached = false
 
     public init() {}
+
+    /// A request carries a directive of §5.2.1 (the ones a cache acts on).
+    public var hasRequestDirective: Bool {
+        maxAge != nil || maxStale != nil || minFresh != nil || noCache || noStore || onlyIfCached
+    }
 
     public init(parsing text: String?) {
         guard let text else { return }
@@ -35,6 +48,9 @@ public struct CacheControl: Sendable, Equatable {
             case "immutable": immutable = true
             case "stale-while-revalidate": if staleWhileRevalidate == nil { staleWhileRevalidate = Self.deltaSeconds(part.value) }
             case "stale-if-error": if staleIfError == nil { staleIfError = Self.deltaSeconds(part.value) }
+            case "max-stale": if maxStale == nil { maxStale = part.value == nil ? Int.max : Self.deltaSeconds(part.value) }
+            case "min-fresh": if minFresh == nil { minFresh = Self.deltaSeconds(part.value) }
+            case "only-if-cached": onlyIfCached = true
             default: break
             }
         }

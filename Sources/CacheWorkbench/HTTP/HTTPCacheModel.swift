@@ -20,6 +20,9 @@ struct HTTPCacheModel {
     /// The backend's own size rule for the request being answered (`CacheBackend.admits`: a
     /// tier keeps what is too large for memory on disk); nil compares the cost with `capacity`.
     private var backendAdmits: Bool?
+    /// The request being answered's own Cache-Control (RFC 9111 §5.2.1), parsed once per
+    /// answer (O(header length)) and read by `revalidate` and `fetch`.
+    private var asked = CacheControl()
 
     init(settings: HTTPReplaySettings, capacity: Int) {
         self.settings = settings
@@ -98,6 +101,7 @@ struct HTTPCacheModel {
     mutating func answerWithoutKey(_ request: Request) -> Step {
         countConflicts(request.http)
         backendAdmits = nil
+        asked = CacheControl()
         return fetch(request, http: request.http ?? Self.plainResponse, key: 0, replace: false, cost: 0, storable: .noKey)
     }
 
@@ -130,14 +134,40 @@ struct HTTPCacheModel {
     /// corelibs keeps its own behavior: HEAD fails its reuse test (GET only) and is never
     /// stored; a 206 is a status it stores (L195-212) and Range is never read, so a later
     /// request is answered with the partial body (counted in `partialBodyHits`).
+    ///
+    /// The request's own Cache-Control (RFC 9111 §5.2.1) under rfc9111 and apple (Apple
+    /// documents none of it, so the RFC is assumed; corelibs never reads it, HTTPURLProtocol.swift
+    /// L119-254 reads the request only for Authorization):
+    /// - `no-store`: the response to it is not stored, nor a 304's fields (`request-no-store`
+    ///   in not_stored); a stored response may still answer it (§5.2.1.5);
+    /// - `no-cache`: a stored response is validated before use, as a response's no-cache;
+    /// - `max-age=N`: a stored response older than N is validated; `min-fresh=N`: one fresh for
+    ///   less than N more seconds is validated; `max-stale[=N]`: a stale one (up to N past its
+    ///   lifetime) is served, unless the response says must-revalidate or no-cache (§4.2.4);
+    /// - `only-if-cached`: whatever would go to the origin is a 504 instead (an offline failure,
+    ///   counted apart in `onlyIfCachedFailures`).
+    /// With `returnCacheData…` (any age) and `reloadRevalidatingCacheData` (always validate) the
+    /// policy decides ages, so max-age, min-fresh and max-stale do not apply there; no-cache
+    /// does under rfc9111, as a response's no-cache does.
     mutating func answer(_ request: Request, key: UInt64, found: Bool, cost: Int, admits: Bool? = nil) -> Step {
         let http = request.http ?? Self.plainResponse
+        asked = CacheControl(parsing: http.requestHeaders["cache-control"])
+        if asked.hasRequestDirective { counts.requestDirectives += 1 }
+        let step = decide(request, http: http, key: key, found: found, cost: cost, admits: admits)
+        if step.outcome == .offline && asked.onlyIfCached && settings.profile != .corelibs
+            && settings.policy != .returnCacheDataDontLoad { counts.onlyIfCachedFailures += 1 }
+        return step
+    }
+
+    private mutating func decide(_ request: Request, http: HTTPMetadata, key: UInt64, found: Bool, cost: Int, admits: Bool?) -> Step {
         countConflicts(http)
         backendAdmits = admits
         let lookedUp = looksUp(request)
         // The backend may have evicted the body: then the remembered headers go too.
         if lookedUp && !found { stored[key] = nil }
         if settings.profile == .corelibs { return corelibsAnswer(request, http: http, key: key, found: found, cost: cost) }
+        // Nothing from the origin: the policy's offline mode, or the request's only-if-cached.
+        let noLoad = settings.policy == .returnCacheDataDontLoad || asked.onlyIfCached
         // A body the model has no headers for (never happens in one replay) is replaced.
         let inBackend = lookedUp ? found : stored[key] != nil
         guard Self.isSafe(http) else {
@@ -151,17 +181,17 @@ struct HTTPCacheModel {
         }
         if http.asksForRange {
             counts.rangeRequests += 1
-            if settings.policy == .returnCacheDataDontLoad { return offline() }
+            if noLoad { return offline() }
             // Only a complete response replaces the stored one.
             return fetch(request, http: http, key: key, replace: inBackend && http.status != 206, cost: cost)
         }
         guard lookedUp, found, let entry = stored[key] else {
-            if lookedUp && settings.policy == .returnCacheDataDontLoad { return offline() }
+            if (lookedUp && settings.policy == .returnCacheDataDontLoad) || asked.onlyIfCached { return offline() }
             return fetch(request, http: http, key: key, replace: inBackend, cost: cost)
         }
         guard entry.varyMatches(http) else {  // no stored response for this variant
             counts.varyMismatches += 1
-            if settings.policy == .returnCacheDataDontLoad { return offline() }
+            if noLoad { return offline() }
             // A HEAD stores nothing, so it leaves the stored variant in place.
             return fetch(request, http: http, key: key, replace: !http.isHEAD, cost: cost)
         }
@@ -170,27 +200,36 @@ struct HTTPCacheModel {
         let age = entry.currentAge(now: now)
         let fresh = lifetime > age
         let rfc = settings.profile == .rfc9111
+        // no-cache from either side: validate before every reuse (§5.2.2.4, §5.2.1.4).
+        let validateAlways = entry.control.noCache || asked.noCache
         // Directives that forbid serving without validation (RFC 9111 §4.2.4, §5.2.2.2, §5.2.2.4);
         // Apple's returnCacheData… policies use a response "regardless of age".
-        let mustValidateStale = rfc && (entry.control.mustRevalidate || entry.control.noCache)
+        let mustValidateStale = rfc && (entry.control.mustRevalidate || validateAlways)
         switch settings.policy {
         case .returnCacheDataElseLoad:
-            if fresh && !(rfc && entry.control.noCache) { return served(.fresh) }
+            if fresh && !(rfc && validateAlways) { return served(.fresh) }
             return mustValidateStale ? revalidate(request, http: http, entry: entry, key: key, cost: cost, age: age, lifetime: lifetime) : served(.stale)
         case .returnCacheDataDontLoad:
-            if fresh && !(rfc && entry.control.noCache) { return served(.fresh) }
+            if fresh && !(rfc && validateAlways) { return served(.fresh) }
             return mustValidateStale ? offline() : served(.stale)
         case .reloadRevalidatingCacheData:
             // RFC 8246: an immutable response is not revalidated while fresh, even on reload.
-            if rfc && fresh && entry.control.immutable && !entry.control.noCache { return served(.fresh) }
+            if rfc && fresh && entry.control.immutable && !validateAlways { return served(.fresh) }
             return revalidate(request, http: http, entry: entry, key: key, cost: cost, age: age, lifetime: lifetime)
         case .useProtocolCachePolicy, .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData:
-            if entry.control.noCache {  // store, but validate before every reuse
+            if validateAlways {  // store, but validate before every reuse
                 return revalidate(request, http: http, entry: entry, key: key, cost: cost, age: age, lifetime: lifetime)
             }
-            if fresh { return served(.fresh) }
+            // §5.2.1.1 max-age: no older than N; §5.2.1.3 min-fresh: fresh N seconds more.
+            let youngEnough = asked.maxAge.map { age <= Double($0) } ?? true
+            if fresh && youngEnough && (asked.minFresh.map { lifetime - age >= Double($0) } ?? true) { return served(.fresh) }
+            // §5.2.1.2 max-stale: the client takes a stale response, unless the response forbids it (§4.2.4).
+            if !fresh, youngEnough, !entry.control.mustRevalidate, let maxStale = asked.maxStale, age - lifetime <= Double(maxStale) {
+                return served(.stale)
+            }
             // RFC 5861 stale-while-revalidate: serve stale now, revalidate in the background.
-            if rfc, !entry.control.mustRevalidate, let window = entry.control.staleWhileRevalidate, age - lifetime <= Double(window) {
+            if rfc, !fresh, youngEnough, !entry.control.mustRevalidate, let window = entry.control.staleWhileRevalidate, age - lifetime <= Double(window) {
+                if asked.onlyIfCached { return served(.stale) }  // no background request either
                 var step = revalidate(request, http: http, entry: entry, key: key, cost: cost, age: age, lifetime: lifetime)
                 if step.outcome != .stale { counts.staleServed += 1 }  // stale-if-error counted it already
                 step.outcome = .stale
@@ -224,6 +263,7 @@ struct HTTPCacheModel {
     private mutating func revalidate(
         _ request: Request, http: HTTPMetadata, entry: StoredResponse, key: UInt64, cost: Int, age: Double, lifetime: Double
     ) -> Step {
+        if asked.onlyIfCached { return offline() }  // §5.2.1.7: a 504, not the origin
         guard settings.revalidation != .refetch, entry.hasValidator else {
             return fetch(request, http: http, key: key, replace: true, cost: cost)
         }
@@ -241,7 +281,8 @@ struct HTTPCacheModel {
         }
         if isNotModified(entry, http: http, size: request.size) {
             counts.notModified += 1
-            if settings.notModifiedUpdate == .update {
+            // A no-store request's response is not stored, its 304's fields included (§5.2.1.5).
+            if settings.notModifiedUpdate == .update && !asked.noStore {
                 var refreshed = entry
                 refreshed.refresh(from: http, requestTime: request.time, responseTime: responseTime(request))
                 if refreshed.freshnessLifetime(heuristicFraction: settings.heuristicFraction).heuristic { counts.heuristicLifetimes += 1 }
@@ -306,6 +347,7 @@ struct HTTPCacheModel {
             if http.isHEAD { return .head }  // no content to store (RFC 9110 §9.3.2)
             if entry.status == 206 { return .partial }  // RFC 9111 §3.4: never served for the whole
             if control.noStore { return .noStore }
+            if asked.noStore { return .requestNoStore }  // RFC 9111 §5.2.1.5
             if !settings.profile.storesStatus(entry.status) { return .status }
             if settings.profile == .rfc9111, !(control.isPublic || control.isPrivate || control.maxAge != nil || entry.fields.expires != nil
                 || HTTPCacheProfile.heuristicallyCacheable.contains(entry.status)) { return .noFreshness }

@@ -60,14 +60,6 @@ public struct HTTPCheck: Sendable {
     /// 5%-of-capacity rule included): the browser's cache was not full after one page.
     static let unboundedCapacity = 1 << 50
 
-    public static func run(path: String, profiles: [HTTPCacheProfile] = HTTPCacheProfile.allCases) throws -> HTTPCheck {
-        var filter = try HARFilter([:])
-        filter.view = .all
-        filter.pageOrder = .asRecorded
-        let reading = try HARTraceReader.read(HARTraceReader.readAll(path), path: path, filter: filter, keepKeyNames: true, skipBad: false)
-        return try check(reading, path: path, profiles: profiles)
-    }
-
     static func check(_ reading: HARReading, path: String, profiles: [HTTPCacheProfile]) throws -> HTTPCheck {
         let pairs = RunViews.pairs(reading)
         guard !pairs.isEmpty else {

@@ -24,7 +24,8 @@ public struct HTTPCounts: Sendable, Equatable {
     public var originRequests = 0
     public var originBytes: ByteTotal = 0
     /// returnCacheDataDontLoad with nothing usable stored (or a stale must-revalidate entry
-    /// under rfc9111, which would be a 504).
+    /// under rfc9111, which would be a 504), or a request's only-if-cached that found nothing
+    /// usable (RFC 9111 §5.2.1.7's 504).
     public var offlineFailures = 0
     /// Stored responses removed because an unsafe method (POST, PUT, DELETE) succeeded on
     /// their URI (RFC 9111 §4.4).
@@ -61,6 +62,13 @@ public struct HTTPCounts: Sendable, Equatable {
     /// Expires) with differing values: the first value was used, and for Expires the response
     /// was stale (`HeaderFieldLines`, RFC 9111 §4.2.1).
     public var singletonConflicts = 0
+    /// Requests that carried a request Cache-Control directive of RFC 9111 §5.2.1 (no-cache,
+    /// no-store, max-age, max-stale, min-fresh, only-if-cached): honoured under rfc9111 and
+    /// apple (assumed: Apple documents none), ignored under corelibs. Said under the table.
+    public var requestDirectives = 0
+    /// Offline failures of requests with `only-if-cached` and nothing usable stored (the RFC's
+    /// 504, §5.2.1.7), in `offlineFailures` too.
+    public var onlyIfCachedFailures = 0
     /// Responses fetched but not stored, by reason.
     public var notStored: [NotStoredReason: Int] = [:]
 
@@ -77,6 +85,8 @@ public struct HTTPCounts: Sendable, Equatable {
 /// Why a fetched response was not stored.
 public enum NotStoredReason: String, Sendable, CaseIterable {
     case noStore = "no-store"
+    /// rfc9111, apple: the request said no-store (RFC 9111 §5.2.1.5).
+    case requestNoStore = "request-no-store"
     /// corelibs: no-cache is "never store", not "revalidate".
     case noCache = "no-cache"
     /// corelibs: any Vary is refused.

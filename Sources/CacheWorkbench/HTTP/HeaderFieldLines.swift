@@ -17,7 +17,11 @@
 /// The singleton fields that differed are named in `conflicting`, so the replay can say how
 /// many responses rested on these rules.
 ///
-/// Complexity: O(total length of the lines).
+/// Complexity: O(total length of the lines): each field's values are collected and joined
+/// once (joining them line by line copied the growing list each time: 100,000 lines took 40 s).
+///
+/// An entry's lines are bounded (`checkBounds`): at most `maxLines` lines and `maxBytes`
+/// bytes of names and values, request and response together.
 struct HeaderFieldLines {
     /// One value per lower-cased field name.
     private(set) var values: [String: String] = [:]
@@ -28,41 +32,68 @@ struct HeaderFieldLines {
     /// Last-Modified, §8.8.3 ETag; RFC 9111 §5.1 Age, §5.3 Expires).
     static let singletons: Set<String> = ["date", "expires", "last-modified", "age", "etag", "content-length"]
 
+    /// The most header lines one HAR entry may hold, request and response together. Far
+    /// above any real message (Apache accepts 100 request fields by default, LimitRequestFields),
+    /// so only a broken or hostile file reaches it.
+    static let maxLines = 100_000
+    /// The most bytes of header names and values one HAR entry may hold: 4 MiB, four times
+    /// Go's net/http default for a request's header block (DefaultMaxHeaderBytes, 1 MiB).
+    static let maxBytes = 4 << 20
+
+    /// Refuses an entry whose header lines pass `maxLines` or `maxBytes`. O(number of lines).
+    static func checkBounds(_ groups: [[(name: String, value: String)]]) throws(FieldParsing.Failure) {
+        var lines = 0
+        var bytes = 0
+        for group in groups {
+            lines += group.count
+            guard lines <= maxLines else {
+                throw FieldParsing.Failure("\(groups.map(\.count).reduce(0, +)) header lines (request and response), more than the \(maxLines) an entry may have")
+            }
+            for line in group {
+                bytes += line.name.utf8.count + line.value.utf8.count
+                guard bytes <= maxBytes else {
+                    throw FieldParsing.Failure("more than \(maxBytes) bytes (4 MiB) of header names and values (request and response), the most an entry may have")
+                }
+            }
+        }
+    }
+
     /// A response's lines, with the singleton rules above.
     init(response lines: [(name: String, value: String)]) throws(FieldParsing.Failure) {
+        var parts: [String: [String]] = [:]  // each field's values, in order
         var first: [String: String] = [:]  // each singleton's first value, trimmed
         for (rawName, value) in lines {
             let name = rawName.lowercased()
-            guard let earlier = values[name] else {
-                values[name] = value
-                if Self.singletons.contains(name) { first[name] = value.trimmingSpaces }
-                continue
-            }
             guard Self.singletons.contains(name) else {
-                values[name] = Self.combine(earlier, value)
+                parts[name, default: []].append(value)
                 continue
             }
-            guard value.trimmingSpaces != first[name] else { continue }  // the same value again
+            let trimmed = value.trimmingSpaces
+            guard let earlier = first[name] else {
+                first[name] = trimmed
+                parts[name] = [value]
+                continue
+            }
+            guard trimmed != earlier else { continue }  // the same value again
             if name == "content-length" {
                 throw FieldParsing.Failure(
-                    "Content-Length is given twice with different values, \(ErrorText.quote(earlier, limit: 40)) and \(ErrorText.quote(value, limit: 40)) (RFC 9110 §8.6: the message is invalid)")
+                    "Content-Length is given twice with different values, \(ErrorText.quote(parts[name]?.first ?? earlier, limit: 40)) and \(ErrorText.quote(value, limit: 40)) (RFC 9110 §8.6: the message is invalid)")
             }
-            if name == "expires" { values[name] = Self.combine(earlier, value) }  // no date: stale
-            if !conflicting.contains(name) { conflicting.append(name) }
+            if name == "expires" { parts[name, default: []].append(value) }  // no date: stale
+            if !conflicting.contains(name) { conflicting.append(name) }  // at most 6 names
         }
+        values = parts.mapValues(Self.combine)
     }
 
     /// A request's lines: every field combines as a list (the replay reads request fields
-    /// only as Vary's selected values and for the presence of Authorization).
+    /// only as Vary's selected values, the request's own Cache-Control and the presence of
+    /// Authorization).
     static func request(_ lines: [(name: String, value: String)]) -> [String: String] {
-        var values: [String: String] = [:]
-        for (name, value) in lines {
-            let key = name.lowercased()
-            values[key] = values[key].map { combine($0, value) } ?? value
-        }
-        return values
+        var parts: [String: [String]] = [:]
+        for (name, value) in lines { parts[name.lowercased(), default: []].append(value) }
+        return parts.mapValues(combine)
     }
 
     /// RFC 9110 §5.3: the values in order, separated by a comma and a space.
-    private static func combine(_ earlier: String, _ later: String) -> String { earlier + ", " + later }
+    private static func combine(_ values: [String]) -> String { values.count == 1 ? values[0] : values.joined(separator: ", ") }
 }

@@ -200,11 +200,27 @@ public enum TableReport {
             if let rules = result.tally.httpRules, !rules.hasPrefix("whole:") {
                 notes.append("\(at): HTTP rules by layer, \(rules): \(h.libraryHits) hits served by a layer that reads no headers (library_hits), whatever Cache-Control or Expires said")
             }
+            if h.requestDirectives > 0 {
+                notes.append("\(at): " + Self.requestDirectivesNote(h, profile: settings.profile))
+            }
             if settings.profile == .corelibs && settings.policy != .useProtocolCachePolicy {
                 notes.append("\(at): corelibs ignores --request-policy \(settings.policy.rawValue) (FoundationNetworking never reads URLRequest.cachePolicy)")
             }
         }
         return notes
+    }
+
+    /// What the replay did with the requests' own Cache-Control (RFC 9111 §5.2.1).
+    static func requestDirectivesNote(_ h: HTTPCounts, profile: HTTPCacheProfile) -> String {
+        let carried = "\(h.requestDirectives) requests carried their own Cache-Control directives (no-cache, no-store, max-age, max-stale, min-fresh or only-if-cached; a HAR recorded with the browser's \"Disable cache\" sends no-cache on every request)"
+        switch profile {
+        case .corelibs:
+            return carried + ": ignored, as FoundationNetworking's reuse test reads only the response's Cache-Control"
+        case .rfc9111, .apple:
+            var text = carried + ": honoured as RFC 9111 §5.2.1 says" + (profile == .apple ? " (Apple documents no rule for them, so the RFC's is assumed)" : "")
+            if h.onlyIfCachedFailures > 0 { text += "; \(h.onlyIfCachedFailures) only-if-cached requests found nothing usable stored (the RFC's 504, in offline_failures)" }
+            return text
+        }
     }
 
     /// What a backend counted itself, per run: its remarks, hits its key got wrong, and where

@@ -18,6 +18,13 @@ struct HARSessionSummary: Equatable {
     var skewSamples = 0
     /// The skew worth printing: more than this, in either direction.
     static let skewThreshold = 60.0
+    /// Requests (of every view) that send their own Cache-Control with at least one
+    /// directive, and how many send each directive (lower-cased name, once per request);
+    /// requests that send `Pragma: no-cache` (HTTP/1.0's no-cache, which RFC 9111 §5.4
+    /// deprecates and no profile reads).
+    var requestsWithDirectives = 0
+    var requestDirectiveCounts: [String: Int] = [:]
+    var pragmaNoCacheRequests = 0
 
     /// `reading` holds every view (`--har-view all`).
     init(_ reading: HARReading) {
@@ -37,6 +44,7 @@ struct HARSessionSummary: Equatable {
                 firstViewRequests += 1
                 if again { firstViewReRequests += 1 }
             }
+            countRequestDirectives(request.http?.requestHeaders)
             if let dateText = request.http?.date, let date = HTTPDate.seconds(dateText) {
                 let age = Double(CacheControl.deltaSeconds(request.http?.age?.trimmingSpaces))
                 skews.append(Double(date) + age - reading.recordedTimes[offset])
@@ -50,6 +58,40 @@ struct HARSessionSummary: Equatable {
         }
     }
 
+    /// Tallies one request's own Cache-Control and Pragma. O(header length).
+    private mutating func countRequestDirectives(_ headers: [String: String]?) {
+        if let pragma = headers?["pragma"], CacheControl.directives(pragma).contains(where: { $0.name.lowercased() == "no-cache" }) {
+            pragmaNoCacheRequests += 1
+        }
+        guard let text = headers?["cache-control"] else { return }
+        let names = Set(CacheControl.directives(text).map { $0.name.lowercased() })
+        guard !names.isEmpty else { return }
+        requestsWithDirectives += 1
+        for name in names { requestDirectiveCounts[name, default: 0] += 1 }
+    }
+
+    /// The sentence on the requests' own directives, when any request sends one (or Pragma:
+    /// no-cache): "most" when more than half do, as in a HAR recorded with the browser's
+    /// "Disable cache".
+    var requestDirectivesLine: String? {
+        guard requestsWithDirectives > 0 || pragmaNoCacheRequests > 0 else { return nil }
+        let total = firstViewRequests + repeatViewRequests
+        let most = requestsWithDirectives * 2 > total
+        let which = requestDirectiveCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { "\(ErrorText.quote($0.key, limit: 30).dropFirst().dropLast()) \($0.value)" }.joined(separator: ", ")
+        var line = "request directives  " + (most
+            ? "most requests send their own Cache-Control (\(requestsWithDirectives) of \(total), \(String(format2: Double(requestsWithDirectives) / Double(total) * 100))%)"
+            : "\(requestsWithDirectives) of \(total) requests send their own Cache-Control")
+        if !which.isEmpty { line += ": " + which }
+        if pragmaNoCacheRequests > 0 { line += "; Pragma: no-cache \(pragmaNoCacheRequests) (HTTP/1.0's, which RFC 9111 §5.4 deprecates: no profile reads it)" }
+        if most {
+            line += "; as a browser's \"Disable cache\" sends no-cache on every request: --mode http honours them under rfc9111 and apple (RFC 9111 §5.2.1), so a no-cache request is revalidated, never a fresh hit"
+        } else if requestsWithDirectives > 0 {
+            line += "; --mode http honours them under rfc9111 and apple (RFC 9111 §5.2.1)"
+        }
+        return line
+    }
+
     var lines: [String] {
         func share(_ part: Int, _ whole: Int) -> String {
             whole == 0 ? "none (no requests)" : "\(String(format2: Double(part) / Double(whole) * 100))% (\(part) of \(whole))"
@@ -59,6 +101,7 @@ struct HARSessionSummary: Equatable {
         if repeatViewPages > 0 {
             lines.append("                    repeat views \(share(repeatViewReRequests, repeatViewRequests)); the browser's cache hits are absent from a repeat view, so its ceiling leaves them out")
         }
+        if let requestDirectivesLine { lines.append(requestDirectivesLine) }
         if let clockSkew, abs(clockSkew) > Self.skewThreshold {
             lines.append("clock skew          the servers' Date (+ Age) is \(String(format2: abs(clockSkew))) s \(clockSkew > 0 ? "ahead of" : "behind") the recorded start times (median of \(skewSamples) responses); " + (clockSkew > 0
                 ? "apparent ages clamp to 0 (RFC 9111 §4.2.3: max(0, response_time − date)), so the HTTP replay's ages are not inflated"

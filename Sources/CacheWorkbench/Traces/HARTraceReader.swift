@@ -50,6 +50,11 @@ enum HARTraceReader {
             throw TraceError(path: path, line: nil, reason: "not a HAR file: \(error)")
         }
         var reading = HARReading(pages: document.log.pages ?? [])
+        for (index, page) in reading.pages.enumerated() {
+            guard let badRun = page.badRun else { continue }
+            let name = page.id.map { " (id \(ErrorText.quote($0, limit: 40)))" } ?? ""
+            throw TraceError(path: path, line: nil, reason: "page \(index + 1)\(name): _run \(ErrorText.quote(badRun, limit: 40)) is not a run number (WebPageTest numbers its runs 1, 2, …: a whole number from 0 to 999,999,999)")
+        }
         var timed: [HARSessionPlan.Entry] = []
         for (index, entry) in document.log.entries.enumerated() {
             guard let time = ISO8601Time.seconds(entry.startedDateTime) else {
@@ -63,6 +68,14 @@ enum HARTraceReader {
         }
         // Start order within each page or run, so a 304 follows the 200 whose size it revalidates.
         reading.plan = HARSessionPlan(pages: reading.pages, entries: timed, order: filter.pageOrder, view: filter.view)
+        if filter.view == .repeat && reading.repeatViewPages == 0 {
+            // Replaying nothing with exit 0 (and sizing a % capacity on no request) said nothing of why.
+            throw TraceError(path: path, line: nil, reason: "--har-view repeat: this HAR has no repeat view (no page with WebPageTest's _cached: 1); replay its first views with --har-view first")
+        }
+        if filter.view == .repeat && reading.plan.items.isEmpty && !timed.isEmpty {
+            let pages = reading.repeatViewPages
+            throw TraceError(path: path, line: nil, reason: "--har-view repeat: the \(pages) repeat view\(pages == 1 ? "" : "s") of this HAR hold\(pages == 1 ? "s" : "") no entry (a repeat view lists only what reached the network), so there is nothing to replay")
+        }
         var lastSize: [String: Int] = [:]
         for item in reading.plan.items {
             let request: Request?
@@ -151,6 +164,10 @@ struct HARDocument: Decodable {
         var id: String?
         var startedDateTime: String?
         var run: Int?
+        /// `_run` as written when it is a number but no run number (negative, fractional, or
+        /// 2^63): `read` refuses the file naming the page, since showing it as run 0 or
+        /// grouping the page alone would be a silent guess.
+        var badRun: String?
         var cached: Int?
 
         init(from decoder: Decoder) throws {
@@ -162,8 +179,15 @@ struct HARDocument: Decodable {
                 guard let value = (try? container.decodeIfPresent(HARNumber.self, forKey: key))?.known, value < 1e9 else { return nil }
                 return Int(value)
             }
-            run = small(.run)
             cached = small(.cached)
+            if let value = (try? container.decodeIfPresent(HARNumber.self, forKey: .run))?.value {
+                if value >= 0, value < 1e9, value == value.rounded(.towardZero) {
+                    run = Int(value)
+                } else {
+                    // The digits as written where they decode as a decimal (2^63 exactly), else the double.
+                    badRun = (try? container.decodeIfPresent(Decimal.self, forKey: .run))?.description ?? "\(value)"
+                }
+            }
         }
 
         enum CodingKeys: String, CodingKey { case id, startedDateTime, run = "_run", cached = "_cached" }
@@ -284,6 +308,9 @@ extension HARDocument.Entry {
     }
 
     func request(at time: Double, filter: HARFilter, keepKeyNames: Bool, lastSize: inout [String: Int]) throws(FieldParsing.Failure) -> Request? {
+        let requestLines = (request.headers ?? []).map { (name: $0.name, value: $0.value) }
+        let responseLines = (response.headers ?? []).map { (name: $0.name, value: $0.value) }
+        try HeaderFieldLines.checkBounds([requestLines, responseLines])
         let status = try response.status?.wholeNumber("response.status", limit: 999) ?? 0
         let mimeType = response.content?.mimeType.map { $0.split(separator: ";").first.map { String($0).trimmingSpaces } ?? $0 }
         guard filter.accepts(status: status, mimeType: mimeType) else { return nil }
@@ -291,7 +318,7 @@ extension HARDocument.Entry {
         guard !url.isEmpty else { throw FieldParsing.Failure("request.url is empty") }
         if filter.dropQuery, let mark = url.firstIndex(of: "?") { url = String(url[..<mark]) }
         // Repeated lines combine (RFC 9110 §5.3); singleton fields follow HeaderFieldLines' rules.
-        let fields = try HeaderFieldLines(response: (response.headers ?? []).map { ($0.name, $0.value) })
+        let fields = try HeaderFieldLines(response: responseLines)
         let headers = fields.values
         let contentLength = try headers["content-length"].map(Self.contentLength)
         let sizes = [try response.content?.size?.wholeNumber("response.content.size"), try response.bodySize?.wholeNumber("response.bodySize"), contentLength]
@@ -313,7 +340,7 @@ extension HARDocument.Entry {
         }
         let key = KeyDigest.parse(url)
         let t = self.timings
-        let requestHeaders = HeaderFieldLines.request((request.headers ?? []).map { ($0.name, $0.value) })
+        let requestHeaders = HeaderFieldLines.request(requestLines)
         let http = HTTPMetadata(
             method: method, status: status, mimeType: mimeType, headers: headers, requestHeaders: requestHeaders,
             timings: .init(blocked: t?.blocked?.known, dns: t?.dns?.known, connect: t?.connect?.known, ssl: t?.ssl?.known,
