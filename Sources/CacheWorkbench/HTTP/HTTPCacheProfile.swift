@@ -9,14 +9,15 @@ public enum HTTPCacheProfile: String, Sendable, CaseIterable {
     /// URLCache as Apple documents it: the RFC's freshness and validation, plus 2xx only,
     /// an entry no larger than about 5% of the cache ("of the disk cache"), the request
     /// policies as documented (returnCacheData… use any age), reloadIgnoringLocalAndRemote
-    /// unimplemented (as reloadIgnoringLocal). Undocumented parts are options.
+    /// unimplemented (as reloadIgnoringLocal). Undocumented parts are options; the request's
+    /// own Cache-Control (undocumented) follows RFC 9111 §5.2.1, as under rfc9111.
     case apple
     /// FoundationNetworking's URLCache on Linux as it behaves (swift-corelibs-foundation
     /// @761b621d): key = host + port + path (no scheme, no query); one predicate for store
     /// and reuse; no-cache never stored; any Vary, Authorization or WWW-Authenticate
     /// refused; max-age from min(Date, stored time), Age ignored; without max-age or
     /// Expires fresh forever; Expires only as RFC 1123; no conditional requests; every
-    /// request policy ignored.
+    /// request policy, and the request's own Cache-Control, ignored.
     case corelibs
 
     public static func named(_ text: String) throws -> HTTPCacheProfile {
