@@ -174,7 +174,9 @@ case_cache_dir() {
     while IFS='|' read -r label dir reason; do
         local name="5.3 cache-dir-$label"
         mkdir -p home
-        HOME=$WORK/home timeout 30 "$BENCH" run --trace t.csv --backend files --capacity 1MB --no-timing --cache-dir "$dir" > /dev/null 2> cd.err; local status=$?
+        # lru stores no bytes: a binary that does not refuse the folder makes nothing in it
+        # (with `files`, one running as root made /files and /etc/files).
+        HOME=$WORK/home timeout 30 "$BENCH" run --trace t.csv --backend lru --capacity 1MB --no-timing --cache-dir "$dir" > /dev/null 2> cd.err; local status=$?
         if refused "$status" cd.err && grep -q -- "$reason" cd.err; then ok "$name"; else fail "$name" "exit $status: $(head -c 300 cd.err)"; fi
     done <<EOF
 root|/|names the file-system root
