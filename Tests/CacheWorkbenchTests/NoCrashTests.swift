@@ -97,27 +97,36 @@ struct NoCrashTests {
         #expect(CostModel.pixels.cost(of: Request(time: 0, id: 1, size: 5, width: .max, height: .max)) == SizeLimits.largestObject)
     }
 
+    /// Each with its reason (FILE is the trace): a row of one field, or a column past the 32 a row may have.
     @Test("libcachesim-csv column mappings beyond the row are errors, not crashes", arguments: [
-        "key=2", "time=2,key=1", "key=100000000", "time=1,key=2,size=33",
+        ("key=2", "FILE:1: expected at least 2 fields, found 1"), ("time=2,key=1", "FILE:1: expected at least 2 fields, found 1"),
+        ("key=100000000", "--columns: column 100000000 is beyond the 32 fields a row may have"),
+        ("time=1,key=2,size=33", "--columns: column 33 is beyond the 32 fields a row may have"),
     ])
-    func columnMappings(columns: String) throws {
+    func columnMappings(columns: String, reason: String) throws {
         let folder = TemporaryFolder()
         let path = folder.file("one.txt", "a\nb\n")
         let result = try bench(["run", "--trace", path, "--format", "libcachesim-csv", "--columns", columns, "--backend", "lru"])
         #expect(result.status == 2, "\(result.err)")
-        #expect(result.err.hasPrefix("bench: error: ") && result.err.split(separator: "\n").count == 1)
+        #expect(result.err == "bench: error: " + reason.replacingOccurrences(of: "FILE", with: path) + "\n", "\(result.err)")
     }
 
+    /// Each with its reason: the option and its bound, not just any error.
     @Test("unbounded option values are refused with one line and exit 2", arguments: [
-        ["run", "--warning-window", "9223372036854775807"], ["run", "--capacity", "9223372036854775807", "--purge-target", "1"],
-        ["run", "--capacity", "-1"], ["gen", "--rate", "1e-320"], ["gen", "--images", "9223372036854775807"],
-        ["experiment", "blob-size", "--reads", "9223372036854775807"], ["experiment", "blob-size", "--sizes", "1TiB", "--count", "1", "--max-bytes", "1"],
-        ["experiment", "purge", "--entries", "9223372036854775807"], ["run", "--bogus"], ["run", "--sample-every", "0"],
+        (["run", "--warning-window", "9223372036854775807"], "--warning-window must be from 1 to 10000000 requests"),
+        (["run", "--capacity", "9223372036854775807", "--purge-target", "1"], "capacity '9223372036854775807': above the largest capacity accepted, 1EiB (2^60 bytes)"),
+        (["run", "--capacity", "-1"], "capacity '-1': must be above 0 bytes"),
+        (["gen", "--rate", "1e-320"], "--rate must be from 0.000001 to 1000000000 requests per second"),
+        (["gen", "--images", "9223372036854775807"], "--images must be from 1 to 100000000"),
+        (["experiment", "blob-size", "--reads", "9223372036854775807"], "--reads must be from 1 to 100000000, not 9223372036854775807"),
+        (["experiment", "blob-size", "--sizes", "1TiB", "--count", "1", "--max-bytes", "1"], "--sizes: a blob is at most 1GiB (the largest body the disk backends write)"),
+        (["experiment", "purge", "--entries", "9223372036854775807"], "--entries must be from 10 to 10000000"),
+        (["run", "--bogus"], "Unknown option '--bogus'"), (["run", "--sample-every", "0"], "--sample-every must be at least 1"),
     ])
-    func unboundedOptions(arguments: [String]) throws {
+    func unboundedOptions(arguments: [String], reason: String) throws {
         let result = try bench(arguments)
         #expect(result.status == 2, "\(result.err)")
-        #expect(result.err.hasPrefix("bench: error: ") && result.err.split(separator: "\n").count == 1, "\(result.err)")
+        #expect(result.err == "bench: error: \(reason)\n", "\(result.err)")
     }
 
     @Test("a huge capacity with purge-target 1 runs")

@@ -57,11 +57,16 @@ struct OutputSafetyTests {
         #expect(dash.status == 0 && dash.out.hasPrefix("time,key,size") && dash.err.contains("3 requests"))
     }
 
+    /// Each with its reason (DIR the test's folder).
     @Test("outputs that clash, end in /, are folders or links to files are refused before the run", arguments: [
-        ["--csv", "TRACE"], ["--csv", "DIR/a.csv", "--json", "DIR/a.csv"], ["--csv", "DIR/sub/"], ["--csv", "DIR"], ["--timeline", "DIR/link.csv"],
-        ["--csv", "DIR/./t.csv"],
+        (["--csv", "TRACE"], "--csv DIR/t.csv is the same file as the trace; name another file"),
+        (["--csv", "DIR/a.csv", "--json", "DIR/a.csv"], "--json DIR/a.csv is the same file as --csv; name another file"),
+        (["--csv", "DIR/sub/"], "cannot write DIR/sub/: ends with '/', so it names a folder, not a file"),
+        (["--csv", "DIR"], "cannot write DIR: is a folder; name a file in it"),
+        (["--timeline", "DIR/link.csv"], "cannot write DIR/link.csv: is a symbolic link to a regular file; it would be replaced, not followed: name the file itself"),
+        (["--csv", "DIR/./t.csv"], "--csv DIR/./t.csv is the same file as the trace; name another file"),
     ])
-    func refusedOutputs(arguments: [String]) throws {
+    func refusedOutputs(arguments: [String], reason: String) throws {
         let folder = TemporaryFolder()
         let tracePath = folder.file("t.csv", Self.trace)
         folder.file("real.csv", "keep")
@@ -69,7 +74,7 @@ struct OutputSafetyTests {
         let expanded = arguments.map { $0.replacingOccurrences(of: "TRACE", with: tracePath).replacingOccurrences(of: "DIR", with: folder.path) }
         let result = try bench(["run", "--trace", tracePath, "--backend", "lru"] + expanded)
         #expect(result.status == 2)
-        #expect(result.err.hasPrefix("bench: error: ") && result.err.split(separator: "\n").count == 1, "\(result.err)")
+        #expect(result.err == "bench: error: " + reason.replacingOccurrences(of: "DIR", with: folder.path) + "\n", "\(result.err)")
         #expect(try String(contentsOfFile: tracePath, encoding: .utf8) == Self.trace)
         #expect(try String(contentsOfFile: folder.path + "/real.csv", encoding: .utf8) == "keep")
         #expect(fileKind(folder.path + "/link.csv") == S_IFLNK)

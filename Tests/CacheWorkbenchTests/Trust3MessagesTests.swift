@@ -63,6 +63,20 @@ struct Trust3MessagesURLCacheTests {
         #expect(ok["status"] == "ok" && ok["hits"] == "100" && ok["evictions"] == "0", "\(ok)")
     }
 
+    @Test("41 §1.2: a URL too long for a file name is a memory-only store, counted and said, not a lost one")
+    func longURLIsMemoryOnly() throws {
+        let folder = TemporaryFolder()
+        // 300 bytes of path: a 428-byte identifier, past the 255 bytes of a file name.
+        let url = "https://img.example/" + String(repeating: "a", count: 300) + ".jpg"
+        let tracePath = folder.file("long.csv", "time,key,size\n0,\(url),2000\n1,\(url),2000\n")
+        let result = try bench(["run", "--trace", tracePath, "--backend", "foundation-urlcache", "--capacity", "8MiB", "--no-timing", "--csv", folder.path + "/o.csv"])
+        #expect(result.status == 0, "\(result.err)")
+        let row = try #require(try csvRows(folder.path + "/o.csv").first)
+        #expect(row["status"] == "ok" && row["hits"] == "1", "\(row)")
+        #expect(row["backend_remarks"]?.contains("1 stores had a URLCache file name longer than the 255 bytes a file name may have") == true, "\(row["backend_remarks"] ?? "")")
+        #expect(URLCacheStoreCheck.fileNameBytes(identifier: "YWJj", now: Date(timeIntervalSinceReferenceDate: 817_000_000)) == 9 + 1 + 4 + 1 + 23)
+    }
+
     @Test("41 §1.2: the check itself: a missing file, a short file, a body too near the capacity to judge")
     func storeCheck() throws {
         let folder = TemporaryFolder()
@@ -183,8 +197,32 @@ struct Trust3MessagesTextTests {
 /// it with `RunResult.columnNames` passes whatever the list becomes). Columns are added at
 /// the end, never renamed; a deliberate addition updates this line.
 let resultsHeader = """
-run_id,trace,trace_requests,mode,backend,backend_options,cost_model,capacity_bytes,requests,hits,misses,object_hit_ratio,byte_hit_ratio,\
-get_p50_ns,get_p99_ns,get_p999_ns,get_max_ns,set_p50_ns,set_p99_ns,set_p999_ns,throughput_rps,wall_s,accounted_peak_bytes,\
-allocated_peak_bytes,rss_peak_bytes,memory_overhead_ratio,memory_warnings,evictions,logical_write_bytes,syscall_write_bytes,\
-page_write_bytes,fsyncs,write_amplification,disk_footprint_bytes,git_rev,swift_version,allocator
+run_id,trace,trace_requests,mode,backend,backend_options,cost_model,capacity_bytes,requests,hits,misses,\
+object_hit_ratio,byte_hit_ratio,get_p50_ns,get_p99_ns,get_p999_ns,get_max_ns,set_p50_ns,set_p99_ns,set_p999_ns,\
+throughput_rps,wall_s,accounted_peak_bytes,allocated_peak_bytes,rss_peak_bytes,memory_overhead_ratio,memory_warnings,\
+evictions,logical_write_bytes,syscall_write_bytes,page_write_bytes,fsyncs,write_amplification,disk_footprint_bytes,\
+git_rev,swift_version,allocator,status,error,trace_sha256,capacity_spec,working_set_bytes,dropped_zero_size,too_large,\
+skipped_rows,get_p90_ns,set_p90_ns,set_max_ns,timing,preloaded,clock_overhead_ns,final_entries,final_accounted_bytes,\
+seed,trace_load_s,materialized,memory_warning_schedule,warning_released_bytes,hit_ratio_before_warnings,\
+hit_ratio_after_warnings,space_amplification,db_write_bytes,journal_write_bytes,wal_write_bytes,data_write_bytes,\
+other_write_bytes,write_calls,cache_dir,verify,get_hit_p50_ns,get_hit_p90_ns,get_hit_p99_ns,get_hit_p999_ns,\
+get_hit_max_ns,get_hits_timed,get_miss_p50_ns,get_miss_p90_ns,get_miss_p99_ns,get_miss_p999_ns,get_miss_max_ns,\
+get_misses_timed,pixel_rules,cost_from_dimensions,cost_from_url,cost_from_ratio,cost_from_encoded,ignore_obj_size,\
+warmup_requests,variant,repeats,get_p50_ns_min,get_p50_ns_max,get_p90_ns_min,get_p90_ns_max,get_p99_ns_min,\
+get_p99_ns_max,get_p999_ns_min,get_p999_ns_max,get_max_ns_min,get_max_ns_max,get_hit_p50_ns_min,get_hit_p50_ns_max,\
+get_hit_p90_ns_min,get_hit_p90_ns_max,get_hit_p99_ns_min,get_hit_p99_ns_max,get_hit_p999_ns_min,get_hit_p999_ns_max,\
+get_hit_max_ns_min,get_hit_max_ns_max,get_miss_p50_ns_min,get_miss_p50_ns_max,get_miss_p90_ns_min,get_miss_p90_ns_max,\
+get_miss_p99_ns_min,get_miss_p99_ns_max,get_miss_p999_ns_min,get_miss_p999_ns_max,get_miss_max_ns_min,\
+get_miss_max_ns_max,set_p50_ns_min,set_p50_ns_max,set_p90_ns_min,set_p90_ns_max,set_p99_ns_min,set_p99_ns_max,\
+set_p999_ns_min,set_p999_ns_max,set_max_ns_min,set_max_ns_max,throughput_rps_min,throughput_rps_max,wall_s_min,\
+wall_s_max,method,http_settings,fresh_hits,stale_served,revalidations,not_modified,origin_fetches,origin_requests,\
+origin_bytes,offline_failures,not_stored,not_stored_reasons,invalidations,background_revalidations,heuristic_lifetimes,\
+validated_by_size,wrong_body_hits,sizes_from_earlier_response,vary_mismatches,coalesced_requests,origin_fetches_saved,\
+downloads,queue_wait_p50_ms,queue_wait_p99_ms,queue_wait_max_ms,memory_hits,disk_hits,memory_hit_ratio,disk_hit_ratio,\
+promotions,disk_writes,flushed_to_disk,memory_expired,memory_refused,disk_evictions,disk_entries,disk_bytes,\
+backend_remarks,sweep_point,orphans_removed,plan_id,warning_hits_lost,warning_hits_lost_per_warning,\
+warning_memory_hits_lost,warning_disk_hits_gained,warning_recovery_requests,warning_recovery_max_requests,\
+warnings_unrecovered,warning_window,sample_every,disk_refused,durability,model_of,device,capacity_rule,http_rules,\
+library_hits,unique_objects,compulsory_misses,command,points_at_once,gets,sets,deletes,admitted,rejected,hit_bytes,\
+miss_bytes
 """

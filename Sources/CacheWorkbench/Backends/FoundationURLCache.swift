@@ -67,6 +67,11 @@ public final class FoundationURLCache: CacheBackend {
     private var nonURLKeys = 0
     /// Stores whose identifier has a "/" (bug 2): they never reach the disk.
     private var diskless = 0
+    /// Stores whose file name (`SECONDS.IDENTIFIER.storedcachedurlresponse`) is longer than
+    /// the folder's file system takes (a long URL): they never reach the disk either.
+    private var longNames = 0
+    /// The longest file name the folder takes (`pathconf`, 255 on Linux file systems).
+    private let nameLimit: Int
     private var usage: (entries: Int, diskBytes: Int)?
     /// The last store, until the folder scan after it has checked that it reached the disk.
     private var unchecked: URLCacheStoreCheck.Store?
@@ -84,6 +89,8 @@ public final class FoundationURLCache: CacheBackend {
         // Foundation opens any file of its name shape it finds in the folder: before it
         // starts, every entry must be a regular file of that shape (no link, FIFO, device).
         try folder.requireOnlyOwnFiles(CacheFileName.isURLCacheEntry)
+        let limit = pathconf(directory, Int32(_PC_NAME_MAX))
+        nameLimit = limit > 0 ? limit : 255
         cache = URLCache(memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, diskPath: directory)
     }
 
@@ -107,6 +114,7 @@ public final class FoundationURLCache: CacheBackend {
         // --durability reaches them, and the probe does not see them.
         details.durability = .uncontrolled
         details.remark(diskless, "stores had a '/' in URLCache's base64 identifier: their disk write silently failed and they lived in memory only (corelibs bug 2)")
+        details.remark(longNames, "stores had a URLCache file name longer than the \(nameLimit) bytes a file name may have (a long URL): their disk write silently failed and they lived in memory only")
         return details
     }
 
@@ -175,6 +183,8 @@ public final class FoundationURLCache: CacheBackend {
         let identifier = Self.identifier(url)
         if identifier.contains("/") {
             diskless += 1
+        } else if URLCacheStoreCheck.fileNameBytes(identifier: identifier) > nameLimit {
+            longNames += 1
         } else {
             unchecked = URLCacheStoreCheck.Store(key: request.keyText, identifier: identifier, bodyBytes: body.byteCount, diskCapacity: diskCapacity)
         }
