@@ -29,7 +29,7 @@ enum SystemFolders {
         let resolved = resolve(path)
         let said = resolved == path ? "" : " (\(ErrorText.quote(resolved, limit: 4096)) once its links and '..' are resolved)"
         if themselves.contains(resolved) {
-            return "names\(said) \(resolved == "/" ? "the file-system root" : "the system folder \(resolved)"), where a backend's folder (\(resolved == "/" ? "" : resolved)/files, …) would be made among the system's own; name a new folder for the cache, such as \(resolved == "/" ? "" : resolved)/cwb-cache"
+            return "names\(said) \(resolved == "/" ? "the file-system root" : "the system folder \(resolved)"), where a backend's folder (\(resolved == "/" ? "" : resolved)/files, …) would be made among the system's own; name a folder of your own, such as /tmp/cwb-cache"
         }
         if let tree = trees.first(where: { resolved.hasPrefix($0 + "/") }) {
             return "is\(said) inside \(tree), a system folder (installed system, devices or a kernel file system), never a place for a cache's files; name a folder of your own"
