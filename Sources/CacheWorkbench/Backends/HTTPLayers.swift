@@ -2,7 +2,7 @@
 ///
 /// Only a URLCache reads response headers. The image libraries' own caches are keyed by URL
 /// and serve what they hold whatever Cache-Control or Expires said; their only expiry is
-/// their own age rule (../shared/HTTP-CACHING-FACTS.md §4–5):
+/// their own age rule (docs/http-caching-facts.md §4–5):
 /// - AFNetworking: AFAutoPurgingImageCache (memory) has no header logic (AFAutoPurgingImageCache.m
 ///   L46-48 cost, L76 capacity, L124-140 last-access purge: facts §5); its disk layer is the downloader's NSURLCache,
 ///   20 MB / 150 MB, useProtocolCachePolicy (AFImageDownloader.m L111-146): HTTP rules.

@@ -1,5 +1,5 @@
 /// The image libraries' two-tier caches with their documented defaults, as `TieredCache`
-/// options (sources: ../shared/HTTP-CACHING-FACTS.md §4–5, with file and line for each).
+/// options (sources: docs/http-caching-facts.md §4–5, with file and line for each).
 /// The memory tier's capacity is the run's `--capacity`; with `--device` and no
 /// `--capacity` it is the library's own default on that device (`memoryLimit(on:)`): a
 /// share of its RAM (Kingfisher 1/4, Nuke 15% up to 768 MB), a fixed size (AFNetworking),
@@ -23,7 +23,7 @@ struct TierPreset: Sendable {
             memory: "autopurge", disk: "sqlite",
             options: ["purge-target": "0.6", "disk-capacity": "150MB", "promote": "on", "on-warning": "clear"],
             memoryLimit: { _ in
-                DeviceMemoryLimit(bytes: 100 << 20, rule: "100MiB, AFAutoPurgingImageCache's fixed memoryCapacity (AFAutoPurgingImageCache.m L76 @d9f589cc, ../shared/HTTP-CACHING-FACTS.md §5); not RAM-relative")
+                DeviceMemoryLimit(bytes: 100 << 20, rule: "100MiB, AFAutoPurgingImageCache's fixed memoryCapacity (AFAutoPurgingImageCache.m L76 @d9f589cc, docs/http-caching-facts.md §5); not RAM-relative")
             }),
         TierPreset(
             name: "sdwebimage",

@@ -1,5 +1,5 @@
 /// Whose rules the HTTP replay follows (`--http-profile`). The rules differ, and each
-/// difference below has its source in `../shared/HTTP-CACHING-FACTS.md` (README: "HTTP mode").
+/// difference below has its source in `docs/http-caching-facts.md` (README: "HTTP mode").
 public enum HTTPCacheProfile: String, Sendable, CaseIterable {
     /// A private cache as RFC 9111 describes it: key = method + URI (+ Vary), storable
     /// statuses of RFC 9110 §15.1 or explicit freshness, no-cache = revalidate every time,
