@@ -23,6 +23,7 @@ extension SweepRun {
         "--json": "refused by bench sweep",
         "--timeline": "refused by bench sweep",
         "--cache-dir": "refused by bench sweep",
+        "--max-line-bytes": "a longer line stops the sweep with an error, never skipped (not even with --skip-bad): a finished row is the same under any limit",
     ]
 
     /// The trace formats' options (`TraceFile`'s): all in the fingerprint, set or not.
@@ -49,7 +50,8 @@ extension SweepRun {
             ("--max-active-downloads", http.maxActiveDownloads ?? ""), ("--origin-latency", http.originLatency ?? ""),
         ]
         // Every known format and backend option, and any other the dictionaries hold.
-        for name in Set(formatOptionNames).union(arguments.formatOptions.keys).sorted() {
+        // The line limit changes no row (`optionsNotChangingRows`), so it is left out.
+        for name in Set(formatOptionNames).union(arguments.formatOptions.keys).sorted() where name != LineLengthLimit.optionName {
             fields.append(("--" + name, arguments.formatOptions[name] ?? ""))
         }
         for name in BackendRegistry.optionNames.union(arguments.backendOptions.keys).sorted() {
