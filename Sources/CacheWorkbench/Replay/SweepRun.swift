@@ -241,14 +241,28 @@ public struct SweepRun {
     /// The columns a point determines before it runs, whatever its replay measures: what
     /// a resumed row must hold to be that point's. Not compared: the measured columns, the
     /// build's (git_rev, swift_version: a resume may use another build), `command` (a
-    /// resume adds --resume), `capacity_rule` (an exact curve's rows word it apart), `backend_options` (the backend instance's own settings, known
-    /// only once one is made; the fingerprint pins the options they come from) and
-    /// `preloaded`.
+    /// resume adds --resume), `capacity_rule` (an exact curve's rows word it apart) and `preloaded`.
+    /// `backend_options` (the instance's own settings) is compared where the backend can be
+    /// made without side effects (`settingsWithoutReplay`); for disk backends, Belady and the
+    /// learned policies the fingerprint pins the options it comes from.
     static let determinedColumns = [
         "trace", "trace_sha256", "mode", "backend", "variant", "cost_model", "capacity_bytes", "capacity_spec",
         "working_set_bytes", "seed", "timing", "materialized", "memory_warning_schedule", "pixel_rules",
         "ignore_obj_size", "model_of", "device", "unique_objects", "sweep_point", "plan_id", "http_settings",
     ]
+
+    /// A point's `backend_options` as its run writes them (the instance's `settings`, read
+    /// right after it is made, as `RunPlan` and the fanned-out sweep do), for the backends
+    /// that can be made without side effects: not a disk backend (it needs a cache folder),
+    /// not one that needs the trace's future (Belady) or runs as a separate process over the
+    /// whole trace (the learned policies). nil for those, or when making it fails (the point
+    /// then fails on its own when run). O(the backend's set-up).
+    static func settingsWithoutReplay(_ made: RunPlan.PreparedPoint) -> String? {
+        let kind = made.backend
+        guard !kind.storesBytes, !kind.needsFuture, !kind.needsWholeReplay, let instance = try? kind.make(made.config) else { return nil }
+        defer { try? instance.close() }
+        return instance.settings
+    }
 
     /// Refuses a resumed row whose determined columns (`determinedColumns`) differ from what
     /// this sweep writes for its point (a row not run by this sweep, or edited since), naming
@@ -260,6 +274,7 @@ public struct SweepRun {
         let hasDimensions = plan.costModel == nil ? try RunPlan.hasDimensions(plan.trace) : false
         let columns = RunResult.columnNames
         var expected: [Int: [String]] = [:]
+        var checked: [Int: Bool] = [:]  // points whose backend_options is compared too
         for backend in plan.backends {
             let prepared = try plan.preparedPoints(backend, trace: plan.trace, summaries: plan.knownSummaries, hasDimensions: hasDimensions, nextAccess: nil)
             for point in points where point.backend.label == backend.label && journal.finishedRows[point.index] != nil {
@@ -271,13 +286,17 @@ public struct SweepRun {
                 result.planID = planID
                 var cells = result.cells.map(CSVReport.field).map { CSVRowText.fields(of: $0).first ?? "" }
                 if let http = columns.firstIndex(of: "http_settings") { cells[http] = CSVReport.neutralized(plan.options.http?.description ?? "") }
+                if let settings = Self.settingsWithoutReplay(made), let column = columns.firstIndex(of: "backend_options") {
+                    cells[column] = CSVRowText.fields(of: CSVReport.field(.text(settings))).first ?? ""
+                    checked[point.index] = true
+                }
                 expected[point.index] = cells
             }
         }
         for (index, row) in journal.finishedRows.sorted(by: { $0.key < $1.key }) {
             guard let want = expected[index] else { continue }
             let fields = CSVRowText.fields(of: row)
-            for name in Self.determinedColumns {
+            for name in Self.determinedColumns + (checked[index] == true ? ["backend_options"] : []) {
                 guard let column = columns.firstIndex(of: name), column < fields.count, fields[column] != want[column] else { continue }
                 let at = journal.finishedLines[index].map { "\(journal.path):\($0)" } ?? "\(journal.path) (a row carried from the results file)"
                 throw WorkbenchError("\(at): the row journaled as point \(index) has \(name) \(ErrorText.quote(fields[column])), this sweep's point \(index) has \(ErrorText.quote(want[column])); the journal is damaged or edited: remove that line (the point runs again) or the file")
