@@ -40,13 +40,13 @@ RULE = ("Rule for every comparison below: two hit ratios differ only when the di
 
 # The bidirectional controls (embeddings, overrides, isolates and marks, Unicode UAX #9):
 # raw in a page, a U+202E in a trace name reverses the rest of its sentence.
-BIDI_CONTROLS = {chr(c): f"\\u{{{c:x}}}" for c in [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+BIDI_CONTROLS = str.maketrans({chr(c): f"\\u{{{c:x}}}" for c in [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]})
 
 
 def e(value):
     """The one way a value reaches the page: text, with <, >, & and both quotes escaped, and
     every bidi control shown as its code (`\\u{202e}`, as the terminal table shows it)."""
-    return html.escape(str(value), quote=True).translate(str.maketrans(BIDI_CONTROLS))
+    return html.escape(str(value), quote=True).translate(BIDI_CONTROLS)
 
 
 def percent(value):

@@ -136,6 +136,18 @@ struct Trust3DurabilityTests {
         for line in whole.dropFirst() { #expect(CSVRowText.rewritten(CSVRowText.fields(of: line)) == line) }
     }
 
+    @Test("41 §3.2: backend_options is compared only for backends made without side effects: an in-process policy yes; a learned policy (a Python process), a disk backend and Belady no")
+    func settingsOnlyWithoutSideEffects() throws {
+        func point(_ name: String) throws -> RunPlan.PreparedPoint {
+            RunPlan.PreparedPoint(
+                backend: try BackendRegistry.named(name), capacity: .bytes(1 << 20), bytes: 1 << 20, model: .encoded, summary: TraceSummary(),
+                config: BackendConfig(capacityBytes: 1 << 20), options: ReplayOptions(), warmedKeys: 0)
+        }
+        #expect(SweepRun.settingsWithoutReplay(try point("s3fifo")) == "fifo-size-ratio=0.1;ghost-size-ratio=0.9;move-to-main-threshold=2")
+        // Making these would start a Python process, need a cache folder, or the trace's future.
+        for name in ["glcache", "files", "belady"] { #expect(SweepRun.settingsWithoutReplay(try point(name)) == nil, "\(name)") }
+    }
+
     // MARK: 5.2
 
     /// `bench` started in the background with its own TMPDIR, to be signalled.

@@ -243,8 +243,8 @@ public struct SweepRun {
     /// build's (git_rev, swift_version: a resume may use another build), `command` (a
     /// resume adds --resume), `capacity_rule` (an exact curve's rows word it apart) and `preloaded`.
     /// `backend_options` (the instance's own settings) is compared where the backend can be
-    /// made without side effects (`settingsWithoutReplay`); for disk backends, Belady and the
-    /// learned policies the fingerprint pins the options it comes from.
+    /// made without side effects (`settingsWithoutReplay`); for disk backends, Belady, PFOO-L
+    /// and the learned policies the fingerprint pins the options it comes from.
     static let determinedColumns = [
         "trace", "trace_sha256", "mode", "backend", "variant", "cost_model", "capacity_bytes", "capacity_spec",
         "working_set_bytes", "seed", "timing", "materialized", "memory_warning_schedule", "pixel_rules",
@@ -254,12 +254,14 @@ public struct SweepRun {
     /// A point's `backend_options` as its run writes them (the instance's `settings`, read
     /// right after it is made, as `RunPlan` and the fanned-out sweep do), for the backends
     /// that can be made without side effects: not a disk backend (it needs a cache folder),
-    /// not one that needs the trace's future (Belady) or runs as a separate process over the
-    /// whole trace (the learned policies). nil for those, or when making it fails (the point
-    /// then fails on its own when run). O(the backend's set-up).
+    /// not one that needs the trace's future (Belady) or the whole replay (PFOO-L), not an
+    /// opt-in one (the learned policies start a Python process each, as the fanned-out sweep
+    /// also excludes them). nil for those, or when making it fails (the point then fails on
+    /// its own when run). O(the backend's set-up).
     static func settingsWithoutReplay(_ made: RunPlan.PreparedPoint) -> String? {
         let kind = made.backend
-        guard !kind.storesBytes, !kind.needsFuture, !kind.needsWholeReplay, let instance = try? kind.make(made.config) else { return nil }
+        guard !kind.storesBytes, !kind.needsFuture, !kind.needsWholeReplay, !BackendRegistry.optInNames.contains(kind.name),
+              let instance = try? kind.make(made.config) else { return nil }
         defer { try? instance.close() }
         return instance.settings
     }
