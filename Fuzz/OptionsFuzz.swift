@@ -1,5 +1,5 @@
 // libFuzzer entry for the option parsers (scripts/fuzz options): capacities and capacity
-// lists (--capacity, ram:P% with and without a --device), sizes (--inline-limit, --max-bytes), memory-warning schedules
+// lists (--capacity, ram:P% with and without a --device), sizes (--inline-limit, --max-bytes, --max-line-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
 // --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and --sample-size, the policies' numeric
 // options and admission=, bench plot's --only (a backend list), --mode http and its options, a tier's --on-warning and --disk-capacity; sweep capacity ranges, backend lists with
@@ -21,6 +21,10 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case 1:
         if let bytes = Capacity.bytes(parsing: text) { precondition(bytes >= 0, "negative size") }
+        // --max-line-bytes: a size from 1 byte to 1 TiB, or an error.
+        if let limit = try? LineLengthLimit.bytes([LineLengthLimit.optionName: text]) {
+            precondition(limit >= 1 && limit <= 1 << 40, "line limit out of range")
+        }
     case 2:
         if let schedule = try? MemoryWarningSchedule(parsing: text) {
             switch schedule {

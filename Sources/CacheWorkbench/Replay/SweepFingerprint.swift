@@ -69,7 +69,7 @@ extension SweepRun {
             arguments, trace: plan.trace.label, checksum: plan.traceChecksum ?? "", backends: plan.backends.map(\.label).joined(separator: ","),
             // Each backend's own (a preset's device limit differs from the list).
             capacities: capacitiesText(plan), planID: planID, points: points)
-        return fingerprintPrefix + CSVRowText.escape(fields.map { CSVReport.escape("\($0.option)=\($0.value)") }.joined(separator: " "))
+        return SweepFingerprintDifference.fingerprintPrefix + CSVRowText.escape(fields.map { CSVReport.escape("\($0.option)=\($0.value)") }.joined(separator: " "))
     }
 
     private static func flag(_ on: Bool) -> String { on ? "on" : "off" }

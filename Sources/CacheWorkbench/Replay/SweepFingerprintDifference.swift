@@ -3,8 +3,11 @@
 /// and the journal's, so a refusal says which option to fix (`--images-only is on here,
 /// off in the journal`) instead of only that something differs.
 ///
+/// A type of its own (not a part of `SweepRun`) so the journal's parser builds without the
+/// sweep, fuzz target included.
+///
 /// Complexity: O(length of the two lines).
-extension SweepRun {
+enum SweepFingerprintDifference {
     /// The differing fields, at most `limit`, each `NAME is X here, Y in the journal`;
     /// empty when the lines cannot be told apart field by field.
     static func fingerprintDifferences(journal: String, current: String, limit: Int = 3) -> [String] {

@@ -32,7 +32,7 @@ enum SweepJournalText {
         // A first or second line cut short is a journal whose sweep stopped while starting
         // (or a damaged one), not another sweep's.
         if let first = lines.first, first != fingerprint {
-            let differences = SweepRun.fingerprintDifferences(journal: String(first), current: fingerprint)
+            let differences = SweepFingerprintDifference.fingerprintDifferences(journal: String(first), current: fingerprint)
             let what = differences.isEmpty ? "trace, backends, capacities or options differ" : differences.joined(separator: "; ")
             throw WorkbenchError("\(path):1: made by a different sweep: \(what); repeat the journal's command with --resume, or remove the file")
         }
