@@ -32,10 +32,12 @@ public struct Request: Sendable, Equatable {
     /// HTTP facts (status, caching headers, timings) when the trace recorded them (HAR);
     /// nil otherwise. One reference, so requests without it stay small.
     public var http: HTTPMetadata?
+    /// What the app's own pipeline recorded (a CacheTraceRecorder recording); nil otherwise.
+    public var recorded: RecordedImage?
 
     public init(
         time: Double, id: UInt64, size: Int, width: UInt32 = 0, height: UInt32 = 0,
-        operation: Operation = .get, name: String? = nil, http: HTTPMetadata? = nil
+        operation: Operation = .get, name: String? = nil, http: HTTPMetadata? = nil, recorded: RecordedImage? = nil
     ) {
         self.time = time
         self.id = id
@@ -45,6 +47,7 @@ public struct Request: Sendable, Equatable {
         self.operation = operation
         self.name = name
         self.http = http
+        self.recorded = recorded
     }
 
     /// A request keyed by text; `id` is derived from the text with `KeyDigest`.
