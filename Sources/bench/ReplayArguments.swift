@@ -65,8 +65,14 @@ struct ReplayArguments: ParsableArguments {
     @Flag(name: .long, help: "Don't give stored objects real heap blocks of their cost (memory backends; pure hit-ratio runs).")
     var noMaterialize = false
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated memory warnings: every:N (requests), at:T1,T2 (seconds after the first request) or above:BYTES (allocated heap).", valueName: "schedule"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated memory warnings: every:N (requests), at:T1,T2 (seconds after the first request), above:BYTES (allocated heap) or recorded (a recording's own, each before the request it came before).", valueName: "schedule"))
     var memoryWarning: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A recording's background events: on (default when it has them: each backend does what its library does on entering the background) or off (ignored).", valueName: "on|off"))
+    var background: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("nscache and tiers: what a recorded background event does to the memory (tier): none, clear or trim:F (tiers); the presets set their library's.", valueName: "response"))
+    var onBackground: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Requests in the hit-ratio windows before and after each warning (default 1000, a tenth of a shorter trace).", valueName: "n"))
     var warningWindow: Int?
@@ -200,6 +206,9 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write all results columns as CSV to this file.", valueName: "file"))
     var csv: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("A recording: write every request where a replay and the app's recorded outcome differ, with the reason where known, as CSV to this file.", valueName: "file"))
+    var disagreements: String?
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Write the results as JSON to this file.", valueName: "file"))
     var json: String?
 
@@ -252,6 +261,8 @@ struct ReplayArguments: ParsableArguments {
         arguments.repeats = `repeat`
         arguments.memoryWarning = memoryWarning
         arguments.warningWindow = warningWindow
+        arguments.background = background
+        arguments.disagreements = disagreements
         arguments.csv = csv
         arguments.json = json
         arguments.timeline = timeline
@@ -277,7 +288,7 @@ struct ReplayArguments: ParsableArguments {
             "max-age-from": maxAgeFrom, "session": session, "on-warning": onWarning, "promote": promote, "write": write,
             "disk-capacity": diskCapacity, "memory-capacity": memoryCapacity, "urlcache-key": urlcacheKey,
             "memory-ttl": memoryTtl, "memory-sweep": memorySweep, "memory-entry-limit": memoryEntryLimit,
-            "memory-rules": memoryRules, "disk-rules": diskRules,
+            "memory-rules": memoryRules, "disk-rules": diskRules, "on-background": onBackground,
             "n-bit-counter": nBitCounter, "init-freq": initFreq, "ain-size-ratio": ainSizeRatio, "aout-size-ratio": aoutSizeRatio,
             "n-seg": nSeg, "fifo-size-ratio": fifoSizeRatio, "ghost-size-ratio": ghostSizeRatio,
             "move-to-main-threshold": moveToMainThreshold, "window-size": windowSize, "protected-size": protectedSize,

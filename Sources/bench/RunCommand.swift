@@ -41,7 +41,7 @@ struct RunCommand: ParsableCommand {
             let outcome = try RunSetup(replay.setupArguments()).execute(progress: ProgressLine())
             try replay.reading.writeReadingNotes(path: replay.trace)
             for note in outcome.fallbackNotes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
-            try StandardOutput.writeTable(outcome.table, besides: [replay.csv, replay.json, replay.timeline])
+            try StandardOutput.writeTable(outcome.table, besides: [replay.csv, replay.json, replay.timeline, replay.disagreements])
             if outcome.anyFailed { throw ExitCode(1) }
         }
     }

@@ -117,6 +117,8 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
 
     func remove(_ request: Request) throws { try inner.remove(request) }
     func didReceiveMemoryWarning() throws -> Int { try inner.didReceiveMemoryWarning() }
+    func didEnterBackground() throws -> Int { try inner.didEnterBackground() }
+    var backgroundResponse: String { inner.backgroundResponse }
     func trim(toCost target: Int) throws -> Int? { try inner.trim(toCost: target) }
     func close() throws { try inner.close() }
     var facts: BackendFacts { inner.facts }

@@ -80,6 +80,11 @@ public final class AutoPurgingImageCache: CacheBackend {
         if let image = images.removeValue(forKey: request.keyText) { memoryUsage -= image.totalBytes }
     }
 
+    /// AF observes UIApplicationDidReceiveMemoryWarningNotification only
+    /// (AFAutoPurgingImageCache.m L88-91 @d9f589cc): entering the background changes nothing.
+    public var backgroundResponse: String { AutoPurgingImageCache.backgroundText }
+    static let backgroundText = "nothing (AFAutoPurgingImageCache observes memory warnings only)"
+
     public func didReceiveMemoryWarning() -> Int {
         let released = memoryUsage
         images.removeAll()
@@ -159,6 +164,7 @@ public final class AutoPurgingImageCacheO1: CacheBackend {
     }
 
     public func didReceiveMemoryWarning() -> Int { state.pointee.entries.removeAll() }
+    public var backgroundResponse: String { AutoPurgingImageCache.backgroundText }
 
     /// Removes the least recently used until at most `target` remains. O(victims).
     public func trim(toCost target: Int) -> Int? {

@@ -428,6 +428,7 @@ public enum BackendRegistry {
                 ("key-hash", "cf (CFStringHash, as NSCache; default), full (SipHash of the whole key), digest (SHA-256 key)"),
                 ("eviction", "lru (default) or lowest-cost (what Foundation on Linux does)"),
                 ("count-limit", "most entries kept; 0 = no limit (default)"),
+                ("on-background", "a recorded background event: none (default: Apple documents nothing) or clear (assume NSCache empties itself)"),
             ]
         ) { try NSCacheLike(NSCacheLike.Options($0)) },
         BackendKind(name: "foundation-nscache", summary: ModelFamily.foundationNSCacheSummary) {
@@ -495,7 +496,8 @@ public enum BackendRegistry {
         "max-age-from", "session", "on-warning", "promote", "write", "disk-capacity", "memory-capacity",
         "urlcache-key", "memory-ttl", "memory-sweep", "memory-entry-limit", "n-bit-counter", "init-freq",
         "ain-size-ratio", "aout-size-ratio", "n-seg", "fifo-size-ratio", "ghost-size-ratio",
-        "move-to-main-threshold", "window-size", "protected-size", "hirs-ratio", "memory-rules", "disk-rules"
+        "move-to-main-threshold", "window-size", "protected-size", "hirs-ratio", "memory-rules", "disk-rules",
+        "on-background",
     ]
 
     /// Whether an option is given only inside a backend's brackets (`lruk[k=3]`,

@@ -24,6 +24,10 @@ public final class NSCacheLike: CacheBackend, @unchecked Sendable {  // every ac
         public var countLimit = 0
         public var keyHash = StringKeyHash.cf
         public var eviction = Eviction.lru
+        /// `on-background=clear`: empty on entering the background. Apple's NSCache
+        /// documentation says nothing of the background, so the default models nothing;
+        /// this assumes what Nuke's and Kingfisher's comments say NSCache does (docs/tiers.md).
+        public var clearsOnBackground = false
 
         public init(totalCostLimit: Int) { self.totalCostLimit = totalCostLimit }
 
@@ -47,10 +51,16 @@ public final class NSCacheLike: CacheBackend, @unchecked Sendable {  // every ac
                 }
                 countLimit = limit
             }
+            if let value = config.options["on-background"] {
+                guard ["none", "clear"].contains(value) else {
+                    throw WorkbenchError("nscache: on-background must be none or clear, not '\(value)'")
+                }
+                clearsOnBackground = value == "clear"
+            }
         }
 
         public var description: String {
-            "key-hash=\(keyHash.rawValue);eviction=\(eviction.rawValue);count-limit=\(countLimit)"
+            "key-hash=\(keyHash.rawValue);eviction=\(eviction.rawValue);count-limit=\(countLimit)" + (clearsOnBackground ? ";on-background=clear" : "")
         }
     }
 
@@ -151,6 +161,16 @@ public final class NSCacheLike: CacheBackend, @unchecked Sendable {  // every ac
             state.costOrder.removeAll()
             return state.entries.removeAll()
         }
+    }
+
+    /// `on-background=clear` empties the cache, as a memory warning does; by default nothing
+    /// (Apple documents no background behaviour of NSCache). O(n) when it clears.
+    public func didEnterBackground() -> Int {
+        options.clearsOnBackground ? didReceiveMemoryWarning() : 0
+    }
+
+    public var backgroundResponse: String {
+        options.clearsOnBackground ? "clears itself (on-background=clear, an assumption)" : "nothing (Apple documents no background behaviour of NSCache)"
     }
 
     /// Evicts in the cache's eviction order until at most `target` remains. O(victims).

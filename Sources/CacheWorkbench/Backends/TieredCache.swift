@@ -44,6 +44,7 @@ public final class TieredCache: CacheBackend, LayeredCache {
         ("promote", "tier: copy a disk hit into memory, on (default, as SDWebImage, Kingfisher, PINCache, Nuke) or off"),
         ("write", "tier: through (a store goes to memory and disk; default) or back (the disk is written by flush-to-disk only)"),
         ("on-warning", "tier: a memory warning clears memory (clear, default), trims it (trim:F), flush-to-disk then clears, or none"),
+        ("on-background", "tier: what a recorded background event does to the memory tier, none (default), clear or trim:F (keep F of its capacity); the presets set their library's"),
         ("session", "tier: default (memory and disk) or ephemeral (no disk tier: NSURLSession's ephemeral configuration)"),
         ("disk-capacity", "tier: the disk tier's capacity, e.g. 150MB, or unlimited (default 150MB, as URLCache under AFNetworking and Nuke)"),
         ("memory-ttl", "tier: seconds of trace time an unread memory entry lives, each read extends it (Kingfisher 300; default none)"),
@@ -73,6 +74,9 @@ public final class TieredCache: CacheBackend, LayeredCache {
     public let promote: Bool
     public let writeBack: Bool
     public let onWarning: TierWarningResponse
+    /// What a recorded background event does to the memory tier (`on-background`): clear,
+    /// trim:F or none (flush-to-disk is a warning response only).
+    public let onBackground: TierWarningResponse
     public let memoryTTL: Double?
     public let memorySweep: Double
     public let memoryEntryLimit: Int
@@ -104,6 +108,7 @@ public final class TieredCache: CacheBackend, LayeredCache {
         promote = try config.flag("promote", default: true)
         writeBack = try config.choice("write", ["through", "back"]) == "back"
         onWarning = try TierWarningResponse(parsing: config.options["on-warning"] ?? "clear")
+        onBackground = try Self.backgroundResponse(config.options["on-background"] ?? "none")
         let ephemeral = try config.choice("session", ["default", "ephemeral"]) == "ephemeral"
         diskCapacity = try TierOptionText.diskCapacity(config.options["disk-capacity"] ?? "150MB")
         memoryTTL = try config.options["memory-ttl"].map { try Self.seconds("memory-ttl", $0) }
@@ -122,8 +127,10 @@ public final class TieredCache: CacheBackend, LayeredCache {
         memoryConfig.disk = nil
         memory = try memoryKind.make(memoryConfig)
         // Every response but `none` needs the memory tier to drop entries in its own order.
-        if onWarning != .none, try memory.trim(toCost: Self.isPartial(onWarning) ? Int.max : 0) == nil {
-            throw WorkbenchError("tier:\(memoryKind.name)+\(diskKind.name): \(memoryKind.name) cannot \(Self.isPartial(onWarning) ? "evict part of itself in its own order" : "drop its entries"), so on-warning=\(onWarning) cannot be modeled over it")
+        for (option, response) in [("on-warning", onWarning), ("on-background", onBackground)] where response != .none {
+            if try memory.trim(toCost: Self.isPartial(response) ? Int.max : 0) == nil {
+                throw WorkbenchError("tier:\(memoryKind.name)+\(diskKind.name): \(memoryKind.name) cannot \(Self.isPartial(response) ? "evict part of itself in its own order" : "drop its entries"), so \(option)=\(response) cannot be modeled over it")
+            }
         }
         if ephemeral {
             disk = nil
@@ -149,6 +156,14 @@ public final class TieredCache: CacheBackend, LayeredCache {
         return HTTPLayers(memory: memory, disk: ephemeral ? nil : disk)
     }
 
+    /// `on-background`: a warning response but flush-to-disk (no library flushes on entering
+    /// the background).
+    private static func backgroundResponse(_ text: String) throws -> TierWarningResponse {
+        let response = try TierWarningResponse(parsing: text)
+        if response == .flushToDisk { throw WorkbenchError("on-background must be clear, trim:F (e.g. trim:0.1) or none, not '\(text)'") }
+        return response
+    }
+
     private static func isPartial(_ response: TierWarningResponse) -> Bool {
         if case .trim(let share) = response { return share > 0 }
         return false
@@ -165,12 +180,16 @@ public final class TieredCache: CacheBackend, LayeredCache {
         let disk = self.disk.map { "\(diskName)[\($0.settings)]" } ?? "none"
         return "memory=\(memoryName)[\(memory.settings)];disk=\(disk);disk-capacity=\(diskCapacity == SizeLimits.largestCapacity ? "unlimited" : String(diskCapacity))"
             + ";promote=\(promote ? "on" : "off");write=\(writeBack ? "back" : "through");on-warning=\(onWarning)"
+            + (onBackground == .none ? "" : ";on-background=\(onBackground)")
             + ";memory-ttl=\(memoryTTL.map { String($0) } ?? "none")"
             + (memoryEntryLimit == Int.max ? "" : ";memory-entry-limit=\(memoryEntryLimit)")
             + ";memory-rules=\(httpLayers.memory.rawValue)" + (httpLayers.disk.map { ";disk-rules=\($0.rawValue)" } ?? "")
     }
 
     public var facts: BackendFacts { memory.facts }
+
+    /// Memory-tier hits so far: the replay tells a memory hit from a disk hit by it. O(1).
+    public var memoryHitCount: Int { counts.memoryHits }
 
     public var details: BackendDetails {
         var counts = self.counts
@@ -303,6 +322,27 @@ public final class TieredCache: CacheBackend, LayeredCache {
         }
         touched.removeAll()
         return try memory.trim(toCost: 0) ?? 0
+    }
+
+    /// A recorded background event: the memory tier cleared or trimmed in its own order
+    /// (`on-background`; the presets' values and their sources in docs/tiers.md). O(the
+    /// memory backend's trim).
+    public func didEnterBackground() throws -> Int {
+        switch onBackground {
+        case .none, .flushToDisk: return 0
+        case .trim(let share): return try memory.trim(toCost: Int((Double(memoryCapacity) * share).rounded(.down))) ?? 0
+        case .clear:
+            touched.removeAll()
+            return try memory.trim(toCost: 0) ?? 0
+        }
+    }
+
+    public var backgroundResponse: String {
+        switch onBackground {
+        case .none, .flushToDisk: "nothing to its memory tier (on-background=none)"
+        case .clear: "clears its memory tier (on-background=clear)"
+        case .trim(let share): "trims its memory tier to \(share) of its capacity (on-background=trim:\(share))"
+        }
     }
 
     /// Kingfisher's cleanup timer: removes the memory entries unread for `memory-ttl`.

@@ -28,6 +28,17 @@ public protocol CacheBackend: AnyObject {
     /// accounted cost released.
     func didReceiveMemoryWarning() throws -> Int
 
+    /// Responds to the app entering the background (a recording's `background` event:
+    /// UIApplication.didEnterBackgroundNotification) as the modeled library does, and returns
+    /// the accounted cost released. The default does nothing: a policy simulator is no
+    /// library, and a library with no background handler of its own keeps everything
+    /// (docs/tiers.md cites each library's source).
+    func didEnterBackground() throws -> Int
+
+    /// What `didEnterBackground` does, in a few words for the results' note (`nothing`,
+    /// `clears memory`, `trims memory to 10% of its capacity`).
+    var backgroundResponse: String { get }
+
     /// Evicts in the backend's own eviction order until it holds at most `target` of
     /// accounted cost, and returns the cost released; nil when it cannot (a two-tier
     /// cache's memory-warning responses `clear` and `trim:F`, `TieredCache`). Evictions
@@ -112,6 +123,8 @@ extension CacheBackend {
     public func close() throws {}
     public var details: BackendDetails { BackendDetails() }
     public func trim(toCost target: Int) throws -> Int? { nil }
+    public func didEnterBackground() throws -> Int { 0 }
+    public var backgroundResponse: String { "nothing" }
     @inline(__always) public func admits(_ request: Request, cost: Int) -> Bool? { nil }
     @inline(__always) public func prefetch(id: UInt64) {}
     @inline(__always) public func prefetchEntry(id: UInt64) {}

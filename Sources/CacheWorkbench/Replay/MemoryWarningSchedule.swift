@@ -8,12 +8,21 @@ public enum MemoryWarningSchedule: Sendable, Equatable, CustomStringConvertible 
     /// When the process's allocated heap crosses above this many bytes, as the OS warns
     /// under pressure; re-armed once it falls back below.
     case above(Int)
+    /// The app's own warnings, from a recording: each recorded `memory_warning`
+    /// (`ReplayOptions.lifecycle`) delivered before the request at its position in the trace
+    /// (`RecordedLifecycleEvent.requestsBefore`), exactly by index, never by time.
+    case recorded
 
-    /// `every:N`, `at:T1,T2,…` or `above:BYTES` (units as capacities: `above:512MiB`).
+    /// `every:N`, `at:T1,T2,…`, `above:BYTES` (units as capacities: `above:512MiB`) or
+    /// `recorded`.
     public init(parsing text: String) throws {
+        if text.trimmingSpaces.lowercased() == "recorded" {
+            self = .recorded
+            return
+        }
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2 else {
-            throw WorkbenchError("memory warning '\(text)': expected every:N, at:T1,T2,… or above:BYTES")
+            throw WorkbenchError("memory warning '\(text)': expected every:N, at:T1,T2,…, above:BYTES or recorded")
         }
         switch parts[0].lowercased() {
         case "every":
@@ -33,7 +42,7 @@ public enum MemoryWarningSchedule: Sendable, Equatable, CustomStringConvertible 
             }
             self = .above(bytes)
         default:
-            throw WorkbenchError("memory warning '\(text)': expected every:N, at:T1,T2,… or above:BYTES")
+            throw WorkbenchError("memory warning '\(text)': expected every:N, at:T1,T2,…, above:BYTES or recorded")
         }
     }
 
@@ -42,6 +51,7 @@ public enum MemoryWarningSchedule: Sendable, Equatable, CustomStringConvertible 
         case .every(let count): return "every:\(count)"
         case .at(let times): return "at:" + times.map { String($0) }.joined(separator: ",")
         case .above(let bytes): return "above:\(bytes)"
+        case .recorded: return "recorded"
         }
     }
 }

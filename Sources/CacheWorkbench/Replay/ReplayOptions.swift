@@ -17,6 +17,18 @@ public struct ReplayOptions: Sendable {
     /// hold payloads, so the allocator and RSS see what an app would hold.
     public var materialize = false
     public var memoryWarnings: MemoryWarningSchedule?
+    /// A recording's lifecycle events, in recorded order (`RecordedLifecycleEvent`), each
+    /// delivered before the request at its `requestsBefore` position of the trace (warm-up
+    /// included): the memory warnings when `memoryWarnings` is `.recorded`, the background
+    /// events when `replaysBackgrounds` (`CacheBackend.didEnterBackground`); foreground
+    /// events are counted. Empty for any other trace.
+    public var lifecycle: [RecordedLifecycleEvent] = []
+    /// Deliver the recording's background events (`--background on`, the default when the
+    /// recording has them).
+    public var replaysBackgrounds = false
+    /// Compare each counted request's outcome with the app's recorded one (`AppAgreement`):
+    /// set when the trace's requests carry `RecordedImage` sources (demand-fill only).
+    public var comparesWithApp = false
     /// Requests in the hit-ratio windows before and after each warning.
     public var warningWindow = 1_000
     /// How `memorySampleInterval` and `warningWindow` were chosen when scaled to a short

@@ -35,6 +35,17 @@ public struct ReplayTally: Sendable {
     /// Requests replayed before the counters started (`--warmup`).
     public var warmupRequests = 0
     public var warnings: [MemoryWarningEvent] = []
+    /// A recording's background events delivered (`ReplayOptions.replaysBackgrounds`), the
+    /// accounted cost they released, what the backend does on one
+    /// (`CacheBackend.backgroundResponse`; nil when none was delivered), and the foreground
+    /// events counted.
+    public var backgrounds = 0
+    public var backgroundReleasedBytes = 0
+    public var backgroundResponse: String?
+    public var foregrounds = 0
+    /// Each counted request's outcome against the app's recorded one, when the trace carries
+    /// them (`ReplayOptions.comparesWithApp`); nil otherwise.
+    public var agreement: AppAgreement?
     /// Every counted request's outcome, when `ReplayOptions.recordOutcomes` asked for them
     /// (a warned run and its counterfactual, `WarningCost`); empty otherwise.
     public var outcomes = OutcomeBits()

@@ -125,6 +125,10 @@ struct ReplaySession<Backend: CacheBackend> {
         }
         let backend = loop.backend
         do {
+            if loop.agreement != nil {  // a recording checked against the app: one branch per chunk
+                for position in requests.indices { try loop.handleComparing((first + position).pointee) }
+                return
+            }
             for position in requests.indices {
                 // The trace is known ahead: a request's index bucket starts loading 8
                 // requests before it, its record (found through that bucket) 4 before.
@@ -151,6 +155,9 @@ struct ReplaySession<Backend: CacheBackend> {
     /// The final counts, after the last chunk.
     mutating func finish(skippedRows: Int) -> ReplayTally {
         let backend = loop.backend
+        if loop.tally.failure == nil {  // recorded events after the last request: delivered too
+            do { try loop.deliverLifecycle(upTo: Int.max) } catch { loop.tally.failure = String(describing: error) }
+        }
         if loop.http != nil {  // downloads still in flight land; the HTTP counts are final
             do {
                 loop.tally.http = try loop.finishHTTP()
@@ -164,6 +171,7 @@ struct ReplaySession<Backend: CacheBackend> {
         let wall = Double(MonotonicClock.now() - started) / 1e9
         if loop.lastSampleAt != loop.tally.requests { loop.sampleMemory(warningReleased: nil) }  // the end, once
         var tally = loop.tally
+        tally.agreement = loop.agreement
         tally.wallSeconds = wall
         tally.memory.accounted = loop.accountedPeak
         var allGets = loop.getHitLatency
@@ -240,6 +248,16 @@ struct ReplayLoop<Backend: CacheBackend> {
     var countsStart: BackendDetails
     /// The backend checks the body of every hit (`BackendDetails.wrongBodyHits`).
     let checksBodies: Bool
+    /// A recording's events to deliver (`ReplayOptions.lifecycle`; empty when none applies)
+    /// and the next one.
+    let lifecycle: [RecordedLifecycleEvent]
+    var nextLifecycle = 0
+    let deliversRecordedWarnings: Bool
+    let replaysBackgrounds: Bool
+    /// The comparison with the app's recorded outcomes (`AppAgreement`); nil when not made.
+    var agreement: AppAgreement?
+    /// The backend as a two-tier cache, to tell its memory hits from its disk hits.
+    let tier: TieredCache?
 
     /// `--mode http`: the profile's name, for the rules said in the results.
     var httpProfile = ""
@@ -272,6 +290,11 @@ struct ReplayLoop<Backend: CacheBackend> {
         self.countsStart = backend.details
         self.checksBodies = countsStart.wrongBodyHits != nil
         if schedule != nil { recent = [UInt8](repeating: 0, count: window) }
+        deliversRecordedWarnings = options.memoryWarnings == .recorded
+        replaysBackgrounds = options.replaysBackgrounds
+        lifecycle = deliversRecordedWarnings || replaysBackgrounds ? options.lifecycle : []
+        tier = backend as? TieredCache
+        if options.comparesWithApp && options.http == nil && !options.operations { agreement = AppAgreement(twoTier: tier != nil) }
         if pricesPixels { tally.costSources = CostSourceCounts() }
         if case .above = schedule { heap = HeapTracker() }
         if let settings = options.http {
@@ -286,6 +309,9 @@ struct ReplayLoop<Backend: CacheBackend> {
 
     @inline(__always)
     mutating func handle(_ request: Request) throws {
+        // A recording's events come before the request at their position (warm-up included:
+        // they are the app's history).
+        if nextLifecycle < lifecycle.count { try deliverLifecycle(upTo: traceIndex, time: request.time) }
         // Rule 4. Under --mode ops only a set needs a size: a get of size 0 is still a
         // look-up (CacheLib's kv traces log the get after a set with size 0), a delete too.
         if request.size == 0, !(http != nil && warmupLeft == 0 && request.http?.isHEAD == true),
@@ -417,6 +443,7 @@ struct ReplayLoop<Backend: CacheBackend> {
     /// holds no payloads and stores no bytes, by its contract).
     var isPlain: Bool {
         !timing && warmupLeft == 0 && schedule == nil && http == nil && !honoursOperations && !recordsOutcomes && !pricesPixels
+            && nextLifecycle == lifecycle.count && agreement == nil
     }
 
     /// What the request costs, and the pixel rule that priced it (`ReplayOptions.price`).
@@ -441,24 +468,78 @@ struct ReplayLoop<Backend: CacheBackend> {
             let live = heap?.liveBytes ?? 0
             if live <= bytes { aboveArmed = true }
             due = aboveArmed && live > bytes
-        case nil: due = false
+        case .recorded, nil: due = false  // delivered by position (`deliverLifecycle`)
         }
         guard due else { return }
         if case .at(let times) = schedule {
             while nextAt < times.count && request.time - (firstTime ?? request.time) >= times[nextAt] { nextAt += 1 }
         }
         aboveArmed = false
+        try deliverWarning(time: request.time)
+    }
+
+    /// One memory warning now, before the next counted request (`time`: the trace time it is
+    /// shown at).
+    private mutating func deliverWarning(time: Double) throws {
         lastWarnedAt = tally.requests
         let allocatedBefore = MemoryProbe.allocatedBytes()
         let released = try backend.didReceiveMemoryWarning()
         let allocatedAfter = MemoryProbe.allocatedBytes()
         let filled = min(tally.requests, window)
         tally.warnings.append(MemoryWarningEvent(
-            requestIndex: tally.requests, traceTime: request.time, releasedBytes: released,
+            requestIndex: tally.requests, traceTime: time, releasedBytes: released,
             allocatedBefore: allocatedBefore, allocatedAfter: allocatedAfter,
             hitRatioBefore: filled == window ? Double(recentHits) / Double(window) : nil, hitRatioAfter: nil))
         pending.append((tally.warnings.count - 1, tally.requests, tally.hits))
         sampleMemory(warningReleased: released)
+    }
+
+    /// The position in the trace of the request `handle` is given next: every request
+    /// before it was dropped (size 0), warmed, applied as a write, or counted. O(1).
+    var traceIndex: Int { tally.requests + tally.droppedZeroSize + tally.warmupRequests + tally.sets + tally.deletes }
+
+    /// Delivers the recording's events placed at or before position `index`, in recorded
+    /// order: memory warnings (`--memory-warning recorded`), background events (`--background
+    /// on`), foreground events counted. O(events delivered).
+    mutating func deliverLifecycle(upTo index: Int, time: Double? = nil) throws {
+        while nextLifecycle < lifecycle.count, lifecycle[nextLifecycle].requestsBefore <= index {
+            let event = lifecycle[nextLifecycle]
+            nextLifecycle += 1
+            switch event.kind {
+            case .memoryWarning:
+                guard deliversRecordedWarnings else { continue }
+                try deliverWarning(time: time ?? lastTime)
+                agreement?.delivered("memory warning", before: event.requestsBefore, emptied: backend.facts.accountedBytes == 0)
+            case .background:
+                guard replaysBackgrounds else { continue }
+                tally.backgrounds += 1
+                tally.backgroundReleasedBytes += try backend.didEnterBackground()
+                tally.backgroundResponse = backend.backgroundResponse
+                agreement?.delivered("background event", before: event.requestsBefore, emptied: backend.facts.accountedBytes == 0)
+            case .foreground:
+                if replaysBackgrounds { tally.foregrounds += 1 }
+            }
+        }
+    }
+
+    /// `handle`, then the request's outcome compared with the app's (`AppAgreement`), read
+    /// from how the counts moved: the backend's calls are exactly those of `handle`.
+    mutating func handleComparing(_ request: Request) throws {
+        let index = traceIndex
+        let before = (requests: tally.requests, hits: tally.hits, tooLarge: tally.tooLarge, warmed: tally.warmupRequests, memoryHits: tier?.memoryHitCount ?? 0)
+        try handle(request)
+        if tally.warmupRequests > before.warmed {
+            agreement!.warmed(request, at: index)
+            return
+        }
+        guard tally.requests > before.requests else { return }  // dropped (size 0)
+        let model: AppAgreement.ModelOutcome
+        if tally.hits > before.hits {
+            model = tier.map { $0.memoryHitCount > before.memoryHits ? .memory : .disk } ?? .memory
+        } else {
+            model = .miss
+        }
+        agreement!.counted(request, at: index, model: model, tooLarge: tally.tooLarge > before.tooLarge)
     }
 
     @inline(__always)

@@ -254,6 +254,7 @@ public struct RunPlan: Sendable {
         guard disk.cacheDirectory == nil || !backend.storesBytes else { return .notMade }
         var options = warnedOptions
         options.memoryWarnings = nil
+        options.comparesWithApp = false  // the counterfactual is measured, not checked against the app
         options.timing = false
         options.timeline = false
         options.progress = nil

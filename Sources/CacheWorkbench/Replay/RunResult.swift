@@ -125,6 +125,7 @@ extension RunResult {
         + ["http_rules", "library_hits", "unique_objects", "compulsory_misses", "command", "points_at_once"]
         + ["gets", "sets", "deletes"]
         + ["admitted", "rejected", "hit_bytes", "miss_bytes"]
+        + ["app_hit_ratio", "app_compared", "app_agreeing", "background_events"]
 
     /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
     /// windows' and sampling's sizes as used.
@@ -267,6 +268,7 @@ extension RunResult {
             + [.from(tally.httpRules), .from(tally.http?.libraryHits), .from(uniqueObjects), .from(compulsoryMisses), .from(command), .int(pointsAtOnce)]
             + (mode == .ops ? [.int(t.requests), .int(t.sets), .int(t.deletes)] : [.empty, .empty, .empty])
             + [.from(t.admission?.admitted), .from(t.admission?.rejected), .wide(t.hitBytes), .wide(t.requestedBytes - t.hitBytes)]
+            + [.from(t.agreement?.appHitRatio), .from(t.agreement?.compared), .from(t.agreement?.agreeing), t.backgroundResponse == nil ? .empty : .int(t.backgrounds)]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

@@ -39,6 +39,10 @@ public struct RunSetup {
         public var memoryWarning: String?
         /// `--warning-window`; nil: scaled to the trace (`ShortTraceSampling`).
         public var warningWindow: Int?
+        /// `--background on|off`: replay a recording's background events (nil: on when it has them).
+        public var background: String?
+        /// `--disagreements FILE`: every request where a replay and the app's recorded outcome differ.
+        public var disagreements: String?
         public var csv: String?
         public var json: String?
         public var timeline: String?
@@ -57,6 +61,7 @@ public struct RunSetup {
     public var csvPath: String?
     public var jsonPath: String?
     public var timelinePath: String?
+    public var disagreementsPath: String?
 
     public init(_ arguments: Arguments) throws {
         let costModel: CostModel?
@@ -73,7 +78,7 @@ public struct RunSetup {
         let path = try arguments.trace ?? BundledTrace.path(http: httpSettings != nil)
         let file = try TraceFile(
             path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad, formatOptions: arguments.formatOptions)
-        let outputs = [("--csv", arguments.csv), ("--json", arguments.json), ("--timeline", arguments.timeline)]
+        let outputs = [("--csv", arguments.csv), ("--json", arguments.json), ("--timeline", arguments.timeline), ("--disagreements", arguments.disagreements)]
         try OutputFile.check(outputs: outputs.compactMap { option, path in path.map { (option, $0) } }, inputs: [path])
         let device = try ReplayOptionText.device(arguments.device)
         var options = ReplayOptions()
@@ -88,6 +93,7 @@ public struct RunSetup {
         options.memorySampleInterval = sampling.sampleEvery
         options.materialize = arguments.materialize
         options.memoryWarnings = try arguments.memoryWarning.map(MemoryWarningSchedule.init(parsing:))
+        let recording = try Self.recordingFacts(file)
         options.warningWindow = sampling.warningWindow
         options.timeline = arguments.timeline != nil
         options.ignoreObjectSize = arguments.ignoreObjectSize
@@ -99,12 +105,18 @@ public struct RunSetup {
                 throw WorkbenchError("--cache-dir does not apply to --mode http: the stored responses' headers live in the replay, so a reopened cache would have bodies without them")
             }
         }
+        try RecordedReplaySetup.apply(lifecycle: recording?.lifecycle, background: arguments.background, trace: path, to: &options)
+        if arguments.disagreements != nil && !options.comparesWithApp {
+            throw WorkbenchError("--disagreements lists where a replay differs from the app's recorded outcomes: it needs a recording replayed in demand-fill mode, and \(path) \(recording == nil ? "is not a recording" : "is replayed with --mode \(ReplayMode(options).rawValue)")")
+        }
+        let capacities = try RecordedReplaySetup.capacities(
+            arguments.capacities, configuration: recording?.configuration, isRecording: recording != nil, trace: path)
         let warmup = try arguments.warmup.map(ReplayOptionText.warmup)
         options.warmupRequests = warmup?.count ?? 0
         let warmupFraction = warmup?.share
         plan = RunPlan(
             trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),
-            capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: arguments.capacities, device: device), options: options, preload: arguments.preload,
+            capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: capacities.text, device: device), options: options, preload: arguments.preload,
             traceChecksum: try TraceChecksum.sha256(path: path))
         plan.costModel = costModel
         plan.device = device
@@ -114,6 +126,7 @@ public struct RunSetup {
                 if let preset = TierPreset.named(backend.name) { plan.presetMemoryLimits[backend.name] = preset.memoryLimit(device) }
             }
         }
+        if arguments.parsedCapacities == nil, let rule = capacities.rule { plan.defaultCapacityRule = rule }
         plan.backendOptions = arguments.backendOptions
         plan.seed = arguments.seed
         plan.warmupFraction = warmupFraction
@@ -140,6 +153,14 @@ public struct RunSetup {
         csvPath = arguments.csv
         jsonPath = arguments.json
         timelinePath = arguments.timeline
+        disagreementsPath = arguments.disagreements
+    }
+
+    /// A recording's lifecycle events and cache configuration (`AppRecordingReader.facts`,
+    /// read with the trace's own options so positions count the replayed requests); nil
+    /// for a trace of any other format. O(file).
+    static func recordingFacts(_ file: TraceFile) throws -> (lifecycle: [RecordedLifecycleEvent], configuration: RecordedCacheConfiguration?)? {
+        nil
     }
 
     public struct Outcome {
@@ -155,7 +176,7 @@ public struct RunSetup {
 
     public func execute(progress: ProgressLine) throws -> Outcome {
         // Before any work: a second run writing the same file is refused at once (`OutputLock`).
-        let locks = try OutputLock.claim([csvPath, jsonPath, timelinePath])
+        let locks = try OutputLock.claim([csvPath, jsonPath, timelinePath, disagreementsPath])
         defer { withExtendedLifetime(locks) {} }
         let environment = RunEnvironment.current()
         var plan = self.plan
@@ -183,6 +204,7 @@ public struct RunSetup {
         try rows?.finish()
         if let jsonPath { try OutputFile.write(JSONReport.render(results, environment: environment), to: jsonPath) }
         if let timelinePath { try OutputFile.write(TimelineReport.render(results), to: timelinePath) }
+        if let disagreementsPath { try OutputFile.write(AgreementReport.csv(results), to: disagreementsPath) }
         return Outcome(results: results, table: TableReport.render(results, environment: environment))
     }
 }

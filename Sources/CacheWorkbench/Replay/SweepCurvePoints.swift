@@ -14,7 +14,8 @@ extension SweepRun {
         let isCurvePoint = { (point: Point) in point.backend.name == "lru" && point.backend.variant.isEmpty }
         let points = pending.filter(isCurvePoint)
         let options = plan.options
-        guard sweep.filter(isCurvePoint).count >= 2, !points.isEmpty, options.http == nil, !options.operations, !options.timing, options.memoryWarnings == nil, !options.timeline, options.warmupRequests == 0,
+        guard sweep.filter(isCurvePoint).count >= 2, !points.isEmpty, options.http == nil, !options.operations, !options.timing, options.memoryWarnings == nil, !options.timeline,
+              !options.comparesWithApp, !options.replaysBackgrounds, options.warmupRequests == 0,
               plan.warmupFraction == nil, let lru = points.first?.backend, (plan.costModel ?? .encoded) == .encoded else { return nil }
         let summary = plan.knownSummaries[.encoded]
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }

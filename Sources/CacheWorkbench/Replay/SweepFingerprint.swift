@@ -23,6 +23,7 @@ extension SweepRun {
         "--json": "refused by bench sweep",
         "--timeline": "refused by bench sweep",
         "--cache-dir": "refused by bench sweep",
+        "--disagreements": "refused by bench sweep",
         "--max-line-bytes": "a longer line stops the sweep with an error, never skipped (not even with --skip-bad): a finished row is the same under any limit",
     ]
 
@@ -43,6 +44,7 @@ extension SweepRun {
             ("--no-materialize", flag(!arguments.materialize)), ("--preload", flag(arguments.preload)), ("--seed", String(arguments.seed)),
             ("--sample-every", arguments.sampleEvery.map(String.init) ?? "auto"), ("--repeat", String(arguments.repeats)),
             ("--memory-warning", arguments.memoryWarning ?? ""), ("--warning-window", arguments.warningWindow.map(String.init) ?? "auto"),
+            ("--background", arguments.background ?? ""),
             ("--skip-bad", flag(arguments.skipBad)), ("--keep", flag(arguments.keep)), ("--verify", flag(arguments.verify)),
             ("--mode", http.mode), ("--http-profile", http.profile ?? ""), ("--request-policy", http.requestPolicy ?? ""),
             ("--heuristic-fraction", http.heuristicFraction ?? ""), ("--revalidation", http.revalidation ?? ""), ("--on-304", http.on304 ?? ""),

@@ -72,6 +72,8 @@ public enum TableReport {
             }
             text += line(row) + "\n"
         }
+        let agreement = AgreementReport.text(ordered)
+        if !agreement.isEmpty { text += "\nagreement with the app's recorded outcomes:\n" + agreement }
         let options = optionLines(ordered)
         if !options.isEmpty {
             text += "\noptions set (not the defaults; the CSV's backend_options and http_settings hold every setting):\n" + options.joined(separator: "\n") + "\n"
@@ -156,6 +158,7 @@ public enum TableReport {
             notes.append("\(first.tally.skippedRows) malformed trace rows were skipped (--skip-bad); every figure leaves them out")
         }
         notes += warningNotes(results)
+        notes += recordedEventNotes(results)
         return NoteMerging.merged(notes, subjects: results.map(rowLabel))
     }
 

@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+/// A request as a recording gives it: its key, 10 bytes, and where the app served it from.
+private func recorded(_ index: Int, _ key: String, _ source: RecordedImage.Source?, size: Int = 10) -> Request {
+    var request = Request(time: Double(index), key: key, size: size)
+    request.recorded = source.map { RecordedImage(source: $0) }
+    return request
+}
+
+private func warning(before request: Int) -> RecordedLifecycleEvent {
+    RecordedLifecycleEvent(kind: .memoryWarning, time: Double(request) - 0.5, requestsBefore: request)
+}
+
+private func background(before request: Int) -> RecordedLifecycleEvent {
+    RecordedLifecycleEvent(kind: .background, time: Double(request) - 0.5, requestsBefore: request)
+}
+
+/// A registry backend at `capacity` (a tier in `folder`).
+private func make(_ name: String, capacity: Int, options: [String: String] = [:], folder: String? = nil) throws -> any CacheBackend {
+    let disk = folder.map { DiskContext(directory: $0, probe: DiskIOProbe(), verify: false) }
+    return try BackendRegistry.named(name).make(BackendConfig(capacityBytes: capacity, options: options, disk: disk))
+}
+
+/// Replays `requests` as a recording with `lifecycle`, recorded warnings delivered when
+/// `warnings`, backgrounds when `backgrounds`, compared with the app.
+private func replayRecording(
+    _ requests: [Request], lifecycle: [RecordedLifecycleEvent], backend: any CacheBackend, capacity: Int,
+    warnings: Bool = true, backgrounds: Bool = false
+) throws -> ReplayTally {
+    var options = ReplayOptions()
+    options.timing = false
+    options.memoryWarnings = warnings ? .recorded : nil
+    options.lifecycle = lifecycle
+    options.replaysBackgrounds = backgrounds
+    options.comparesWithApp = true
+    let source = try InMemoryTrace(label: "recording", requests: requests).open(keepKeyNames: true)
+    return try backend.replay(with: Replayer(source: source, capacity: capacity, options: options))
+}
+
+@Suite("Replays of a recording: its warnings, backgrounds and limits, checked against the app")
+struct RecordedReplayTests {
+    /// An app cache by hand: a dictionary + LRU with a 30-byte limit (three 10-byte images),
+    /// evicting the least recently used until within the limit, emptied on a memory warning
+    /// (before request 7). Contents after each request, least recent first:
+    /// 0 a net [a] · 1 b net [a b] · 2 a mem [b a] · 3 c net [b a c] · 4 d net, b out [a c d] ·
+    /// 5 b net, a out [c d b] · 6 c mem [d b c] · warning: [] · 7 c net [c] · 8 d net [c d] ·
+    /// 9 c mem [d c] · 10 e net [d c e] · 11 d mem [c e d]. Memory hits: 2, 6, 9, 11 (4 of 12).
+    static let appLRU: [Request] = [
+        recorded(0, "a", .network), recorded(1, "b", .network), recorded(2, "a", .memory), recorded(3, "c", .network),
+        recorded(4, "d", .network), recorded(5, "b", .network), recorded(6, "c", .memory), recorded(7, "c", .network),
+        recorded(8, "d", .network), recorded(9, "c", .memory), recorded(10, "e", .network), recorded(11, "d", .memory),
+    ]
+
+    /// The model of that cache: AFAutoPurgingImageCache purging to its whole capacity.
+    static func appModel() throws -> any CacheBackend { try make("autopurge", capacity: 30, options: ["purge-target": "1"]) }
+
+    @Test("recorded parses as a schedule and prints as itself")
+    func parsing() throws {
+        #expect(try MemoryWarningSchedule(parsing: "recorded") == .recorded)
+        #expect(try MemoryWarningSchedule(parsing: " Recorded ").description == "recorded")
+        #expect(throws: WorkbenchError.self) { try MemoryWarningSchedule(parsing: "recorded:3") }
+    }
+
+    @Test("autopurge at purge-target 1 is the app's LRU: with the recorded warning it agrees on 12 of 12")
+    func exactAgreement() throws {
+        let tally = try replayRecording(Self.appLRU, lifecycle: [warning(before: 7)], backend: try Self.appModel(), capacity: 30)
+        let agreement = try #require(tally.agreement)
+        #expect(agreement.compared == 12 && agreement.agreeing == 12 && agreement.disagreements.isEmpty)
+        #expect(agreement.appMemory == 4 && agreement.appHitRatio == 4.0 / 12.0)
+        #expect(tally.hits == 4)
+        #expect(tally.warnings.map(\.requestIndex) == [7])
+        #expect(tally.warnings.map(\.releasedBytes) == [30])  // c, d, b
+        #expect(AgreementReport.summary(agreement, backend: "autopurge") == "app recorded 33.33% memory hits; autopurge agrees on 12 of 12 requests (a memory hit or not)")
+    }
+
+    @Test("without the recorded warning, or with lru (which ignores warnings), requests 7 and 8 disagree, the warning named")
+    func warningIgnored() throws {
+        // 7 c and 8 d are still held: the model answers memory where the app went to the network.
+        let unwarned = try replayRecording(Self.appLRU, lifecycle: [warning(before: 7)], backend: try Self.appModel(), capacity: 30, warnings: false)
+        #expect(unwarned.agreement?.agreeing == 10 && unwarned.warnings.isEmpty)
+        let lru = try replayRecording(Self.appLRU, lifecycle: [warning(before: 7)], backend: try make("lru", capacity: 30), capacity: 30)
+        let agreement = try #require(lru.agreement)
+        #expect(agreement.agreeing == 10 && agreement.compared == 12)
+        #expect(agreement.disagreements.map(\.request) == [7, 8])
+        #expect(agreement.disagreements.map(\.key) == ["c", "d"])
+        #expect(agreement.disagreements.allSatisfy { $0.app == .network && $0.model == .memory })
+        #expect(agreement.disagreements[0].reason == "the model still held it from request 6; the app's memory cache did not (the model kept it through the memory warning at request 7)")
+        #expect(agreement.disagreements[1].reason == "the model still held it from request 4; the app's memory cache did not (the model kept it through the memory warning at request 7)")
+    }
+
+    @Test("one recorded outcome changed: 11 of 12, that request listed with its reason")
+    func oneChanged() throws {
+        // The app claims a memory hit right after the warning emptied its cache.
+        var afterWarning = Self.appLRU
+        afterWarning[7] = recorded(7, "c", .memory)
+        let warned = try #require(try replayRecording(afterWarning, lifecycle: [warning(before: 7)], backend: try Self.appModel(), capacity: 30).agreement)
+        #expect(warned.agreeing == 11 && warned.compared == 12)
+        #expect(warned.disagreements == [AppAgreement.Disagreement(
+            request: 7, key: "c", app: .memory, model: .miss,
+            reason: "the model no longer held it: the memory warning at request 7 emptied the model's cache")])
+
+        // The app claims b (last requested at 1, evicted at 5 by the LRU) was still in memory.
+        var evicted = Self.appLRU
+        evicted[5] = recorded(5, "b", .memory)
+        let model = try #require(try replayRecording(evicted, lifecycle: [warning(before: 7)], backend: try Self.appModel(), capacity: 30).agreement)
+        #expect(model.agreeing == 11)
+        #expect(model.disagreements.map(\.reason) == ["the model no longer held it: the model evicted it after its last request at 1"])
+
+        // A key the replay never saw, and one too large for the capacity.
+        let first = [recorded(0, "x", .memory), recorded(1, "big", .network, size: 40), recorded(2, "big", .memory, size: 40)]
+        let other = try #require(try replayRecording(first, lifecycle: [], backend: try Self.appModel(), capacity: 30).agreement)
+        #expect(other.compared == 3 && other.agreeing == 1)
+        #expect(other.disagreements.map(\.request) == [0, 2])
+        #expect(other.disagreements[0].reason.hasPrefix("the app's cache had it but the model had never seen the key"))
+        #expect(other.disagreements[1].reason == "never stored: at request 1 it was larger than the model's whole capacity (too_large)")
+    }
+
+    @Test("unknown and absent sources are not compared; a plain trace compares nothing")
+    func notCompared() throws {
+        let requests = [recorded(0, "a", .network), recorded(1, "a", .unknown), recorded(2, "a", nil), recorded(3, "a", .memory)]
+        let tally = try replayRecording(requests, lifecycle: [], backend: try Self.appModel(), capacity: 30, warnings: false)
+        #expect(tally.agreement?.compared == 2 && tally.agreement?.agreeing == 2)
+        var options = ReplayOptions()
+        options.timing = false
+        let plain = try replay(requests, backend: AutoPurgingImageCacheO1(memoryCapacity: 30, preferredMemoryUsageAfterPurge: 30), capacity: 30, options: options)
+        #expect(plain.agreement == nil && plain.hits == 3)
+    }
+
+    /// A two-tier app: memory of two 10-byte images (LRU, emptied by the warning before
+    /// request 6) over a disk that keeps everything, a disk hit copied into memory:
+    /// 0 a net · 1 b net · 2 c net (memory drops a) · 3 a disk (memory drops b) · 4 c mem ·
+    /// 5 b disk (memory drops a) · warning · 6 c disk · 7 c mem.
+    static let appTiers: [Request] = [
+        recorded(0, "a", .network), recorded(1, "b", .network), recorded(2, "c", .network), recorded(3, "a", .disk),
+        recorded(4, "c", .memory), recorded(5, "b", .disk), recorded(6, "c", .disk), recorded(7, "c", .memory),
+    ]
+
+    @Test("a two-tier model answers memory, disk or network, as the app did: 8 of 8; one changed, 7 of 8")
+    func twoTier() throws {
+        let folder = TemporaryFolder()
+        let options = ["purge-target": "1", "disk-capacity": "unlimited"]
+        let tier = try make("tier:autopurge+files", capacity: 20, options: options, folder: folder.path)
+        let tally = try replayRecording(Self.appTiers, lifecycle: [warning(before: 6)], backend: tier, capacity: 20)
+        try tier.close()
+        let agreement = try #require(tally.agreement)
+        #expect(agreement.twoTier && agreement.compared == 8 && agreement.agreeing == 8)
+        #expect(agreement.appMemory == 2 && agreement.appDisk == 3)
+        #expect(tally.tiers?.memoryHits == 2 && tally.tiers?.diskHits == 3)
+        #expect(AgreementReport.summary(agreement, backend: "tier:autopurge+files") == "app recorded 25.00% memory hits and 37.50% disk hits; tier:autopurge+files agrees on 8 of 8 requests (memory, disk or network)")
+
+        var changed = Self.appTiers
+        changed[5] = recorded(5, "b", .network)
+        let other = TemporaryFolder()
+        let second = try make("tier:autopurge+files", capacity: 20, options: options, folder: other.path)
+        let result = try #require(try replayRecording(changed, lifecycle: [warning(before: 6)], backend: second, capacity: 20).agreement)
+        try second.close()
+        #expect(result.agreeing == 7)
+        #expect(result.disagreements == [AppAgreement.Disagreement(
+            request: 5, key: "b", app: .network, model: .disk, reason: "the model's disk still held it from request 1; the app's caches did not")])
+        let text = AgreementReport.csv([])
+        #expect(text == "run_id,backend,capacity_bytes,request,key,app,model,reason\n")
+    }
+}
+
+@Suite("Recorded background events: each library model's own behaviour")
+struct RecordedBackgroundTests {
+    /// a, b stored; a background event; a and b asked again.
+    static let requests = [recorded(0, "a", .network), recorded(1, "b", .network), recorded(2, "a", nil), recorded(3, "b", nil)]
+
+    @Test("autopurge (AFAutoPurgingImageCache) and nscache do nothing; nscache on-background=clear empties itself")
+    func memoryBackends() throws {
+        for (name, options) in [("autopurge", [String: String]()), ("nscache", [:])] {
+            let tally = try replayRecording(Self.requests, lifecycle: [background(before: 2)], backend: try make(name, capacity: 100, options: options), capacity: 100, warnings: false, backgrounds: true)
+            #expect(tally.backgrounds == 1 && tally.backgroundReleasedBytes == 0 && tally.hits == 2, "\(name)")
+        }
+        let autopurge = try replayRecording(Self.requests, lifecycle: [background(before: 2)], backend: try make("autopurge", capacity: 100), capacity: 100, warnings: false, backgrounds: true)
+        #expect(autopurge.backgroundResponse == "nothing (AFAutoPurgingImageCache observes memory warnings only)")
+        let cleared = try replayRecording(Self.requests, lifecycle: [background(before: 2)], backend: try make("nscache", capacity: 100, options: ["on-background": "clear"]), capacity: 100, warnings: false, backgrounds: true)
+        #expect(cleared.backgrounds == 1 && cleared.backgroundReleasedBytes == 20 && cleared.hits == 0)
+        #expect(cleared.backgroundResponse == "clears itself (on-background=clear, an assumption)")
+        #expect(throws: WorkbenchError.self) { try make("nscache", capacity: 100, options: ["on-background": "trim:0.5"]) }
+    }
+
+    @Test("--background off, or a foreground event alone, delivers nothing; a policy simulator does nothing")
+    func offAndPolicies() throws {
+        let off = try replayRecording(Self.requests, lifecycle: [background(before: 2)], backend: try make("nscache", capacity: 100, options: ["on-background": "clear"]), capacity: 100, warnings: false, backgrounds: false)
+        #expect(off.backgrounds == 0 && off.backgroundResponse == nil && off.hits == 2)
+        let foreground = RecordedLifecycleEvent(kind: .foreground, time: 1.5, requestsBefore: 2)
+        let lru = try replayRecording(Self.requests, lifecycle: [background(before: 2), foreground], backend: try make("lru", capacity: 100), capacity: 100, warnings: false, backgrounds: true)
+        #expect(lru.backgrounds == 1 && lru.foregrounds == 1 && lru.hits == 2 && lru.backgroundResponse == "nothing")
+    }
+
+    @Test("pincache and kingfisher clear their memory tier, afnetworking and sdwebimage keep it: disk hits or memory hits after")
+    func presetsClearOrKeep() throws {
+        for (preset, clears) in [("pincache", true), ("kingfisher", true), ("afnetworking", false), ("sdwebimage", false)] {
+            let folder = TemporaryFolder()
+            let cache = try make(preset, capacity: 100, folder: folder.path)
+            let tally = try replayRecording(Self.requests, lifecycle: [background(before: 2)], backend: cache, capacity: 100, warnings: false, backgrounds: true)
+            try cache.close()
+            #expect(tally.hits == 2, "\(preset)")
+            #expect(tally.tiers?.memoryHits == (clears ? 0 : 2) && tally.tiers?.diskHits == (clears ? 2 : 0), "\(preset)")
+            #expect(tally.backgroundReleasedBytes == (clears ? 20 : 0), "\(preset)")
+            #expect(tally.backgroundResponse == (clears ? "clears its memory tier (on-background=clear)" : "nothing to its memory tier (on-background=none)"), "\(preset)")
+        }
+    }
+
+    @Test("nuke trims its memory tier to 10% of its limit in CLOCK order: the 10 newest of 20 stay in memory")
+    func nukeTrims() throws {
+        // 20 images of 10 bytes in a 1000-byte memory (Nuke keeps entries up to 10%: 100):
+        // 200 bytes, trimmed to 100 — CLOCK evicts the unreferenced oldest first, k0…k9.
+        let keys = (0..<20).map { "k\($0)" }
+        let requests = keys.enumerated().map { recorded($0.offset, $0.element, .network) }
+            + keys.enumerated().map { recorded(20 + $0.offset, $0.element, nil) }
+        let folder = TemporaryFolder()
+        let cache = try make("nuke", capacity: 1_000, folder: folder.path)
+        let tally = try replayRecording(requests, lifecycle: [background(before: 20)], backend: cache, capacity: 1_000, warnings: false, backgrounds: true)
+        try cache.close()
+        #expect(tally.backgroundReleasedBytes == 100)
+        #expect(tally.tiers?.diskHits == 10 && tally.tiers?.memoryHits == 10)
+        #expect(tally.backgroundResponse == "trims its memory tier to 0.1 of its capacity (on-background=trim:0.1)")
+    }
+}
+
+@Suite("A recording's options: refused where they cannot apply")
+struct RecordedReplaySetupTests {
+    @Test("--memory-warning recorded, --background on and --capacity recorded need a recording; a bad --background is refused")
+    func refusals() throws {
+        var options = ReplayOptions()
+        options.memoryWarnings = .recorded
+        #expect(throws: WorkbenchError.self) { try RecordedReplaySetup.apply(lifecycle: nil, background: nil, trace: "t.csv", to: &options) }
+        options.memoryWarnings = nil
+        #expect(throws: WorkbenchError.self) { try RecordedReplaySetup.apply(lifecycle: nil, background: "on", trace: "t.csv", to: &options) }
+        #expect(throws: WorkbenchError.self) { try RecordedReplaySetup.apply(lifecycle: [], background: "sometimes", trace: "r.jsonl", to: &options) }
+        try RecordedReplaySetup.apply(lifecycle: nil, background: "off", trace: "t.csv", to: &options)
+        #expect(!options.replaysBackgrounds && !options.comparesWithApp)
+        #expect(throws: WorkbenchError.self) { try RecordedReplaySetup.capacities("recorded", configuration: nil, isRecording: false, trace: "t.csv") }
+        #expect(throws: WorkbenchError.self) { try RecordedReplaySetup.capacities("recorded", configuration: RecordedCacheConfiguration(), isRecording: true, trace: "r.jsonl") }
+    }
+
+    @Test("a recording turns backgrounds on when it has them and the comparison on; --capacity recorded is its memory_cost_limit")
+    func applied() throws {
+        var options = ReplayOptions()
+        try RecordedReplaySetup.apply(lifecycle: [background(before: 3)], background: nil, trace: "r.jsonl", to: &options)
+        #expect(options.replaysBackgrounds && options.comparesWithApp && options.lifecycle.count == 1)
+        try RecordedReplaySetup.apply(lifecycle: [warning(before: 3)], background: nil, trace: "r.jsonl", to: &options)
+        #expect(!options.replaysBackgrounds)
+        try RecordedReplaySetup.apply(lifecycle: [background(before: 3)], background: "off", trace: "r.jsonl", to: &options)
+        #expect(!options.replaysBackgrounds)
+        let configuration = RecordedCacheConfiguration(memoryCostLimit: 4_194_304)
+        let only = try RecordedReplaySetup.capacities("recorded", configuration: configuration, isRecording: true, trace: "r.jsonl")
+        #expect(only.text == "4194304" && only.rule == "the recording's memory_cost_limit, 4194304 bytes (--capacity recorded)")
+        let list = try RecordedReplaySetup.capacities("1MiB, recorded", configuration: configuration, isRecording: true, trace: "r.jsonl")
+        #expect(list.text == "1MiB,4194304" && list.rule == nil)
+        #expect(try RecordedReplaySetup.capacities("10%", configuration: nil, isRecording: false, trace: "t.csv").text == "10%")
+    }
+}
