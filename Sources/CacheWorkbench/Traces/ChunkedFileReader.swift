@@ -142,4 +142,29 @@ final class ChunkedFileReader {
     }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// The next line's bytes (without its line feed) and whether a line feed ended it (false
+    /// only for a last line at the end of the file); nil at the end. The bytes stay valid
+    /// until the next call. A line longer than `limit` throws (`LineLengthLimit`, naming
+    /// `line`, the 1-based number the caller gives it). O(line length).
+    func nextLine(limit: Int, path: String, line: Int) throws(TraceError) -> (bytes: UnsafeRawBufferPointer, terminated: Bool)? {
+        while true {
+            let available = end - start
+            let base = UnsafeRawPointer(buffer + start)
+            if available > 0, let newline = memchr(base, 0x0A, available).map({ UnsafeRawPointer($0) - base }) {
+                try LineLengthLimit.check(available: newline, limit: limit, path: path, line: line)
+                start += newline + 1
+                return (UnsafeRawBufferPointer(start: base, count: newline), true)
+            }
+            if atEOF {
+                guard available > 0 else { return nil }
+                try LineLengthLimit.check(available: available, limit: limit, path: path, line: line)
+                start += available
+                return (UnsafeRawBufferPointer(start: base, count: available), false)
+            }
+            // No line end in what is held: the line is at least that long.
+            try LineLengthLimit.check(available: available, limit: limit, path: path, line: line)
+            _ = try refill()
+        }
+    }
 }

@@ -94,26 +94,8 @@ final class LineTraceReader<Format: LineFormat>: AppendingRequestSource {
     /// Splits the next line into `fields`; returns the field count (0 for a blank line),
     /// or nil at the end of the file.
     private func nextLine() throws(TraceError) -> Int? {
-        while true {
-            let available = file.end - file.start
-            let base = UnsafeRawPointer(file.buffer + file.start)
-            if available > 0, let newline = memchr(base, 0x0A, available).map({ UnsafeRawPointer($0) - base }) {
-                try LineLengthLimit.check(available: newline, limit: options.maxLineBytes, path: path, line: line + 1)
-                let count = split(base, length: newline)
-                file.start += newline + 1
-                return count
-            }
-            if file.atEOF {
-                guard available > 0 else { return nil }
-                try LineLengthLimit.check(available: available, limit: options.maxLineBytes, path: path, line: line + 1)
-                let count = split(base, length: available)
-                file.start += available
-                return count
-            }
-            // No line end in what is held: the line is at least that long.
-            try LineLengthLimit.check(available: available, limit: options.maxLineBytes, path: path, line: line + 1)
-            _ = try file.refill()
-        }
+        guard let (bytes, _) = try file.nextLine(limit: options.maxLineBytes, path: path, line: line + 1) else { return nil }
+        return split(bytes.baseAddress ?? UnsafeRawPointer(file.buffer), length: bytes.count)
     }
 
     private func split(_ start: UnsafeRawPointer, length: Int) -> Int {

@@ -28,7 +28,7 @@ public struct TraceFile: Trace {
         self.formatOptions = formatOptions
         // Options for another format would be silently ignored: refuse them.
         let owners = ["columns": "libcachesim-csv", "header": "libcachesim-csv", "delimiter": "libcachesim-csv",
-                      "status": "har", "drop-query": "har", "images-only": "har", "har-pages": "har", "har-view": "har"]
+                      "status": "har", "drop-query": "har", "images-only": "har", "har-pages": "har", "har-view": "har", AppRecordingReader.streamOption: "app-recording"]
         for name in formatOptions.keys.sorted() {
             if let owner = owners[name], owner != self.format.name {
                 throw WorkbenchError("--\(name) applies to the \(owner) format, and \(path) is read as \(self.format.name) (name it with --format)")
@@ -37,6 +37,7 @@ public struct TraceFile: Trace {
         // Bad format options fail now, before any replay.
         if self.format.name == "libcachesim-csv" { _ = try LibCacheSimCSVFormat(options: formatOptions) }
         if self.format.name == "har" { _ = try HARFilter(formatOptions) }
+        if self.format.name == "app-recording" { _ = try AppRecordingReader.stream(ReadOptions(formatOptions: formatOptions)) }
         maxLineBytes = try LineLengthLimit.bytes(formatOptions)
         if formatOptions[LineLengthLimit.optionName] != nil, LineLengthLimit.formatsWithoutLines.contains(self.format.name) {
             throw WorkbenchError("--\(LineLengthLimit.optionName) applies to text formats read line by line, and \(path) is read as \(self.format.name), which is not")
@@ -83,6 +84,10 @@ public struct TraceFormat: Sendable {
             name: "har", summary: "HAR 1.2 (Chrome, Firefox, Safari, Charles, Proxyman, Fiddler, WebPageTest): URL, size, status, caching headers",
             extensions: ["har"],
             open: { path, options in try HARTraceReader.open(path: path, options: options) }),
+        TraceFormat(
+            name: "app-recording", summary: "an app's own recording (CacheTraceRecorder, JSON Lines): image lookups with the app's outcome and decoded size, URLSession log, lifecycle",
+            extensions: ["jsonl"],
+            open: { path, options in try AppRecordingReader.open(path: path, options: options) }),
         TraceFormat(
             name: "libcachesim-csv", summary: "libCacheSim-style CSV with --columns time=N,key=N,size=N, --header on|off, --delimiter",
             extensions: [],
@@ -176,7 +181,9 @@ public struct TraceFormat: Sendable {
         }
         let line = String(decoding: head.prefix { $0 != 0x0A }, as: UTF8.self)
         let header = line.lowercased()
-        if header.trimmingSpaces.hasPrefix("{") { return (try named("har"), nil) }  // JSON: an HTTP archive
+        // JSON Lines whose first line is a recording's header, else JSON: an HTTP archive.
+        if header.trimmingSpaces.hasPrefix("{") && line.contains("\"\(AppRecordingReader.formatMarker)\"") { return (try named("app-recording"), nil) }
+        if header.trimmingSpaces.hasPrefix("{") { return (try named("har"), nil) }
         if header.contains("relative_unix") && header.contains("hashed_path_query") { return (try named("wikimedia"), nil) }
         let names = Set(header.split(separator: ",").map { String($0).trimmingSpaces })
         // CacheLib's own column names; the native CSV's header (time,key,size,…,op) has none.
