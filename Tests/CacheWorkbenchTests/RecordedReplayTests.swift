@@ -256,3 +256,60 @@ struct RecordedReplaySetupTests {
         #expect(try RecordedReplaySetup.capacities("10%", configuration: nil, isRecording: false, trace: "t.csv").text == "10%")
     }
 }
+
+/// `RecordedReplayTests.appLRU` as a recording file (format v1): a 30-byte memory limit in the
+/// header, a memory warning before request 7, a background event before request 10 (the
+/// app's LRU does nothing on it), each image 10 encoded bytes.
+enum RecordingFile {
+    static var text: String {
+        var lines = [#"{"format":"cache-trace-recording","version":1,"session":"S","part":0,"app":{"image_cache":"own LRU","memory_cost_limit":30}}"#]
+        for (index, request) in RecordedReplayTests.appLRU.enumerated() {
+            if index == 7 { lines.append(#"{"t":6500000000,"kind":"lifecycle","event":"memory_warning"}"#) }
+            if index == 10 { lines.append(#"{"t":9500000000,"kind":"lifecycle","event":"background"}"#) }
+            lines.append(#"{"t":\#(index * 1_000_000_000),"kind":"image","key":"\#(request.keyText)","source":"\#(request.recorded!.source.rawValue)","encoded_bytes":10}"#)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+@Suite("bench run on a recording", .serialized)
+struct RecordedReplayCLITests {
+    @Test("--capacity recorded --memory-warning recorded: autopurge agrees 12 of 12, lru 10 of 12 with both listed; the columns and --disagreements say the same")
+    func agreement() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("app.jsonl", RecordingFile.text)
+        let run = try bench([
+            "run", "--trace", trace, "--backend", "autopurge,lru", "--purge-target", "1", "--capacity", "recorded", "--memory-warning", "recorded",
+            "--cost", "encoded", "--no-timing", "--csv", folder.path + "/out.csv", "--disagreements", folder.path + "/d.csv",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("autopurge at 30B: app recorded 33.33% memory hits; autopurge agrees on 12 of 12 requests (a memory hit or not)\n"))
+        #expect(run.out.contains("lru at 30B: app recorded 33.33% memory hits; lru agrees on 10 of 12 requests (a memory hit or not)\n  request 7 c: app network, model memory: "))
+        #expect(run.out.contains("note: the recording's memory_cost_limit, 30 bytes (--capacity recorded)"))
+        // The background event: autopurge and lru do nothing on it, said with the count.
+        #expect(run.out.contains("autopurge at 30B: the recording's 1 background event was replayed: autopurge nothing (AFAutoPurgingImageCache observes memory warnings only)"))
+        let rows = try csvRows(folder.path + "/out.csv")
+        #expect(rows.map { $0["app_compared"] } == ["12", "12"] && rows.map { $0["app_agreeing"] } == ["12", "10"])
+        #expect(rows.map { $0["memory_warnings"] } == ["1", "1"] && rows.map { $0["background_events"] } == ["1", "1"])
+        #expect(rows.allSatisfy { Double($0["app_hit_ratio"] ?? "") == 4.0 / 12.0 && $0["capacity_bytes"] == "30" })
+        let disagreements = try String(contentsOfFile: folder.path + "/d.csv", encoding: .utf8).split(separator: "\n")
+        #expect(disagreements.count == 3 && disagreements[0] == "run_id,backend,capacity_bytes,request,key,app,model,reason")
+        #expect(disagreements[1].hasSuffix(",lru,30,7,c,network,memory,the model still held it from request 6; the app's memory cache did not (the model kept it through the memory warning at request 7)"))
+    }
+
+    @Test("a trace that is no recording: --memory-warning recorded, --capacity recorded, --background on and --disagreements exit 2 with one line")
+    func refusals() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("plain.csv", "time,key,size\n0,a,10\n1,a,10\n")
+        for extra in [["--memory-warning", "recorded"], ["--capacity", "recorded"], ["--background", "on"], ["--disagreements", folder.path + "/d.csv"]] {
+            let run = try bench(["run", "--trace", trace, "--backend", "lru", "--no-timing"] + extra)
+            #expect(run.status == 2, "\(extra)")
+            #expect(run.err.hasPrefix("bench: error: ") && run.err.contains("not a recording") && run.err.split(separator: "\n").count == 1, "\(run.err)")
+        }
+        let noLimit = folder.file("nolimit.jsonl", #"{"format":"cache-trace-recording","version":1,"session":"S","part":0}"# + "\n" + #"{"t":0,"kind":"image","key":"a","source":"network","encoded_bytes":10}"# + "\n")
+        let run = try bench(["run", "--trace", noLimit, "--backend", "lru", "--capacity", "recorded", "--no-timing"])
+        #expect(run.status == 2 && run.err.contains("states no memory_cost_limit"), "\(run.err)")
+        let none = try bench(["run", "--trace", noLimit, "--backend", "lru", "--capacity", "100", "--memory-warning", "recorded", "--no-timing"])
+        #expect(none.status == 0 && none.out.contains("note: --memory-warning recorded: the recording has no memory warning, so none was delivered"), "\(none.err)")
+    }
+}

@@ -160,7 +160,10 @@ public struct RunSetup {
     /// read with the trace's own options so positions count the replayed requests); nil
     /// for a trace of any other format. O(file).
     static func recordingFacts(_ file: TraceFile) throws -> (lifecycle: [RecordedLifecycleEvent], configuration: RecordedCacheConfiguration?)? {
-        nil
+        guard file.format.name == "app-recording" else { return nil }
+        let facts = try AppRecordingReader.facts(path: file.path, options: ReadOptions(
+            keepKeyNames: false, skipBadRows: file.skipBadRows, formatOptions: file.formatOptions, maxLineBytes: file.maxLineBytes))
+        return (facts.lifecycle, facts.configuration)
     }
 
     public struct Outcome {
