@@ -297,6 +297,12 @@ struct RecordedReplayCLITests {
         #expect(disagreements[1].hasSuffix(",lru,30,7,c,network,memory,the model still held it from request 6; the app's memory cache did not (the model kept it through the memory warning at request 7)"))
     }
 
+    @Test("Traces/app-lru.jsonl, the docs' example, is this recording")
+    func bundled() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        #expect(try String(contentsOf: root.appendingPathComponent("Traces/app-lru.jsonl"), encoding: .utf8) == RecordingFile.text)
+    }
+
     @Test("a trace that is no recording: --memory-warning recorded, --capacity recorded, --background on and --disagreements exit 2 with one line")
     func refusals() throws {
         let folder = TemporaryFolder()

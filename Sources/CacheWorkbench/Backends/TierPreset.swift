@@ -40,7 +40,7 @@ struct TierPreset: Sendable {
             memoryLimit: { device in
                 DeviceMemoryLimit(bytes: device.ramBytes, rule: "no limit of its own: SDImageCacheConfig.maxMemoryCost defaults to 0, \"no memory cost limit\" (SDImageCacheConfig.h L103-108 @36e79ba4), which SDMemoryCache gives NSCache as totalCostLimit (SDMemoryCache.m L59); replayed with the whole RAM (\(device.ramBytes) bytes) as the limit, so only memory warnings (--memory-warning) empty it — iOS's own discarding from such an NSCache is undocumented and not modeled")
             },
-            backgroundNotReplayed: "SDImageCache's sweep of disk files unread for a week (maxDiskAge, SDImageCache.m L861-882, SDDiskCache.m L151-200 @36e79ba4): the files backend keeps them, so a recording longer than a week can hit where the app missed; NSCache's own discarding on background is undocumented (--on-background clear assumes it)"),
+            backgroundNotReplayed: "SDImageCache's sweep of disk files unread for a week (maxDiskAge, SDImageCache.m L861-882, SDDiskCache.m L151-243 @36e79ba4): the files backend keeps them, so a recording longer than a week can hit where the app missed; NSCache's own discarding on background is undocumented (--on-background clear assumes it)"),
         TierPreset(
             name: "kingfisher",
             summary: "Kingfisher ImageCache: NSCache memory with a 300 s TTL extended by reads (swept every 120 s) over files kept 7 days from last access",
