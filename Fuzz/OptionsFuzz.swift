@@ -2,7 +2,7 @@
 // lists (--capacity, ram:P% with and without a --device), sizes (--inline-limit, --max-bytes, --max-line-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
 // --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and --sample-size, the policies' numeric
-// options and admission=, bench plot's --only (a backend list), --mode http and its options, a tier's --on-warning and --disk-capacity; sweep capacity ranges, backend lists with
+// options and admission=, bench plot's --only (a backend list), --mode http and its options, a tier's --on-warning and --disk-capacity; --capacity recorded; sweep capacity ranges, backend lists with
 // variants and tiers, and the journal's row text.
 // The first byte
 // picks the parser; the rest is the option's text. An error is a correct answer; a crash
@@ -31,7 +31,22 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             case .every(let count): precondition(count > 0, "every:0")
             case .at(let times): precondition(times.allSatisfy(\.isFinite), "a time that is not finite")
             case .above(let bytes): precondition(bytes > 0, "above:0")
+            case .recorded: precondition(text.trimmingSpaces.lowercased() == "recorded", "recorded from another text")
             }
+        }
+        // --capacity with `recorded` items: each becomes the recording's limit, nothing else changes.
+        let limit = RecordedCacheConfiguration(memoryCostLimit: 4_194_304)
+        if let replaced = try? RecordedCapacityText.capacities(text, configuration: limit, isRecording: true, trace: "r.jsonl") {
+            let before = text.split(separator: ",", omittingEmptySubsequences: false)
+            let after = replaced.text.split(separator: ",", omittingEmptySubsequences: false)
+            precondition(before.count == after.count, "capacity items added or lost")
+            for (old, new) in zip(before, after) {
+                let item = String(old).trimmingSpaces
+                precondition(item.lowercased() == "recorded" ? new == "4194304" : (replaced.text == text || new == item), "an item other than recorded changed")
+            }
+        }
+        if (try? RecordedCapacityText.capacities(text, configuration: nil, isRecording: false, trace: "t.csv"))?.text != nil {
+            precondition(!text.split(separator: ",", omittingEmptySubsequences: false).contains { String($0).trimmingSpaces.lowercased() == "recorded" }, "recorded accepted without a recording")
         }
     case 3:
         let parts = text.split(separator: ";", omittingEmptySubsequences: false)

@@ -235,8 +235,8 @@ struct RecordedReplaySetupTests {
         #expect(throws: WorkbenchError.self) { try RecordedReplaySetup.apply(lifecycle: [], background: "sometimes", trace: "r.jsonl", to: &options) }
         try RecordedReplaySetup.apply(lifecycle: nil, background: "off", trace: "t.csv", to: &options)
         #expect(!options.replaysBackgrounds && !options.comparesWithApp)
-        #expect(throws: WorkbenchError.self) { try RecordedReplaySetup.capacities("recorded", configuration: nil, isRecording: false, trace: "t.csv") }
-        #expect(throws: WorkbenchError.self) { try RecordedReplaySetup.capacities("recorded", configuration: RecordedCacheConfiguration(), isRecording: true, trace: "r.jsonl") }
+        #expect(throws: WorkbenchError.self) { try RecordedCapacityText.capacities("recorded", configuration: nil, isRecording: false, trace: "t.csv") }
+        #expect(throws: WorkbenchError.self) { try RecordedCapacityText.capacities("recorded", configuration: RecordedCacheConfiguration(), isRecording: true, trace: "r.jsonl") }
     }
 
     @Test("a recording turns backgrounds on when it has them and the comparison on; --capacity recorded is its memory_cost_limit")
@@ -249,11 +249,11 @@ struct RecordedReplaySetupTests {
         try RecordedReplaySetup.apply(lifecycle: [background(before: 3)], background: "off", trace: "r.jsonl", to: &options)
         #expect(!options.replaysBackgrounds)
         let configuration = RecordedCacheConfiguration(memoryCostLimit: 4_194_304)
-        let only = try RecordedReplaySetup.capacities("recorded", configuration: configuration, isRecording: true, trace: "r.jsonl")
+        let only = try RecordedCapacityText.capacities("recorded", configuration: configuration, isRecording: true, trace: "r.jsonl")
         #expect(only.text == "4194304" && only.rule == "the recording's memory_cost_limit, 4194304 bytes (--capacity recorded)")
-        let list = try RecordedReplaySetup.capacities("1MiB, recorded", configuration: configuration, isRecording: true, trace: "r.jsonl")
+        let list = try RecordedCapacityText.capacities("1MiB, recorded", configuration: configuration, isRecording: true, trace: "r.jsonl")
         #expect(list.text == "1MiB,4194304" && list.rule == nil)
-        #expect(try RecordedReplaySetup.capacities("10%", configuration: nil, isRecording: false, trace: "t.csv").text == "10%")
+        #expect(try RecordedCapacityText.capacities("10%", configuration: nil, isRecording: false, trace: "t.csv").text == "10%")
     }
 }
 
@@ -295,6 +295,25 @@ struct RecordedReplayCLITests {
         let disagreements = try String(contentsOfFile: folder.path + "/d.csv", encoding: .utf8).split(separator: "\n")
         #expect(disagreements.count == 3 && disagreements[0] == "run_id,backend,capacity_bytes,request,key,app,model,reason")
         #expect(disagreements[1].hasSuffix(",lru,30,7,c,network,memory,the model still held it from request 6; the app's memory cache did not (the model kept it through the memory warning at request 7)"))
+    }
+
+    @Test("bench sweep: recorded warnings in every point, and the comparison in fanned-out points too, keys named even for a policy")
+    func sweep() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("app.jsonl", RecordingFile.text)
+        for warned in [true, false] {
+            let csv = folder.path + "/sweep-\(warned).csv"
+            let run = try bench(
+                ["sweep", "--trace", trace, "--backend", "lru", "--capacity", "30..40", "--points", "2", "--cost", "encoded", "--no-timing", "--csv", csv]
+                    + (warned ? ["--memory-warning", "recorded"] : []))
+            #expect(run.status == 0, "\(run.err)")
+            // lru ignores the warning, so it answers requests 7 and 8 from memory either way.
+            #expect(run.out.contains("lru at 30B: app recorded 33.33% memory hits; lru agrees on 10 of 12 requests (a memory hit or not)\n  request 7 c: app network, model memory"))
+            let rows = try csvRows(csv)
+            #expect(rows.map { $0["capacity_bytes"] } == ["30", "40"])
+            #expect(rows.first?["app_agreeing"] == "10" && rows.first?["memory_warnings"] == (warned ? "1" : "0"))
+            #expect(rows.allSatisfy { $0["app_compared"] == "12" && $0["background_events"] == "1" })
+        }
     }
 
     @Test("Traces/app-lru.jsonl, the docs' example, is this recording")

@@ -327,10 +327,11 @@ public struct RunPlan: Sendable {
 
     /// Whether requests keep their key text: backends that store by name need it, so does
     /// reading image-URL conventions under pixel cost, and so does the HTTP mode (a
-    /// profile's key is made from the URL).
+    /// profile's key is made from the URL), and so do a recording's disagreements with the app
+    /// (listed by key).
     var keepsKeyNames: Bool {
         backends.contains { $0.needsKeyNames } || (costModel == .pixels && (options.pixelRules.inferFromURL || options.pixelRules.needsImageType))
-            || options.http != nil
+            || options.http != nil || options.comparesWithApp
     }
 
     /// Reads the trace into memory now (once for many plans made from this one).

@@ -109,7 +109,7 @@ public struct RunSetup {
         if arguments.disagreements != nil && !options.comparesWithApp {
             throw WorkbenchError("--disagreements lists where a replay differs from the app's recorded outcomes: it needs a recording replayed in demand-fill mode, and \(path) \(recording == nil ? "is not a recording" : "is replayed with --mode \(ReplayMode(options).rawValue)")")
         }
-        let capacities = try RecordedReplaySetup.capacities(
+        let capacities = try RecordedCapacityText.capacities(
             arguments.capacities, configuration: recording?.configuration, isRecording: recording != nil, trace: path)
         let warmup = try arguments.warmup.map(ReplayOptionText.warmup)
         options.warmupRequests = warmup?.count ?? 0
