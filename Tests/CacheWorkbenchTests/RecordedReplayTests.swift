@@ -79,7 +79,7 @@ struct RecordedReplayTests {
     func warningIgnored() throws {
         // 7 c and 8 d are still held: the model answers memory where the app went to the network.
         let unwarned = try replayRecording(Self.appLRU, lifecycle: [warning(before: 7)], backend: try Self.appModel(), capacity: 30, warnings: false)
-        #expect(unwarned.agreement?.agreeing == 10 && unwarned.warnings.isEmpty)
+        #expect(unwarned.agreement?.agreeing == 10 && unwarned.warnings.isEmpty && unwarned.undeliveredWarnings == 1)
         let lru = try replayRecording(Self.appLRU, lifecycle: [warning(before: 7)], backend: try make("lru", capacity: 30), capacity: 30)
         let agreement = try #require(lru.agreement)
         #expect(agreement.agreeing == 10 && agreement.compared == 12)
@@ -186,7 +186,7 @@ struct RecordedBackgroundTests {
     @Test("--background off, or a foreground event alone, delivers nothing; a policy simulator does nothing")
     func offAndPolicies() throws {
         let off = try replayRecording(Self.requests, lifecycle: [background(before: 2)], backend: try make("nscache", capacity: 100, options: ["on-background": "clear"]), capacity: 100, warnings: false, backgrounds: false)
-        #expect(off.backgrounds == 0 && off.backgroundResponse == nil && off.hits == 2)
+        #expect(off.backgrounds == 0 && off.backgroundResponse == nil && off.hits == 2 && off.undeliveredBackgrounds == 1)
         let foreground = RecordedLifecycleEvent(kind: .foreground, time: 1.5, requestsBefore: 2)
         let lru = try replayRecording(Self.requests, lifecycle: [background(before: 2), foreground], backend: try make("lru", capacity: 100), capacity: 100, warnings: false, backgrounds: true)
         #expect(lru.backgrounds == 1 && lru.foregrounds == 1 && lru.hits == 2 && lru.backgroundResponse == "nothing")
@@ -313,6 +313,7 @@ struct RecordedReplayCLITests {
             #expect(rows.map { $0["capacity_bytes"] } == ["30", "40"])
             #expect(rows.first?["app_agreeing"] == "10" && rows.first?["memory_warnings"] == (warned ? "1" : "0"))
             #expect(rows.allSatisfy { $0["app_compared"] == "12" && $0["background_events"] == "1" })
+            #expect(run.out.contains("note: the recording has 1 memory warning the app's cache went through, not delivered to the models (--memory-warning recorded delivers them)") == !warned)
         }
     }
 

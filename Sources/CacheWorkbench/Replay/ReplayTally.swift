@@ -43,6 +43,10 @@ public struct ReplayTally: Sendable {
     public var backgroundReleasedBytes = 0
     public var backgroundResponse: String?
     public var foregrounds = 0
+    /// The recording's memory warnings and background events the replay was not asked to
+    /// deliver (no `--memory-warning recorded`; `--background off`): said, never dropped unsaid.
+    public var undeliveredWarnings = 0
+    public var undeliveredBackgrounds = 0
     /// Each counted request's outcome against the app's recorded one, when the trace carries
     /// them (`ReplayOptions.comparesWithApp`); nil otherwise.
     public var agreement: AppAgreement?

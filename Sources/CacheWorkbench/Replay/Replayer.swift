@@ -293,6 +293,8 @@ struct ReplayLoop<Backend: CacheBackend> {
         deliversRecordedWarnings = options.memoryWarnings == .recorded
         replaysBackgrounds = options.replaysBackgrounds
         lifecycle = deliversRecordedWarnings || replaysBackgrounds ? options.lifecycle : []
+        if !deliversRecordedWarnings { tally.undeliveredWarnings = options.lifecycle.count(where: { $0.kind == .memoryWarning }) }
+        if !replaysBackgrounds { tally.undeliveredBackgrounds = options.lifecycle.count(where: { $0.kind == .background }) }
         tier = backend as? TieredCache
         if options.comparesWithApp && options.http == nil && !options.operations { agreement = AppAgreement(twoTier: tier != nil) }
         if pricesPixels { tally.costSources = CostSourceCounts() }

@@ -8,6 +8,14 @@ extension TableReport {
         if results.contains(where: { $0.memoryWarningSchedule == .recorded && !$0.failed && $0.tally.memoryWarnings == 0 }) {
             notes.append("--memory-warning recorded: the recording has no memory warning, so none was delivered")
         }
+        if let first = results.first(where: { $0.tally.undeliveredWarnings > 0 }) {
+            let count = first.tally.undeliveredWarnings
+            notes.append("the recording has \(count == 1 ? "1 memory warning" : "\(count) memory warnings") the app's cache went through, not delivered to the models (--memory-warning recorded delivers them)")
+        }
+        if let first = results.first(where: { $0.tally.undeliveredBackgrounds > 0 }) {
+            let count = first.tally.undeliveredBackgrounds
+            notes.append("the recording's \(count == 1 ? "1 background event was" : "\(count) background events were") not replayed (--background off)")
+        }
         for result in results where !result.failed {
             let t = result.tally
             guard let response = t.backgroundResponse else { continue }
