@@ -125,8 +125,10 @@ struct ReplaySession<Backend: CacheBackend> {
         }
         let backend = loop.backend
         do {
-            if loop.agreement != nil {  // a recording checked against the app: one branch per chunk
-                for position in requests.indices { try loop.handleComparing((first + position).pointee) }
+            // A recording's events to deliver or outcomes to compare: one branch per chunk, so
+            // the loop below (every other trace's) stays as it was.
+            if loop.agreement != nil || loop.nextLifecycle < loop.lifecycle.count {
+                for position in requests.indices { try loop.handleRecorded((first + position).pointee) }
                 return
             }
             for position in requests.indices {
@@ -311,9 +313,6 @@ struct ReplayLoop<Backend: CacheBackend> {
 
     @inline(__always)
     mutating func handle(_ request: Request) throws {
-        // A recording's events come before the request at their position (warm-up included:
-        // they are the app's history).
-        if nextLifecycle < lifecycle.count { try deliverLifecycle(upTo: traceIndex, time: request.time) }
         // Rule 4. Under --mode ops only a set needs a size: a get of size 0 is still a
         // look-up (CacheLib's kv traces log the get after a set with size 0), a delete too.
         if request.size == 0, !(http != nil && warmupLeft == 0 && request.http?.isHEAD == true),
@@ -524,10 +523,14 @@ struct ReplayLoop<Backend: CacheBackend> {
         }
     }
 
-    /// `handle`, then the request's outcome compared with the app's (`AppAgreement`), read
-    /// from how the counts moved: the backend's calls are exactly those of `handle`.
-    mutating func handleComparing(_ request: Request) throws {
+    /// `handle` for a recording: first the recording's events placed before this request
+    /// (warm-up included: they are the app's history), then `handle`, then the request's
+    /// outcome compared with the app's (`AppAgreement`), read from how the counts moved: the
+    /// backend's calls are exactly those of `handle`.
+    mutating func handleRecorded(_ request: Request) throws {
         let index = traceIndex
+        if nextLifecycle < lifecycle.count { try deliverLifecycle(upTo: index, time: request.time) }
+        guard agreement != nil else { return try handle(request) }
         let before = (requests: tally.requests, hits: tally.hits, tooLarge: tally.tooLarge, warmed: tally.warmupRequests, memoryHits: tier?.memoryHitCount ?? 0)
         try handle(request)
         if tally.warmupRequests > before.warmed {

@@ -62,7 +62,7 @@ public struct SweepRun {
 
     public init(_ arguments: Arguments) throws {
         guard arguments.run.json == nil, arguments.run.timeline == nil, arguments.run.disagreements == nil else {
-            throw WorkbenchError("bench sweep writes --csv; --json, --timeline and --disagreements belong to `bench run`")
+            throw WorkbenchError("bench sweep writes --csv; --json and --timeline belong to `bench run`, and so does --disagreements")
         }
         guard arguments.run.cacheDirectory == nil else {
             throw WorkbenchError("--cache-dir: every point of a sweep starts from a fresh folder; use `bench run` to reopen one")
