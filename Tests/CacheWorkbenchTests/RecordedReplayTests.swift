@@ -176,7 +176,7 @@ struct RecordedBackgroundTests {
             #expect(tally.backgrounds == 1 && tally.backgroundReleasedBytes == 0 && tally.hits == 2, "\(name)")
         }
         let autopurge = try replayRecording(Self.requests, lifecycle: [background(before: 2)], backend: try make("autopurge", capacity: 100), capacity: 100, warnings: false, backgrounds: true)
-        #expect(autopurge.backgroundResponse == "nothing (AFAutoPurgingImageCache observes memory warnings only)")
+        #expect(autopurge.backgroundResponse == "does nothing (AFAutoPurgingImageCache observes memory warnings only)")
         let cleared = try replayRecording(Self.requests, lifecycle: [background(before: 2)], backend: try make("nscache", capacity: 100, options: ["on-background": "clear"]), capacity: 100, warnings: false, backgrounds: true)
         #expect(cleared.backgrounds == 1 && cleared.backgroundReleasedBytes == 20 && cleared.hits == 0)
         #expect(cleared.backgroundResponse == "clears itself (on-background=clear, an assumption)")
@@ -189,7 +189,7 @@ struct RecordedBackgroundTests {
         #expect(off.backgrounds == 0 && off.backgroundResponse == nil && off.hits == 2 && off.undeliveredBackgrounds == 1)
         let foreground = RecordedLifecycleEvent(kind: .foreground, time: 1.5, requestsBefore: 2)
         let lru = try replayRecording(Self.requests, lifecycle: [background(before: 2), foreground], backend: try make("lru", capacity: 100), capacity: 100, warnings: false, backgrounds: true)
-        #expect(lru.backgrounds == 1 && lru.foregrounds == 1 && lru.hits == 2 && lru.backgroundResponse == "nothing")
+        #expect(lru.backgrounds == 1 && lru.foregrounds == 1 && lru.hits == 2 && lru.backgroundResponse == "does nothing")
     }
 
     @Test("pincache and kingfisher clear their memory tier, afnetworking and sdwebimage keep it: disk hits or memory hits after")
@@ -202,7 +202,7 @@ struct RecordedBackgroundTests {
             #expect(tally.hits == 2, "\(preset)")
             #expect(tally.tiers?.memoryHits == (clears ? 0 : 2) && tally.tiers?.diskHits == (clears ? 2 : 0), "\(preset)")
             #expect(tally.backgroundReleasedBytes == (clears ? 20 : 0), "\(preset)")
-            #expect(tally.backgroundResponse == (clears ? "clears its memory tier (on-background=clear)" : "nothing to its memory tier (on-background=none)"), "\(preset)")
+            #expect(tally.backgroundResponse == (clears ? "clears its memory tier (on-background=clear)" : "does nothing to its memory tier (on-background=none)"), "\(preset)")
         }
     }
 
@@ -220,6 +220,13 @@ struct RecordedBackgroundTests {
         #expect(tally.backgroundReleasedBytes == 100)
         #expect(tally.tiers?.diskHits == 10 && tally.tiers?.memoryHits == 10)
         #expect(tally.backgroundResponse == "trims its memory tier to 0.1 of its capacity (on-background=trim:0.1)")
+        // A tier refuses a response no library has on entering the background, naming the option.
+        for bad in ["flush-to-disk", "bogus", "trim:1"] {
+            let other = TemporaryFolder()
+            #expect { try make("tier:lru+files", capacity: 100, options: ["on-background": bad], folder: other.path) } throws: { error in
+                "\(error)".contains("on-background must be clear, trim:F (e.g. trim:0.1) or none, not '\(bad)'")
+            }
+        }
     }
 }
 
@@ -287,7 +294,7 @@ struct RecordedReplayCLITests {
         #expect(run.out.contains("lru at 30B: app recorded 33.33% memory hits; lru agrees on 10 of 12 requests (a memory hit or not)\n  request 7 c: app network, model memory: "))
         #expect(run.out.contains("note: the recording's memory_cost_limit, 30 bytes (--capacity recorded)"))
         // The background event: autopurge and lru do nothing on it, said with the count.
-        #expect(run.out.contains("autopurge at 30B: the recording's 1 background event was replayed: autopurge nothing (AFAutoPurgingImageCache observes memory warnings only)"))
+        #expect(run.out.contains("autopurge at 30B: the recording's 1 background event was replayed: autopurge does nothing (AFAutoPurgingImageCache observes memory warnings only)"))
         let rows = try csvRows(folder.path + "/out.csv")
         #expect(rows.map { $0["app_compared"] } == ["12", "12"] && rows.map { $0["app_agreeing"] } == ["12", "10"])
         #expect(rows.map { $0["memory_warnings"] } == ["1", "1"] && rows.map { $0["background_events"] } == ["1", "1"])

@@ -83,7 +83,7 @@ public final class AutoPurgingImageCache: CacheBackend {
     /// AF observes UIApplicationDidReceiveMemoryWarningNotification only
     /// (AFAutoPurgingImageCache.m L88-91 @d9f589cc): entering the background changes nothing.
     public var backgroundResponse: String { AutoPurgingImageCache.backgroundText }
-    static let backgroundText = "nothing (AFAutoPurgingImageCache observes memory warnings only)"
+    static let backgroundText = "does nothing (AFAutoPurgingImageCache observes memory warnings only)"
 
     public func didReceiveMemoryWarning() -> Int {
         let released = memoryUsage

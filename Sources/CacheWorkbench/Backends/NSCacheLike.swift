@@ -170,7 +170,7 @@ public final class NSCacheLike: CacheBackend, @unchecked Sendable {  // every ac
     }
 
     public var backgroundResponse: String {
-        options.clearsOnBackground ? "clears itself (on-background=clear, an assumption)" : "nothing (Apple documents no background behaviour of NSCache)"
+        options.clearsOnBackground ? "clears itself (on-background=clear, an assumption)" : "does nothing (Apple documents no background behaviour of NSCache)"
     }
 
     /// Evicts in the cache's eviction order until at most `target` remains. O(victims).

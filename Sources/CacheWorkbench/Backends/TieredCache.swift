@@ -159,8 +159,8 @@ public final class TieredCache: CacheBackend, LayeredCache {
     /// `on-background`: a warning response but flush-to-disk (no library flushes on entering
     /// the background).
     private static func backgroundResponse(_ text: String) throws -> TierWarningResponse {
-        let response = try TierWarningResponse(parsing: text)
-        if response == .flushToDisk { throw WorkbenchError("on-background must be clear, trim:F (e.g. trim:0.1) or none, not '\(text)'") }
+        let refusal = WorkbenchError("on-background must be clear, trim:F (e.g. trim:0.1) or none, not '\(text)'")
+        guard let response = try? TierWarningResponse(parsing: text), response != .flushToDisk else { throw refusal }
         return response
     }
 
@@ -339,7 +339,7 @@ public final class TieredCache: CacheBackend, LayeredCache {
 
     public var backgroundResponse: String {
         switch onBackground {
-        case .none, .flushToDisk: "nothing to its memory tier (on-background=none)"
+        case .none, .flushToDisk: "does nothing to its memory tier (on-background=none)"
         case .clear: "clears its memory tier (on-background=clear)"
         case .trim(let share): "trims its memory tier to \(share) of its capacity (on-background=trim:\(share))"
         }

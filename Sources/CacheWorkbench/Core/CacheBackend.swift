@@ -35,8 +35,8 @@ public protocol CacheBackend: AnyObject {
     /// (docs/tiers.md cites each library's source).
     func didEnterBackground() throws -> Int
 
-    /// What `didEnterBackground` does, in a few words for the results' note (`nothing`,
-    /// `clears memory`, `trims memory to 10% of its capacity`).
+    /// What `didEnterBackground` does, a verb phrase for the results' note (`does nothing`,
+    /// `clears its memory tier`), the backend's name before it.
     var backgroundResponse: String { get }
 
     /// Evicts in the backend's own eviction order until it holds at most `target` of
@@ -124,7 +124,7 @@ extension CacheBackend {
     public var details: BackendDetails { BackendDetails() }
     public func trim(toCost target: Int) throws -> Int? { nil }
     public func didEnterBackground() throws -> Int { 0 }
-    public var backgroundResponse: String { "nothing" }
+    public var backgroundResponse: String { "does nothing" }
     @inline(__always) public func admits(_ request: Request, cost: Int) -> Bool? { nil }
     @inline(__always) public func prefetch(id: UInt64) {}
     @inline(__always) public func prefetchEntry(id: UInt64) {}
