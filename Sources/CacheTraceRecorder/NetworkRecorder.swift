@@ -85,6 +85,8 @@ final class RecordingURLProtocol: URLProtocol {
     var received: URLResponse?
     var started: UInt64 = 0
     var bodyBytes = 0
+    /// The body, held until the end on corelibs (see `relay(_:)`).
+    var heldBody = Data()
     var stopped = false
 
     override class func canInit(with request: URLRequest) -> Bool {
@@ -173,7 +175,13 @@ final class InnerSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked S
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let loader = loader(dataTask), !loader.stopped else { return }
         loader.bodyBytes += data.count
-        loader.client?.urlProtocol(loader, didLoad: data)
+        #if canImport(FoundationNetworking)
+        // Corelibs' protocol client keeps only the last didLoad's data for completion-handler
+        // and async tasks (it expects the whole body at once): hold it until the end.
+        loader.heldBody.append(data)
+        #else
+        loader.client?.urlProtocol(loader, didLoad: data)  // streamed: progressive decoding still works
+        #endif
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
@@ -190,6 +198,7 @@ final class InnerSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked S
         if let error {
             loader.client?.urlProtocol(loader, didFailWithError: error)
         } else {
+            if !loader.heldBody.isEmpty { loader.client?.urlProtocol(loader, didLoad: loader.heldBody) }
             loader.client?.urlProtocolDidFinishLoading(loader)
         }
     }

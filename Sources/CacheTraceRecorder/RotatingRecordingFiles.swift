@@ -42,9 +42,9 @@ final class RotatingRecordingFiles {
     private(set) var part = 0
     private var bytesInPart = 0
     private var eventBytesInPart = 0
-    /// Lines waiting to be written, at most `writeChunk` bytes before a write(2).
+    /// Lines waiting to be written; written in chunks of `writeChunk` bytes (two pages).
     private var pending: [UInt8] = []
-    private static let writeChunk = 64 * 1024
+    private static let writeChunk = 8 * 1024
 
     init(folder: String, name: String, maxFileBytes: Int, maxFiles: Int, header: @escaping (Int) -> [UInt8]) throws {
         guard maxFileBytes > 0, maxFiles > 0 else {
@@ -89,16 +89,22 @@ final class RotatingRecordingFiles {
         pending += line
         bytesInPart += line.count
         eventBytesInPart += line.count
-        if pending.count >= Self.writeChunk { try writePending() }
+        if pending.count >= Self.writeChunk { try write(upTo: pending.count - pending.count % Self.writeChunk) }
     }
 
-    /// Writes what is queued. Chunks are not aligned to lines: a process killed between two
-    /// write(2) calls leaves a torn last line, which a reader drops and counts.
+    /// Writes everything queued: the file then ends with a whole line.
     func writePending() throws {
+        try write(upTo: pending.count)
+    }
+
+    /// Writes the first `count` queued bytes in chunks of `writeChunk`, keeping the rest. Chunks
+    /// are not aligned to lines (as with stdio's full buffering): a process killed while a
+    /// batch is being written leaves a torn last line, which a reader drops and counts.
+    private func write(upTo count: Int) throws {
         var offset = 0
-        while offset < pending.count {
-            let count = min(Self.writeChunk, pending.count - offset)
-            let written = pending.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, count) }
+        while offset < count {
+            let length = min(Self.writeChunk, count - offset)
+            let written = pending.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, length) }
             if written < 0 {
                 if errno == EINTR { continue }
                 let code = errno
@@ -107,7 +113,7 @@ final class RotatingRecordingFiles {
             }
             offset += written
         }
-        pending.removeAll(keepingCapacity: true)
+        pending.removeFirst(count)
     }
 
     func close() throws {
@@ -129,6 +135,15 @@ final class RotatingRecordingFiles {
         bytesInPart = headerLine.count
         eventBytesInPart = 0
     }
+}
+
+/// write(2), named apart from `RotatingRecordingFiles.write(upTo:)`.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, bytes, count)
+    #else
+    Darwin.write(descriptor, bytes, count)
+    #endif
 }
 
 /// close(2), named apart from `RotatingRecordingFiles.close()`.
