@@ -2,13 +2,26 @@
 // JSONSerialization would cost a dictionary and boxed values per event. Runs on the writer's
 // queue, never on the app's thread.
 
-/// Builds `{"name":value,…}` followed by "\n". Appending a field is O(its length).
+/// Builds `{"name":value,…}` followed by "\n". Appending a field is O(its length). Field
+/// names are the format's own ASCII identifiers and are written without escaping.
 struct JSONLineBuilder {
-    private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private(set) var bytes: [UInt8]
     private var empty = true
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    init() {
+        bytes = []
+        bytes.reserveCapacity(320)
+        bytes.append(UInt8(ascii: "{"))
+    }
 
     /// The finished line: the object closed and a newline.
-    var line: [UInt8] { bytes + [UInt8(ascii: "}"), UInt8(ascii: "\n")] }
+    var line: [UInt8] {
+        var finished = bytes
+        finished.append(UInt8(ascii: "}"))
+        finished.append(UInt8(ascii: "\n"))
+        return finished
+    }
 
     mutating func field(_ name: String, _ value: String) {
         key(name)
@@ -21,7 +34,8 @@ struct JSONLineBuilder {
 
     mutating func field(_ name: String, _ value: Int) {
         key(name)
-        bytes += Array(String(value).utf8)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(value.magnitude)
     }
 
     mutating func field(_ name: String, _ value: Int?) {
@@ -30,7 +44,24 @@ struct JSONLineBuilder {
 
     mutating func field(_ name: String, _ value: UInt64) {
         key(name)
-        bytes += Array(String(value).utf8)
+        appendDigits(UInt(value))
+    }
+
+    /// Decimal digits without a String in between. O(digits).
+    private mutating func appendDigits(_ value: UInt) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
     }
 
     /// A finite number as Swift prints it (shortest round-trip form, valid JSON); a
@@ -61,21 +92,30 @@ struct JSONLineBuilder {
     private mutating func key(_ name: String) {
         if !empty { bytes.append(UInt8(ascii: ",")) }
         empty = false
-        Self.appendString(name, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
 
     /// A JSON string: quote and backslash escaped, control characters (below 0x20) as
     /// \u00XX; everything else is UTF-8 as is (Swift strings are valid Unicode). O(n).
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
         bytes.append(UInt8(ascii: "\""))
+        // Most keys, URLs and types need no escape: one copy.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes += [UInt8(ascii: "\\"), byte]
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(byte)
             case 0..<0x20:
-                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xf)]]
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xf)]])
             default:
                 bytes.append(byte)
             }

@@ -22,7 +22,8 @@ public final class TraceRecorder: @unchecked Sendable {
         public var maxFileBytes: Int
         public var maxFiles: Int
         public var privacy: RecorderPrivacy
-        /// The app's image cache configuration, written in every part's header.
+        /// The app's image cache configuration, written in the header (a later part's header
+        /// carries the latest one `cacheConfiguration(_:)` recorded).
         public var app: CacheConfiguration?
 
         public init(
@@ -58,6 +59,7 @@ public final class TraceRecorder: @unchecked Sendable {
     private let timer: DispatchSourceTimer
     /// Touched on `writerQueue` only.
     private var files: RotatingRecordingFiles?
+    private let latestApp: LatestConfiguration
     private var writeFailure: RecorderError?
 
     /// Creates the recording's first part (exclusively) and starts the writer.
@@ -72,7 +74,9 @@ public final class TraceRecorder: @unchecked Sendable {
         buffer = []
         buffer.reserveCapacity(configuration.bufferCapacity)
         let started = ISO8601DateFormatter().string(from: Date())
-        let header = Self.headerLine(session: session, started: started, configuration: configuration)
+        let latestApp = LatestConfiguration(configuration.app)
+        self.latestApp = latestApp
+        let header = Self.headerLine(session: session, started: started, configuration: configuration, app: latestApp)
         files = try RotatingRecordingFiles(
             folder: configuration.folder.path, name: configuration.name, maxFileBytes: configuration.maxFileBytes,
             maxFiles: configuration.maxFiles, header: header)
@@ -177,7 +181,10 @@ public final class TraceRecorder: @unchecked Sendable {
         }
         guard let files, writeFailure == nil else { return }
         do {
-            for (t, event) in events { try files.append(event.line(at: t, privacy: configuration.privacy)) }
+            for (t, event) in events {
+                if case .configuration(let app) = event { latestApp.value = app }
+                try files.append(event.line(at: t, privacy: configuration.privacy))
+            }
             if dropped > 0 { try files.append(RecorderEvent.droppedLine(at: now, count: dropped)) }
             try files.writePending()
         } catch let error as RecorderError {
@@ -185,7 +192,9 @@ public final class TraceRecorder: @unchecked Sendable {
         } catch {}
     }
 
-    private static func headerLine(session: UUID, started: String, configuration: Configuration) -> (Int) -> [UInt8] {
+    private static func headerLine(
+        session: UUID, started: String, configuration: Configuration, app latest: LatestConfiguration
+    ) -> (Int) -> [UInt8] {
         { part in
             var header = JSONLineBuilder()
             header.field("format", "cache-trace-recording")
@@ -196,7 +205,7 @@ public final class TraceRecorder: @unchecked Sendable {
             header.field("clock", "monotonic")
             header.field("time_unit", "ns")
             header.field("started", started)
-            if let app = configuration.app {
+            if let app = latest.value {
                 var object = JSONLineBuilder()
                 app.appendFields(to: &object)
                 header.field("app", object: object)
@@ -205,4 +214,11 @@ public final class TraceRecorder: @unchecked Sendable {
             return header.line
         }
     }
+}
+
+/// The configuration a new part's header states: the app's latest. Read and written on the
+/// writer's queue only (and once in `init`, before the queue has work).
+private final class LatestConfiguration: @unchecked Sendable {
+    var value: CacheConfiguration?
+    init(_ value: CacheConfiguration?) { self.value = value }
 }

@@ -111,7 +111,9 @@ struct TraceRecorderTests {
     @Test("rotation: parts of at most maxFileBytes, each with its header; beyond maxFiles the oldest is deleted")
     func rotation() throws {
         let folder = RecordingFolder()
-        let recorder = try TraceRecorder(configuration: .init(folder: folder.url, maxFileBytes: 1000, maxFiles: 2))
+        let recorder = try TraceRecorder(configuration: .init(
+            folder: folder.url, maxFileBytes: 1000, maxFiles: 2, app: CacheConfiguration(memoryCostLimit: 100)))
+        recorder.cacheConfiguration(CacheConfiguration(memoryCostLimit: 200))
         for i in 0..<100 { recorder.image(key: String(format: "key-%03d", i), source: .network) }
         recorder.close()
         let files = folder.files
@@ -126,6 +128,8 @@ struct TraceRecorderTests {
             let lines = try folder.lines(name)
             #expect(lines[0]["format"] as? String == "cache-trace-recording" && lines[0]["part"] as? Int == part)
             #expect(lines[0]["session"] as? String == recorder.session.uuidString)
+            // A later part's header states the configuration in force: the latest recorded.
+            #expect((lines[0]["app"] as? [String: Any])?["memory_cost_limit"] as? Int == 200)
             #expect(lines.dropFirst().allSatisfy { $0["kind"] as? String == "image" })
             keys += lines.dropFirst().compactMap { $0["key"] as? String }
         }

@@ -30,41 +30,47 @@ enum RecorderMeasurement {
         return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
     }
 
+    static func nanoseconds(_ work: () -> Void) -> UInt64 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        work()
+        return DispatchTime.now().uptimeNanoseconds - start
+    }
+
     static func run(events: Int, folder: URL) {
-        // 1. Cost on the caller's thread: the default configuration, keys made beforehand (the
-        //    app has them), the writer running beside it.
-        let keys = (0..<events).map(key)
         do {
-            let recorder = try TraceRecorder(configuration: .init(folder: folder, name: "cost", maxFileBytes: 64 << 20, maxFiles: 64))
-            let start = DispatchTime.now().uptimeNanoseconds
-            for i in 0..<events { record(recorder, i, key: keys[i]) }
-            let elapsed = DispatchTime.now().uptimeNanoseconds - start
-            recorder.close()
-            let dropped = recorder.droppedEvents
-            print("caller: \(events) image events in \(elapsed / 1_000_000) ms = \(String(format: "%.1f", Double(elapsed) / Double(events))) ns/event; written \(events - dropped), dropped \(dropped) (buffer 4096)")
-        } catch { print("measure: \(error)") }
-        // 2. The same events with a buffer large enough to hold them all: the writer's speed.
-        do {
-            let recorder = try TraceRecorder(configuration: .init(
-                folder: folder, name: "writer", bufferCapacity: events, maxFileBytes: 1 << 30, maxFiles: 4))
-            for i in 0..<events { record(recorder, i, key: keys[i]) }
-            let start = DispatchTime.now().uptimeNanoseconds
-            recorder.flush()
-            let elapsed = DispatchTime.now().uptimeNanoseconds - start
-            recorder.close()
-            print("writer: flushed the rest in \(elapsed / 1_000_000) ms; dropped \(recorder.droppedEvents)")
-        } catch { print("measure: \(error)") }
-        // 3. Memory bound: a full buffer of the default capacity, the writer held off (a batch
-        //    larger than the buffer, an hour's interval), each event with its own key string.
-        do {
+            // 1. Memory bound, first (a fresh heap): the default capacity filled, the writer held
+            //    off (a batch larger than the buffer, an hour's interval), each event with a key
+            //    string of its own, as when the app builds the key per lookup.
             let capacity = 4096
-            let recorder = try TraceRecorder(configuration: .init(
+            let start = residentBytes()
+            let held = try TraceRecorder(configuration: .init(
                 folder: folder, name: "memory", bufferCapacity: capacity, batchSize: capacity + 1, flushInterval: .seconds(3600)))
             let before = residentBytes()
-            for i in 0..<capacity { record(recorder, i, key: key(i + 1_000_000)) }
+            for i in 0..<capacity { record(held, i, key: key(i + 1_000_000)) }
             let after = residentBytes()
-            print("memory: \(capacity) queued events raised RSS by \(after - before) bytes = \((after - before) / capacity) bytes/event (keys of \(key(1_000_000).utf8.count) bytes each, made per event)")
-            recorder.close()
+            print("memory: the recorder started: +\(before - start) bytes resident (Foundation's first use included); a full buffer of \(capacity) events: +\(after - before) bytes = \(Double(after - before) / Double(capacity)) bytes/event (keys of \(key(1_000_000).utf8.count) bytes made per event)")
+            held.close()
+
+            // 2. The caller's cost with the writer held off: the lock, the clock, the append, into
+            //    the default buffer of 4096, emptied (untimed) between rounds.
+            let keys = (0..<events).map(key)
+            let quiet = try TraceRecorder(configuration: .init(
+                folder: folder, name: "caller", batchSize: capacity + 1, flushInterval: .seconds(3600), maxFileBytes: 1 << 30))
+            var callerTime: UInt64 = 0, writerTime: UInt64 = 0
+            for round in stride(from: 0, to: events, by: capacity) {
+                callerTime += nanoseconds { for i in round..<min(round + capacity, events) { record(quiet, i, key: keys[i]) } }
+                // 3. The writer's cost: encoding and writing what the caller queued.
+                writerTime += nanoseconds { quiet.flush() }
+            }
+            quiet.close()
+            print("caller, writer held off: \(events) image events, \(String(format: "%.1f", Double(callerTime) / Double(events))) ns/event; dropped \(quiet.droppedEvents)")
+            print("writer: \(String(format: "%.2f", Double(writerTime) / Double(events) / 1000)) µs/event to encode and write")
+
+            // 4. Both at once, the default configuration: what an app sees at full speed.
+            let busy = try TraceRecorder(configuration: .init(folder: folder, name: "cost", maxFileBytes: 1 << 30))
+            let busyTime = nanoseconds { for i in 0..<events { record(busy, i, key: keys[i]) } }
+            busy.close()
+            print("caller, writer running (buffer 4096): \(String(format: "%.1f", Double(busyTime) / Double(events))) ns/event; dropped \(busy.droppedEvents) of \(events) (the writer cannot keep up with a loop that does nothing else)")
         } catch { print("measure: \(error)") }
     }
 
