@@ -7,7 +7,8 @@ import Foundation
 /// The app's thread only stamps the time and appends the event to a bounded buffer under a
 /// lock (O(1), no I/O, no encoding); a serial queue encodes and writes it. When the buffer
 /// is full the event is dropped and counted — the app is never blocked — and the count is
-/// written as a `dropped` line. Thread-safe: call it from any thread.
+/// written as a `dropped` line. Thread-safe: call it from any thread. Call `close()` (or
+/// `flush()`) before it goes away: events still in the buffer are not written otherwise.
 public final class TraceRecorder: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// The folder the app gives; the recorder creates `<name>-<part>.jsonl` in it.

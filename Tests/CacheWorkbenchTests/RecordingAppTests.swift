@@ -32,6 +32,8 @@ struct RecordingAppTests {
         server.arguments = ["--log", log]
         let output = Pipe()
         server.standardOutput = output
+        // Not the test runner's stderr: a server outliving a failed test must not hold its pipe.
+        server.standardError = FileHandle.nullDevice
         try server.run()
         var first = Data()
         while !first.contains(UInt8(ascii: "\n")) {
@@ -48,7 +50,8 @@ struct RecordingAppTests {
         guard try Self.build() else { return }
         let folder = TemporaryFolder()
         let (server, port) = try Self.startServer(log: folder.path + "/server.jsonl")
-        defer { server.terminate() }
+        // SIGKILL: a child started from a test thread inherits its blocked signals (SIGTERM too).
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         #expect(port > 0)
         try FileManager.default.createDirectory(atPath: folder.path + "/out", withIntermediateDirectories: false)
         let run = try runBounded(120, Self.products + "/recording-app", ["--server", "http://127.0.0.1:\(port)", "--out", folder.path + "/out"])
@@ -74,7 +77,9 @@ struct RecordingAppTests {
         #expect(sources == "nnnnmmnmnmmnmnmmnnnmmmnnnnnnnnnnnnnmnmnmnnnnmnnnmnnmnnnnnnnn", "\(sources)")
         // Lifecycle: the warning before image 31, background and foreground before image 45.
         let order = events.compactMap { $0["kind"] as? String == "http" ? nil : ($0["event"] as? String ?? "i") }
-        #expect(order.firstIndex(of: "memory_warning") == 30 && order.firstIndex(of: "background") == 44 && order[45] == "foreground")
+        let imagesBefore = { (event: String) in order.prefix { $0 != event }.filter { $0 == "i" }.count }
+        #expect(imagesBefore("memory_warning") == 30 && imagesBefore("background") == 44 && imagesBefore("foreground") == 44)
+        #expect(order.firstIndex(of: "foreground") == order.firstIndex(of: "background").map { $0 + 1 })
         // Decoded facts read from the bytes: poster.jpg is 640 × 480, charged 640 × 4 × 480.
         let poster = try #require(images.first { ($0["key"] as? String)?.hasSuffix("/poster.jpg") == true })
         #expect(poster["width"] as? Int == 640 && poster["height"] as? Int == 480 && poster["bytes_per_row"] as? Int == 2560)
@@ -113,8 +118,11 @@ struct RecordingAppTests {
             return objects == true
         }
         #expect(Set(compiled) == ["CacheTraceRecorder.build", "image_server.build", "recording_app.build"], "\(compiled.sorted())")
+        // (libssl and libcrypto do appear: the system's, through FoundationNetworking's libcurl;
+        // swift-crypto's BoringSSL would be linked statically, and its objects are absent above.)
         let linked = try runBounded(60, "/usr/bin/ldd", [buildFolder + "/recording-app"])
-        for library in ["jemalloc", "sqlite", "crypto", "ssl"] { #expect(!linked.out.lowercased().contains(library), "\(library)") }
+        #expect(linked.status == 0 && linked.out.contains("libFoundationNetworking"))
+        for library in ["jemalloc", "sqlite"] { #expect(!linked.out.lowercased().contains(library), "\(library)") }
     }
 
     @Test("a recording process killed with SIGKILL mid-write: every whole line parses, in order; at most the last is torn")
@@ -123,7 +131,8 @@ struct RecordingAppTests {
         let folder = TemporaryFolder()
         let events = 20_000
         let run = try runBounded(120, Self.products + "/recording-app", ["--out", folder.path, "--crash-after", String(events)])
-        #expect(run.status == 137, "killed by SIGKILL: \(run.status) \(run.err)")
+        // timeout passes the child's death on: status 9 (its own SIGKILL) or 137 (128 + 9).
+        #expect(run.status == 9 || run.status == 137, "killed by SIGKILL: \(run.status) \(run.err)")
         let data = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/recording-0.jsonl"))
         var pieces = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let tail = pieces.removeLast()  // after the last "\n": empty unless the last line is torn

@@ -20,6 +20,12 @@ let catalogue: [String: (width: Int, height: Int, maxAge: Int)] = [
     "poster.jpg": (640, 480, 300),
 ]
 
+// Started from a thread that blocks signals (a test runner's), a child inherits the mask:
+// unblock them all, so SIGTERM and SIGINT stop the server.
+var allSignals = sigset_t()
+sigemptyset(&allSignals)
+sigprocmask(SIG_SETMASK, &allSignals, nil)
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("image-server: error: \(message)\n".utf8))
     exit(2)

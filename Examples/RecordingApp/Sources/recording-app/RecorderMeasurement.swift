@@ -74,6 +74,20 @@ enum RecorderMeasurement {
         } catch { print("measure: \(error)") }
     }
 
+    /// N image events with the writer held off until the end (a buffer of N, a batch larger
+    /// than it): under `valgrind --tool=callgrind --toggle-collect='*TraceRecorder*image*'`
+    /// the instructions counted are the caller's alone.
+    static func callerOnly(events: Int, folder: URL) {
+        let keys = (0..<events).map(key)
+        do {
+            let recorder = try TraceRecorder(configuration: .init(
+                folder: folder, name: "caller-only", bufferCapacity: events, batchSize: events + 1, flushInterval: .seconds(3600),
+                maxFileBytes: 1 << 30))
+            for i in 0..<events { record(recorder, i, key: keys[i]) }
+            recorder.close()
+        } catch { fail("\(error)") }
+    }
+
     /// Records events as fast as it can and kills itself with SIGKILL after `count`: the
     /// writer is usually between two write(2) calls of a batch, leaving a torn last line.
     static func crash(after count: Int, folder: URL) -> Never {

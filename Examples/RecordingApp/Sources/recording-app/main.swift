@@ -14,8 +14,9 @@ import FoundationNetworking
 // memory cache (AppMemoryCache), misses fetched through a URLSession recorded by the
 // NetworkRecorder, a memory warning after lookup 30 and a background/foreground pair after
 // lookup 44, every lookup recorded with where it was served from. Writes DIR/recording-0.jsonl.
-// Hidden: --crash-after N (record N events then SIGKILL itself, for the torn-line test) and
-// --measure N (the recorder's cost per event and its memory bound).
+// Hidden: --crash-after N (record N events then SIGKILL itself, for the torn-line test),
+// --measure N (the recorder's cost per event and its memory bound) and --caller-only N (N
+// events with the writer held off, for counting instructions with callgrind).
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("recording-app: error: \(message)\n".utf8))
@@ -27,6 +28,7 @@ var out: URL?
 var memoryLimit = 1 << 20
 var crashAfter: Int?
 var measure: Int?
+var callerOnly: Int?
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func value(_ option: String) -> String {
     guard let text = arguments.popFirst() else { fail("\(option) needs a value") }
@@ -47,6 +49,7 @@ while let argument = arguments.popFirst() {
     case "--memory-limit": memoryLimit = count(argument)
     case "--crash-after": crashAfter = count(argument)
     case "--measure": measure = count(argument)
+    case "--caller-only": callerOnly = count(argument)
     default: fail("unknown argument '\(argument)' (usage: recording-app --server URL --out DIR [--memory-limit BYTES])")
     }
 }
@@ -54,6 +57,10 @@ guard let out else { fail("--out DIR is required") }
 
 if let measure {
     RecorderMeasurement.run(events: measure, folder: out)
+    exit(0)
+}
+if let callerOnly {
+    RecorderMeasurement.callerOnly(events: callerOnly, folder: out)
     exit(0)
 }
 if let crashAfter {
