@@ -77,7 +77,13 @@ struct JSONLineBuilder {
     mutating func field(_ name: String, object pairs: [(String, String)]) {
         key(name)
         var nested = JSONLineBuilder()
-        for (n, v) in pairs { nested.field(n, v) }
+        for (n, v) in pairs {
+            // Names here are data (header field names), so escaped like any string.
+            nested.separate()
+            Self.appendString(n, to: &nested.bytes)
+            nested.bytes.append(UInt8(ascii: ":"))
+            Self.appendString(v, to: &nested.bytes)
+        }
         bytes += nested.bytes
         bytes.append(UInt8(ascii: "}"))
     }
@@ -89,9 +95,14 @@ struct JSONLineBuilder {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    private mutating func key(_ name: String) {
+    private mutating func separate() {
         if !empty { bytes.append(UInt8(ascii: ",")) }
         empty = false
+    }
+
+    /// A field name of the format (an ASCII identifier): written as is.
+    private mutating func key(_ name: String) {
+        separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: name.utf8)
         bytes.append(UInt8(ascii: "\""))

@@ -83,6 +83,11 @@ struct TraceRecorderTests {
         let lines = try folder.lines()
         #expect(lines.dropFirst().map { $0["key"] as? String } == keys)
         #expect(lines.dropFirst().map { $0["content_type"] as? String } == keys)
+        // Header names are data too (scripts/fuzz recorder found them written unescaped).
+        var line = JSONLineBuilder()
+        line.field("response_headers", object: keys.map { ($0, $0) })
+        let headers = try JSONSerialization.jsonObject(with: Data(line.line)) as? [String: [String: String]]
+        #expect(headers?["response_headers"] == Dictionary(uniqueKeysWithValues: keys.map { ($0, $0) }))
         // Control characters are \u00XX escapes: the raw file has no byte below 0x20 but "\n".
         let raw = try Data(contentsOf: folder.url.appendingPathComponent("recording-0.jsonl"))
         #expect(!raw.contains { $0 < 0x20 && $0 != UInt8(ascii: "\n") })
@@ -242,6 +247,31 @@ struct HashVectorTests {
         ]
         for (index, vector) in cases.enumerated() {
             #expect(Self.hex(HMACSHA256.authenticationCode(key: vector.key, message: vector.data)) == vector.mac, "case \(index)")
+        }
+    }
+}
+
+/// Every seed of Fuzz/corpus/recorder and every input scripts/fuzz found crashing
+/// (Fuzz/crashes/recorder) goes through the fuzzer's property: as a value and as a header
+/// name, the text comes back unchanged through JSONSerialization.
+@Suite("CacheTraceRecorder: fuzz regressions")
+struct RecorderFuzzRegressionTests {
+    @Test("the recorder's fuzz inputs round-trip as values and header names")
+    func fuzzInputs() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let inputs = ["Fuzz/corpus/recorder", "Fuzz/crashes/recorder"].flatMap { folder -> [URL] in
+            let url = root.appendingPathComponent(folder)
+            return ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted().map { url.appendingPathComponent($0) }
+        }
+        #expect(inputs.count >= 3)
+        for input in inputs {
+            let text = String(decoding: try Data(contentsOf: input), as: UTF8.self)
+            var line = JSONLineBuilder()
+            line.field("key", text)
+            line.field("response_headers", object: [(text, text)])
+            let object = try JSONSerialization.jsonObject(with: Data(line.line)) as? [String: Any]
+            #expect(object?["key"] as? String == text, "\(input.lastPathComponent)")
+            #expect((object?["response_headers"] as? [String: String])?[text] == text, "\(input.lastPathComponent)")
         }
     }
 }
