@@ -74,7 +74,7 @@ public final class TraceRecorder: @unchecked Sendable {
         origin = DispatchTime.now().uptimeNanoseconds
         buffer = []
         buffer.reserveCapacity(configuration.bufferCapacity)
-        let started = ISO8601DateFormatter().string(from: Date())
+        let started = Date().formatted(.iso8601)  // FoundationEssentials: no ICU formatter
         let latestApp = LatestConfiguration(configuration.app)
         self.latestApp = latestApp
         let header = Self.headerLine(session: session, started: started, configuration: configuration, app: latestApp)

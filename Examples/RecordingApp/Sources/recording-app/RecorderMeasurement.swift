@@ -74,17 +74,17 @@ enum RecorderMeasurement {
         } catch { print("measure: \(error)") }
     }
 
-    /// N image events with the writer held off until the end (a buffer of N, a batch larger
-    /// than it): under `valgrind --tool=callgrind --toggle-collect='*TraceRecorder*image*'`
-    /// the instructions counted are the caller's alone.
-    static func callerOnly(events: Int, folder: URL) {
+    /// N image events with the writer held off (a buffer of N, a batch larger than it), then
+    /// exits without writing them; with `record: false` the same run without the recorder's
+    /// calls. The difference of the two runs' instruction counts under
+    /// `valgrind --tool=callgrind` is what the app's thread pays for N events.
+    static func callerOnly(events: Int, record recording: Bool, folder: URL) -> Never {
         let keys = (0..<events).map(key)
         do {
             let recorder = try TraceRecorder(configuration: .init(
-                folder: folder, name: "caller-only", bufferCapacity: events, batchSize: events + 1, flushInterval: .seconds(3600),
-                maxFileBytes: 1 << 30))
-            for i in 0..<events { record(recorder, i, key: keys[i]) }
-            recorder.close()
+                folder: folder, name: "caller-only", bufferCapacity: events, batchSize: events + 1, flushInterval: .seconds(3600)))
+            if recording { for i in 0..<events { record(recorder, i, key: keys[i]) } }
+            exit(keys.count == events ? 0 : 1)
         } catch { fail("\(error)") }
     }
 

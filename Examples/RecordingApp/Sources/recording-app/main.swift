@@ -15,8 +15,9 @@ import FoundationNetworking
 // NetworkRecorder, a memory warning after lookup 30 and a background/foreground pair after
 // lookup 44, every lookup recorded with where it was served from. Writes DIR/recording-0.jsonl.
 // Hidden: --crash-after N (record N events then SIGKILL itself, for the torn-line test),
-// --measure N (the recorder's cost per event and its memory bound) and --caller-only N (N
-// events with the writer held off, for counting instructions with callgrind).
+// --measure N (the recorder's cost per event and its memory bound), --caller-only N and
+// --caller-baseline N (N events with the writer held off, and the same run without them, for
+// counting the caller's instructions with callgrind).
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("recording-app: error: \(message)\n".utf8))
@@ -28,7 +29,7 @@ var out: URL?
 var memoryLimit = 1 << 20
 var crashAfter: Int?
 var measure: Int?
-var callerOnly: Int?
+var callerOnly: (events: Int, record: Bool)?
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func value(_ option: String) -> String {
     guard let text = arguments.popFirst() else { fail("\(option) needs a value") }
@@ -49,7 +50,8 @@ while let argument = arguments.popFirst() {
     case "--memory-limit": memoryLimit = count(argument)
     case "--crash-after": crashAfter = count(argument)
     case "--measure": measure = count(argument)
-    case "--caller-only": callerOnly = count(argument)
+    case "--caller-only": callerOnly = (count(argument), true)
+    case "--caller-baseline": callerOnly = (count(argument), false)
     default: fail("unknown argument '\(argument)' (usage: recording-app --server URL --out DIR [--memory-limit BYTES])")
     }
 }
@@ -60,8 +62,7 @@ if let measure {
     exit(0)
 }
 if let callerOnly {
-    RecorderMeasurement.callerOnly(events: callerOnly, folder: out)
-    exit(0)
+    RecorderMeasurement.callerOnly(events: callerOnly.events, record: callerOnly.record, folder: out)
 }
 if let crashAfter {
     RecorderMeasurement.crash(after: crashAfter, folder: out)
