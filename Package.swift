@@ -3,13 +3,16 @@ import PackageDescription
 
 let package = Package(
     name: "CacheWorkbench",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
         .library(name: "CacheWorkbench", targets: ["CacheWorkbench"]),
         // The whole command line as a library: a cache author's own executable runs it with
         // their backends registered (`BenchCommandLine.main(extraBackends:)`, Examples/CustomBackend).
         .library(name: "BenchCLI", targets: ["BenchCLI"]),
+        // What an app links to record its image lookups, URLSession traffic and lifecycle
+        // events (docs/recorder.md). Foundation alone: an app pulls in nothing else.
+        .library(name: "CacheTraceRecorder", targets: ["CacheTraceRecorder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -53,6 +56,9 @@ let package = Package(
         ),
         // The `bench` executable: BenchCLI with the built-in backends.
         .executableTarget(name: "bench", dependencies: ["BenchCLI"], path: "Sources/BenchMain"),
+        // The recorder: no dependency at all (Foundation only), so an iOS app can link it.
+        .target(name: "CacheTraceRecorder"),
+        .testTarget(name: "CacheTraceRecorderTests", dependencies: ["CacheTraceRecorder"]),
         .testTarget(
             name: "CacheWorkbenchTests",
             dependencies: ["CacheWorkbench", "bench"]
