@@ -11,7 +11,7 @@ public struct TraceFile: Trace {
     /// Why the format was guessed from the file's content, when it was (neither named with
     /// `--format`, nor told by the file's name or a header naming its columns); said in a
     /// note on every run, since a wrong guess must not be silent.
-    public let guess: String?
+    public internal(set) var guess: String?
     /// `--max-line-bytes` (`LineLengthLimit`), checked here so a bad value fails at once.
     public let maxLineBytes: Int
 
