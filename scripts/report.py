@@ -71,7 +71,7 @@ def parameters(results):
     return "; ".join(items)
 
 
-PRICE_RULES = (("cost_from_dimensions", "from the trace's dimensions"), ("cost_from_url", "from URL rules"),
+PRICE_RULES = (("cost_from_recorded", "at the app's recorded cost"), ("cost_from_dimensions", "from the trace's dimensions"), ("cost_from_url", "from URL rules"),
                ("cost_from_ratio", "by --decoded-ratio"), ("cost_from_encoded", "at their encoded size"))
 
 
