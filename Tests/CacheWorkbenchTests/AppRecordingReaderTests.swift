@@ -338,4 +338,22 @@ struct AppRecordingReaderTests {
         let csv = try String(contentsOfFile: folder.path + "/app.csv", encoding: .utf8)
         #expect(csv == "time,key,size,width,height,op\n0,https://img.example/a.png,2000,100,50,get\n0.5,https://img.example/a.png,2000,100,50,get\n1.5,https://img.example/b.jpg,3000,20,10,get\n3,c,0,,,get\n")
     }
+
+    @Test("bench run --mode http on a recording replays its URLSession log with the recorded headers")
+    func httpModeEndToEnd() throws {
+        let folder = TemporaryFolder()
+        let lines = [
+            HandRecording.header,
+            #"{"t":100000000,"kind":"http","method":"GET","url":"https://x/a","status":200,"response_headers":{"Cache-Control":"max-age=60"},"body_bytes":10,"start":0,"end":100000000}"#,
+            #"{"t":100000000,"kind":"image","key":"https://x/a","source":"network","encoded_bytes":10}"#,
+            #"{"t":1100000000,"kind":"http","method":"GET","url":"https://x/a","status":200,"response_headers":{"Cache-Control":"max-age=60"},"body_bytes":10,"start":1000000000,"end":1100000000}"#,
+        ]
+        let path = folder.file("h.jsonl", lines.joined(separator: "\n") + "\n")
+        let run = try bench(["run", "--trace", path, "--mode", "http", "--backend", "lru", "--capacity", "1MB", "--csv", folder.path + "/r.csv"])
+        #expect(run.status == 0, "\(run.err)")
+        let row = try #require(try csvRows(folder.path + "/r.csv").first)
+        // Two transactions (not the one image event); the second is within max-age=60: fresh.
+        #expect(row["requests"] == "2" && row["fresh_hits"] == "1" && row["origin_fetches"] == "1")
+    }
 }
+

@@ -378,16 +378,3 @@ struct AppRecordingState {
         return UInt32(value)
     }
 }
-
-extension TraceFile {
-    /// This file as `--mode http` reads it: an app recording's http events (its URLSession
-    /// log) instead of its image lookups; any other format unchanged.
-    public func readingHTTPStream() throws -> TraceFile {
-        guard format.name == "app-recording", formatOptions[AppRecordingReader.streamOption] == nil else { return self }
-        var options = formatOptions
-        options[AppRecordingReader.streamOption] = AppRecordingReader.Stream.http.rawValue
-        var file = try TraceFile(path: path, format: format, skipBadRows: skipBadRows, formatOptions: options)
-        file.guess = guess
-        return file
-    }
-}
