@@ -71,7 +71,7 @@ def parameters(results):
     return "; ".join(items)
 
 
-PRICE_RULES = (("cost_from_dimensions", "from the trace's dimensions"), ("cost_from_url", "from URL rules"),
+PRICE_RULES = (("cost_from_recorded", "at the app's recorded cost"), ("cost_from_dimensions", "from the trace's dimensions"), ("cost_from_url", "from URL rules"),
                ("cost_from_ratio", "by --decoded-ratio"), ("cost_from_encoded", "at their encoded size"))
 
 
@@ -79,7 +79,9 @@ def pricing(results):
     """Per cost model, the requests each pricing rule priced (the cost_from_* columns), each distinct count set once."""
     items = []
     for model, rows in results.groupby(results["cost_model"].astype(str), sort=True):
-        present = [(c, n) for c, n in PRICE_RULES if c in rows and rows[c].notna().any()]
+        # The recorded rule (app recordings only) is named when it priced something.
+        present = [(c, n) for c, n in PRICE_RULES if c in rows and rows[c].notna().any()
+                   and (c != "cost_from_recorded" or (pd.to_numeric(rows[c], errors="coerce").fillna(0) > 0).any())]
         if not present:
             items.append(f"{model}: " + ("the size column" if model == "encoded" else "no rule counts recorded"))
             continue

@@ -4,11 +4,12 @@ import CacheWorkbench
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a trace from any readable format to native CSV or libCacheSim's oracleGeneral or lcs binary.",
+        abstract: "Convert a trace from any readable format to native CSV, libCacheSim's oracleGeneral or lcs binary, or an app recording.",
         discussion: """
             The output format follows OUT's name (.csv: native CSV with an op column; \
             .oracleGeneral or .bin: oracleGeneral, with each request's next access computed; \
-            .lcs: lcs version 3, with the op and the trace's statistics in its header) \
+            .lcs: lcs version 3, with the op and the trace's statistics in its header; \
+            .jsonl: an app recording, e.g. from a HAR, saying what the HAR lacks) \
             unless --to says. The output appears whole or not at all.
 
             Examples:
@@ -16,6 +17,7 @@ struct ConvertCommand: ParsableCommand {
               bench convert kvcache.csv kvcache.lcs
               bench convert upload.tsv.zst upload.oracleGeneral.bin
               bench convert cluster52 c52.csv --format twitter
+              bench convert session.har session.jsonl
             """)
 
     @Argument(help: ArgumentHelp("Trace to read (compressed is fine).", valueName: "in"))
@@ -24,7 +26,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("File to write.", valueName: "out"))
     var output: String
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Output format: csv, oracle-general or lcs (default: from OUT's name).", valueName: "format"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Output format: csv, oracle-general, lcs or app-recording (default: from OUT's name).", valueName: "format"))
     var to: String?
 
     @OptionGroup var reading: TraceReadingOptions

@@ -43,6 +43,28 @@ struct FuzzRegressionTests {
         }
     }
 
+    @Test("app-recording inputs read or fail cleanly, in both streams; the seeds all read")
+    func appRecording() throws {
+        let inputs = Self.inputs("app-recording")
+        #expect(inputs.count >= 3)
+        for path in inputs {
+            for stream in ["image", "http"] {
+                for skipBad in [false, true] {
+                    let options = ReadOptions(skipBadRows: skipBad, formatOptions: [AppRecordingReader.streamOption: stream])
+                    do {
+                        let source = try AppRecordingReader.open(path: path, options: options)
+                        var requests: [Request] = []
+                        while try source.append(to: &requests, limit: 1000) > 0 {}
+                        #expect(zip(requests, requests.dropFirst()).allSatisfy { $0.time <= $1.time })
+                        if path.contains("/corpus/") && stream == "image" { #expect(!requests.isEmpty, "\(path)") }
+                    } catch is TraceError {
+                        #expect(!path.contains("/corpus/"), "\(path)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("image inputs give positive dimensions or nil; the seeds all read")
     func images() throws {
         let inputs = Self.inputs("image")

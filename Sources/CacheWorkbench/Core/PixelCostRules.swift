@@ -1,6 +1,9 @@
 /// How a pixel cost is found for a request, in order, and which rule gave it (reported,
 /// never silent: DESIGN.md's measurement rules):
 ///
+/// 0. `recorded`: the cost an app recording states (`RecordedImage.recordedCost`: the
+///    decoded cost the app's own cache was charged, else bytes per row × height), the
+///    truth for that app; a request with dimensions but no recorded cost falls to rule 1;
 /// 1. `dimensions`: the trace's width × height × 4 (a decoded RGBA bitmap, AF's rule);
 /// 2. `url`: dimensions an image-CDN URL states (`ImageURLDimensions`), when on — unless
 ///    the decoded bitmap would be smaller than the encoded size, which no raster image
@@ -12,10 +15,11 @@
 ///    several-fold, counted and called out in the results.
 public struct PixelCostRules: Sendable, Equatable {
     public enum Source: Int, Sendable, CaseIterable {
-        case dimensions, url, ratio, encoded
+        case recorded, dimensions, url, ratio, encoded
 
         public var name: String {
             switch self {
+            case .recorded: "recorded"
             case .dimensions: "dimensions"
             case .url: "url"
             case .ratio: "ratio"
@@ -51,7 +55,8 @@ public struct PixelCostRules: Sendable, Equatable {
         public var source: Source
         /// The URL convention that gave the dimensions (source `url`).
         public var urlRule: ImageURLDimensions.Rule?
-        /// The dimensions priced (sources `dimensions` and `url`; 0 otherwise).
+        /// The dimensions priced (sources `dimensions` and `url`, and `recorded` when the
+        /// recording has them; 0 otherwise).
         public var width: UInt32 = 0
         public var height: UInt32 = 0
         /// A URL inference refused because its decoded cost was below the encoded size.
@@ -71,6 +76,9 @@ public struct PixelCostRules: Sendable, Equatable {
     /// The pixel cost of `request`, its rule, dimensions and any rejected URL inference.
     /// O(1), or O(key length) when a URL is read.
     public func price(of request: Request) -> Price {
+        if let recorded = request.recorded, let cost = recorded.recordedCost(height: request.height) {
+            return Price(cost: min(cost, SizeLimits.largestObject), source: .recorded, width: request.width, height: request.height)
+        }
         if request.hasDimensions {
             return Price(cost: SizeLimits.pixelCost(width: request.width, height: request.height) ?? SizeLimits.largestObject, source: .dimensions,
                          width: request.width, height: request.height)
@@ -143,7 +151,7 @@ public struct CostSourceCounts: Sendable, Equatable {
         return counted.isEmpty ? "none" : counted.joined(separator: ",")
     }
 
-    /// `dimensions:120,url:30,encoded:8` (zeros left out).
+    /// `recorded:40,dimensions:120,url:30,encoded:8` (zeros left out).
     public var description: String {
         PixelCostRules.Source.allCases.filter { self[$0] > 0 }.map { "\($0.name):\(self[$0])" }.joined(separator: ",")
     }

@@ -126,6 +126,8 @@ extension RunResult {
         + ["gets", "sets", "deletes"]
         + ["admitted", "rejected", "hit_bytes", "miss_bytes"]
         + ["app_hit_ratio", "app_compared", "app_agreeing", "background_events"]
+        // The first pixel rule, added after the others (an app recording's own cost).
+        + ["cost_from_recorded"]
 
     /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
     /// windows' and sampling's sizes as used.
@@ -255,7 +257,7 @@ extension RunResult {
             .from(t.getMiss?.p50), .from(t.getMiss?.p90), .from(t.getMiss?.p99), .from(t.getMiss?.p999), .from(t.getMiss?.max),
             timing ? .from(Int(t.getMiss?.count ?? 0)) : .empty,
             costModel == .pixels ? .text(pixelRules.description) : .empty,
-        ] + PixelCostRules.Source.allCases.map { source in t.costSources.map { .int($0[source]) } ?? .empty }
+        ] + [PixelCostRules.Source.dimensions, .url, .ratio, .encoded].map { source in t.costSources.map { .int($0[source]) } ?? .empty }
             + [.text(ignoreObjectSize ? "yes" : "no"), .int(t.warmupRequests), .text(variant), .int(spread?.repeats ?? 1)]
             + RepeatSpread.columns.flatMap { column -> [Cell] in
                 guard let range = spread?.ranges[column] else { return [.empty, .empty] }
@@ -269,6 +271,7 @@ extension RunResult {
             + (mode == .ops ? [.int(t.requests), .int(t.sets), .int(t.deletes)] : [.empty, .empty, .empty])
             + [.from(t.admission?.admitted), .from(t.admission?.rejected), .wide(t.hitBytes), .wide(t.requestedBytes - t.hitBytes)]
             + [.from(t.agreement?.appHitRatio), .from(t.agreement?.compared), .from(t.agreement?.agreeing), t.backgroundResponse == nil ? .empty : .int(t.backgrounds)]
+            + [t.costSources.map { .int($0[.recorded]) } ?? .empty]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

@@ -76,8 +76,9 @@ public struct RunSetup {
             cost: costModel, inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits)
         let httpSettings = try ReplayOptionText.httpSettings(arguments.http)
         let path = try arguments.trace ?? BundledTrace.path(http: httpSettings != nil)
-        let file = try TraceFile(
+        var file = try TraceFile(
             path: path, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad, formatOptions: arguments.formatOptions)
+        if httpSettings != nil { file = try file.readingHTTPStream() }
         let outputs = [("--csv", arguments.csv), ("--json", arguments.json), ("--timeline", arguments.timeline), ("--disagreements", arguments.disagreements)]
         try OutputFile.check(outputs: outputs.compactMap { option, path in path.map { (option, $0) } }, inputs: [path])
         let device = try ReplayOptionText.device(arguments.device)

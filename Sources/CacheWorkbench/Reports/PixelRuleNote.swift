@@ -21,7 +21,7 @@ extension TableReport {
         return distinct.map { counts in
             let rows = rowsOf[counts]!
             let covered = distinct.count == 1 ? "every pixel-cost row (\(rows.count))" : rows.joined(separator: ", ")
-            return "pixel costs by rule, in requests: \(counts) — \(covered) (dimensions: the trace's; url: image-CDN URL conventions, a size decoding below the encoded bytes rejected for the next rule; ratio: --decoded-ratio, per image type where given; encoded: the size itself); `bench price TRACE` lists every object's price"
+            return "pixel costs by rule, in requests: \(counts) — \(covered) (recorded: the cost an app recording states, decoded_cost or bytes_per_row × height; dimensions: the trace's; url: image-CDN URL conventions, a size decoding below the encoded bytes rejected for the next rule; ratio: --decoded-ratio, per image type where given; encoded: the size itself); `bench price TRACE` lists every object's price"
         }
     }
 }

@@ -15,7 +15,8 @@ import Foundation
 /// - width × height, and `recorded` (`RecordedImage`: source, bytes per row, decoded cost,
 ///   display size, scale, content type).
 /// With the `recording-stream` option `http` (`--mode http`), each `http` event becomes the
-/// request instead (the URLSession log, in the order the transactions ended): key and
+/// request instead (the URLSession log, read whole and replayed in the order the
+/// transactions started, each at its `start`): key and
 /// `KeyDigest` id from `url`, size `body_bytes` (a 304 with no body takes the size last
 /// seen for its URL; a HEAD is 0), `http` built from the recorded headers as the HAR reader
 /// builds it (`HeaderFieldLines`), total time `end - start`.
@@ -69,6 +70,9 @@ final class AppRecordingSource: AppendingRequestSource {
     private var linesRead = 0
     private var started = false
     private var state = AppRecordingState()
+    /// The http stream, read whole, and how much of it was handed out.
+    private var httpRequests: [Request]?
+    private var httpServed = 0
 
     init(path: String, options: ReadOptions) throws {
         self.path = path
@@ -88,44 +92,61 @@ final class AppRecordingSource: AppendingRequestSource {
 
     func append(to requests: inout [Request], limit: Int) throws -> Int {
         let before = requests.count
-        while requests.count - before < limit, let line = next {
-            next = try readNonBlankLine()
-            let isLast = next == nil
-            if isLast && !line.terminated {
-                // No final line feed: the app stopped mid-write.
-                state.summary.tornLastLine = true
-                break
+        if stream == .http {
+            // Read whole, then served in start order (`AppRecordingState.finishHTTPStream`).
+            if httpRequests == nil {
+                var all: [Request] = []
+                while try readEvent(into: &all) {}
+                httpRequests = state.finishHTTPStream(all)
             }
-            let decoded: AppRecordingLine
-            switch AppRecordingLine.decode(line.data) {
-            case .success(let value): decoded = value
-            case .failure(.malformed) where isLast:
-                state.summary.tornLastLine = true
-                continue
-            case .failure(let failure):
-                let reason: String
-                if case .invalid(let text) = failure { reason = text } else { reason = "not a JSON object (malformed JSON)" }
-                try fail(line.number, reason, header: !started)
-                continue
-            }
-            if !started {
-                started = true
-                guard decoded.format != nil else {
-                    throw TraceError(path: path, line: line.number, reason: "not an app recording: the first line is no header (\"format\":\"\(AppRecordingReader.formatMarker)\")")
-                }
-            }
-            let isHeader = decoded.format != nil
-            do throws(FieldParsing.Failure) {
-                if isHeader {
-                    try state.header(decoded)
-                } else if let request = try state.event(decoded, stream: stream, keepKeyNames: options.keepKeyNames) {
-                    requests.append(request)
-                }
-            } catch {
-                try fail(line.number, error.reason, header: isHeader)
+            let end = min(httpServed + limit, httpRequests!.count)
+            requests.append(contentsOf: httpRequests![httpServed..<end])
+            httpServed = end
+            return requests.count - before
+        }
+        while requests.count - before < limit, try readEvent(into: &requests) {}
+        return requests.count - before
+    }
+
+    /// Reads the next line and appends the request it stands for, if any; false at the end.
+    private func readEvent(into requests: inout [Request]) throws -> Bool {
+        guard let line = next else { return false }
+        next = try readNonBlankLine()
+        let isLast = next == nil
+        if isLast && !line.terminated {
+            // No final line feed: the app stopped mid-write.
+            state.summary.tornLastLine = true
+            return false
+        }
+        let decoded: AppRecordingLine
+        switch AppRecordingLine.decode(line.data) {
+        case .success(let value): decoded = value
+        case .failure(.malformed) where isLast:
+            state.summary.tornLastLine = true
+            return false
+        case .failure(let failure):
+            let reason: String
+            if case .invalid(let text) = failure { reason = text } else { reason = "not a JSON object (malformed JSON)" }
+            try fail(line.number, reason, header: !started)
+            return true
+        }
+        if !started {
+            started = true
+            guard decoded.format != nil else {
+                throw TraceError(path: path, line: line.number, reason: "not an app recording: the first line is no header (\"format\":\"\(AppRecordingReader.formatMarker)\")")
             }
         }
-        return requests.count - before
+        let isHeader = decoded.format != nil
+        do throws(FieldParsing.Failure) {
+            if isHeader {
+                try state.header(decoded)
+            } else if let request = try state.event(decoded, stream: stream, keepKeyNames: options.keepKeyNames) {
+                requests.append(request)
+            }
+        } catch {
+            try fail(line.number, error.reason, header: isHeader)
+        }
+        return true
     }
 
     /// A bad line: an error, or (with --skip-bad-rows, for event lines) counted.
@@ -160,6 +181,10 @@ struct AppRecordingState {
     /// The size last seen per image key, and per URL from http events' bodies.
     private var imageSize: [String: Int] = [:]
     private var urlSize: [String: Int] = [:]
+    /// The http stream's start times and the lifecycle events' times, in nanoseconds as
+    /// recorded, for `finishHTTPStream`.
+    private var httpStarts: [Int] = []
+    private var lifecycleTimes: [Int] = []
 
     mutating func header(_ line: AppRecordingLine) throws(FieldParsing.Failure) {
         guard line.format == AppRecordingReader.formatMarker else {
@@ -199,8 +224,11 @@ struct AppRecordingState {
             let image = try self.image(line, time: seconds, keepKeyNames: keepKeyNames)
             if stream == .image { request = image }
         case "http":
-            let http = try self.http(line, time: seconds, keepKeyNames: keepKeyNames)
-            if stream == .http { request = http }
+            let (http, start) = try self.http(line, t: t, keepKeyNames: keepKeyNames)
+            if stream == .http {
+                request = http
+                httpStarts.append(start)
+            }
         case "lifecycle":
             guard let name = line.event else { throw FieldParsing.Failure("a lifecycle event has no event") }
             guard let event = RecordedLifecycleEvent.Kind(rawValue: name) else {
@@ -209,6 +237,7 @@ struct AppRecordingState {
             }
             summary.lifecycle[event, default: 0] += 1
             lifecycle.append(RecordedLifecycleEvent(kind: event, time: seconds, requestsBefore: requestsMade))
+            lifecycleTimes.append(t)
         case "config":
             let fields = line.configFields ?? .init()
             try Self.check(fields)
@@ -270,7 +299,35 @@ struct AppRecordingState {
             operation: .get, name: keepKeyNames && !digest.isInteger ? key : nil, recorded: recorded)
     }
 
-    private mutating func http(_ line: AppRecordingLine, time: Double, keepKeyNames: Bool) throws(FieldParsing.Failure) -> Request {
+    /// The http stream in the order the transactions started (a cache is consulted when a
+    /// request starts, as a HAR's entries are replayed in start order; the file has them in
+    /// the order they ended), each time the start's, with the lifecycle events placed among
+    /// them by time. The clock's origin moves back to the earliest start when a transaction
+    /// began before the first event. O(n log n).
+    mutating func finishHTTPStream(_ requests: [Request]) -> [Request] {
+        let origin = min(firstT ?? 0, httpStarts.min() ?? 0)
+        let order = requests.indices.sorted { (httpStarts[$0], $0) < (httpStarts[$1], $1) }
+        let starts = order.map { httpStarts[$0] }
+        for index in lifecycle.indices {
+            let t = lifecycleTimes[index]
+            lifecycle[index].time = Double(t - origin) / 1e9
+            // Requests that started at or before the event come before it (binary search).
+            var low = 0, high = starts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= t { low = middle + 1 } else { high = middle }
+            }
+            lifecycle[index].requestsBefore = low
+        }
+        return order.map { index in
+            var request = requests[index]
+            request.time = Double(httpStarts[index] - origin) / 1e9
+            return request
+        }
+    }
+
+    /// An http event's request (its time set by `finishHTTPStream`) and its start in ns.
+    private mutating func http(_ line: AppRecordingLine, t: Int, keepKeyNames: Bool) throws(FieldParsing.Failure) -> (Request, Int) {
         guard let url = line.url, !url.isEmpty else { throw FieldParsing.Failure("an http event has no url") }
         let status = line.status?.value ?? 0
         guard (0...999).contains(status) else { throw FieldParsing.Failure("status \(status) is not an HTTP status (0 for a failed task)") }
@@ -296,7 +353,8 @@ struct AppRecordingState {
             method: method, status: status, mimeType: mimeType, headers: fields.values,
             requestHeaders: HeaderFieldLines.request(requestLines), timings: .init(total: total), conflictingFields: fields.conflicting)
         let digest = KeyDigest.parse(url)
-        return Request(time: time, id: digest.id, size: size, operation: .get, name: keepKeyNames && !digest.isInteger ? url : nil, http: http)
+        let request = Request(time: 0, id: digest.id, size: size, operation: .get, name: keepKeyNames && !digest.isInteger ? url : nil, http: http)
+        return (request, min(start ?? t, t))
     }
 
     private static func check(_ fields: AppRecordingLine.AppFields) throws(FieldParsing.Failure) {

@@ -72,3 +72,26 @@ public struct AppRecordingSummary: Sendable, Equatable {
 
     public var imageEvents: Int { eventsByKind["image", default: 0] }
 }
+
+extension AppRecordingSummary {
+    /// What a replay must say about how the recording was read: the torn last line, unknown
+    /// kinds skipped, events the recorder dropped, and image sizes resting on the
+    /// missing-size rule (`AppRecordingReader`), with their counts.
+    public var readingNotes: [String] {
+        var notes: [String] = []
+        if tornLastLine { notes.append("the recording's last line was torn (the app stopped mid-write): dropped") }
+        if !unknownKinds.isEmpty {
+            let total = unknownKinds.values.reduce(0, +)
+            let kinds = unknownKinds.sorted { $0.key < $1.key }.map { "\(ErrorText.quote($0.key, limit: 30)) \($0.value)" }.joined(separator: ", ")
+            notes.append("\(total) event\(total == 1 ? "" : "s") of kinds this workbench does not know skipped (\(kinds)): a newer recorder wrote them")
+        }
+        if droppedEvents > 0 {
+            notes.append("the recorder dropped \(droppedEvents) event\(droppedEvents == 1 ? "" : "s") (its buffer was full): they are not in the replay")
+        }
+        if imagesWithoutEncodedBytes > 0 {
+            let zero = imagesWithoutEncodedBytes - encodedBytesFromEarlierEvent
+            notes.append("\(imagesWithoutEncodedBytes) of \(imageEvents) image events have no encoded_bytes: \(encodedBytesFromEarlierEvent) took the size of an earlier event of the same key (or the body of an earlier http event for its URL), \(zero) count as 0 bytes")
+        }
+        return notes
+    }
+}

@@ -114,6 +114,7 @@ struct HARReading {
     var isRepeatView: [Bool] = []
     var skipped = 0
     var plan = HARSessionPlan()
+    var creator: HARDocument.Creator?
 
     init(pages: [HARDocument.Page]) { self.pages = pages }
 
@@ -145,6 +146,7 @@ struct HARReading {
             let one = plan.movedGroups == 1
             notes.append("--har-pages sequential: \(plan.movedGroups) run\(one ? "" : "s") or page\(one ? "" : "s") started before the previous one ended and \(one ? "was" : "were") replayed after it, moved later by up to \(String(format2: plan.largestMove)) s (gaps within each kept); --har-pages as-recorded interleaves them by start time")
         }
+        if let proxy = ProxyRecording(self) { notes.append(proxy.note) }
         return notes
     }
 }

@@ -50,6 +50,7 @@ enum HARTraceReader {
             throw TraceError(path: path, line: nil, reason: "not a HAR file: \(error)")
         }
         var reading = HARReading(pages: document.log.pages ?? [])
+        reading.creator = document.log.creator
         for (index, page) in reading.pages.enumerated() {
             guard let badRun = page.badRun else { continue }
             let name = page.id.map { " (id \(ErrorText.quote($0, limit: 40)))" } ?? ""
@@ -145,6 +146,8 @@ struct HARDocument: Decodable {
     struct Log: Decodable {
         var entries: [Entry]
         var pages: [Page]?
+        /// The tool that wrote the HAR (`creator.name`, `creator.version`), when given.
+        var creator: Creator?
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -152,9 +155,16 @@ struct HARDocument: Decodable {
             // Pages only group and order entries: a malformed list is read as none (the
             // entries are still all there, in start order).
             pages = try? container.decodeIfPresent([Page].self, forKey: .pages)
+            // Only named in notes (`ProxyRecording`): a malformed one is read as none.
+            creator = try? container.decodeIfPresent(Creator.self, forKey: .creator)
         }
 
-        enum CodingKeys: String, CodingKey { case entries, pages }
+        enum CodingKeys: String, CodingKey { case entries, pages, creator }
+    }
+
+    struct Creator: Decodable {
+        var name: String?
+        var version: String?
     }
     var log: Log
 

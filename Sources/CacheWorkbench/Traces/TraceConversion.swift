@@ -1,13 +1,13 @@
-/// `bench convert`: any readable trace to native CSV, oracleGeneral or lcs.
+/// `bench convert`: any readable trace to native CSV, oracleGeneral, lcs or an app recording.
 public enum TraceConversion {
     public enum Target: String, Sendable {
-        case csv, oracleGeneral = "oracle-general", lcs
+        case csv, oracleGeneral = "oracle-general", lcs, appRecording = "app-recording"
 
         /// `name` when given, else from the output path.
         public init(named name: String?, path: String) throws {
             if let name {
                 guard let target = Target(rawValue: name.lowercased()) else {
-                    throw WorkbenchError("--to must be csv, oracle-general or lcs, not '\(name)'")
+                    throw WorkbenchError("--to must be csv, oracle-general, lcs or app-recording, not '\(name)'")
                 }
                 self = target
                 return
@@ -15,11 +15,12 @@ public enum TraceConversion {
             let lower = path.lowercased()
             if lower.contains("oraclegeneral") || lower.hasSuffix(".bin") { self = .oracleGeneral; return }
             if lower.contains(".lcs") { self = .lcs; return }  // libCacheSim's own rule for reading it back
+            if lower.hasSuffix(".jsonl") { self = .appRecording; return }
             if lower.hasSuffix(".csv") || lower.hasSuffix(".txt") || OutputFile.standardOutputNames.contains(path) || (try? OutputFile.kind(of: path)) == .special {
                 self = .csv  // a stream (standard output, a FIFO, a device) gets text
                 return
             }
-            throw WorkbenchError("cannot tell the output format from '\(path)': name it .csv, .oracleGeneral.bin or .lcs, or pass --to")
+            throw WorkbenchError("cannot tell the output format from '\(path)': name it .csv, .oracleGeneral.bin, .lcs or .jsonl (an app recording), or pass --to")
         }
     }
 
@@ -45,11 +46,23 @@ public enum TraceConversion {
             guard try source.append(to: &requests, limit: 1 << 16) > 0 else { break }
             for index in mark..<requests.count {
                 losses.count(requests[index], in: target)
+                if target == .appRecording { continue }
                 requests[index].http = nil
+                requests[index].recorded = nil
                 if target != .csv { requests[index].name = nil }
             }
         }
+        if trace.format.name == "app-recording" {
+            // The image lookups were converted: the rest of the recording stays behind.
+            let options = ReadOptions(keepKeyNames: false, skipBadRows: trace.skipBadRows, formatOptions: trace.formatOptions, maxLineBytes: trace.maxLineBytes)
+            let summary = try AppRecordingReader.facts(path: trace.path, options: options).summary
+            losses.droppedLifecycleEvents = summary.eventsByKind["lifecycle", default: 0]
+            losses.droppedHTTPEvents = summary.eventsByKind["http", default: 0]
+        }
         switch target {
+        case .appRecording:
+            let session = "converted-" + (try TraceChecksum.sha256(path: trace.path)).prefix(16)
+            losses.recording = try AppRecordingWriter.write(requests, session: session, to: path)
         case .csv:
             try TraceExport.write(InMemoryTrace(label: trace.label, requests: requests), to: path, shape: .native(withOp: true))
         case .oracleGeneral: try OracleGeneralWriter.write(requests, label: trace.label, to: path)

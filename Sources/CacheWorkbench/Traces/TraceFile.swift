@@ -11,7 +11,7 @@ public struct TraceFile: Trace {
     /// Why the format was guessed from the file's content, when it was (neither named with
     /// `--format`, nor told by the file's name or a header naming its columns); said in a
     /// note on every run, since a wrong guess must not be silent.
-    public let guess: String?
+    public internal(set) var guess: String?
     /// `--max-line-bytes` (`LineLengthLimit`), checked here so a bad value fails at once.
     public let maxLineBytes: Int
 
@@ -221,5 +221,18 @@ public struct TraceFormat: Sendable {
         let file = try ChunkedFileReader(path: path, initialCapacity: 4096)
         _ = try file.refill()
         return Array(UnsafeRawBufferPointer(start: file.buffer + file.start, count: min(4096, file.end - file.start)))
+    }
+}
+
+extension TraceFile {
+    /// This file as `--mode http` reads it: an app recording's http events (its URLSession
+    /// log) instead of its image lookups; any other format unchanged.
+    public func readingHTTPStream() throws -> TraceFile {
+        guard format.name == "app-recording", formatOptions[AppRecordingReader.streamOption] == nil else { return self }
+        var options = formatOptions
+        options[AppRecordingReader.streamOption] = AppRecordingReader.Stream.http.rawValue
+        var file = try TraceFile(path: path, format: format, skipBadRows: skipBadRows, formatOptions: options)
+        file.guess = guess
+        return file
     }
 }

@@ -30,6 +30,8 @@ public struct TraceStatistics: Sendable {
     /// A HAR's pages, runs, views, per-view ceilings and clock skew (`HARSessionSummary`),
     /// and how it was read (`HARReading.notes`); empty for other formats.
     public var sessionLines: [String] = []
+    /// An app recording's own facts (`AppRecordingFacts.statisticsLines`); nil for other formats.
+    public var recording: AppRecordingFacts?
 
     public static func compute(_ trace: any Trace) throws -> TraceStatistics {
         let requests = try InMemoryTrace.load(trace, keepKeyNames: false).requests
@@ -72,6 +74,12 @@ public struct TraceStatistics: Sendable {
         stats.sizePercentiles = percentiles(sizes)
         stats.reuseDistancePercentiles = percentiles(distances)
         if let file = trace as? TraceFile, file.format.name == "har" { stats.sessionLines = try harSessionLines(file) }
+        if let file = trace as? TraceFile, file.format.name == "app-recording" {
+            let facts = try AppRecordingReader.facts(path: file.path, options: ReadOptions(
+                keepKeyNames: false, skipBadRows: file.skipBadRows, formatOptions: file.formatOptions, maxLineBytes: file.maxLineBytes))
+            stats.recording = facts
+            stats.sessionLines = facts.statisticsLines
+        }
         stats.dimensions = dimensions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(10).map {
             ("\($0.key >> 32)×\($0.key & 0xFFFF_FFFF)", $0.value)
         }

@@ -1,6 +1,7 @@
 /// What `bench stats --json` prints: every figure of `text(label:)` as a number (shares as
 /// fractions 0…1, sizes in bytes, the time span in seconds), keyed by snake_case names; a
-/// HAR's session lines and notes as the text lines the table prints.
+/// HAR's session lines and notes as the text lines the table prints; an app recording's
+/// counts as a `recording` object too (`AppRecordingFacts.statisticsJSON`).
 extension TraceStatistics {
     public func json(trace: String, format: String) -> String {
         func string(_ text: String) -> String { JSONReport.string(text) }
@@ -9,7 +10,7 @@ extension TraceStatistics {
         }
         func number(_ value: Double) -> String { JSONReport.value(.double(value)) }
         let span = firstTime.flatMap { first in lastTime.map { number($0 - first) } } ?? "null"
-        let members = [
+        var members: [String] = [
             "\"trace\": \(string(trace))",
             "\"format\": \(string(format))",
             "\"requests\": \(requests)",
@@ -26,6 +27,7 @@ extension TraceStatistics {
             "\"requests_without_dimensions\": \(withoutDimensions)",
             "\"session_lines\": [" + sessionLines.map(string).joined(separator: ", ") + "]",
         ]
+        if let recording { members.append("\"recording\": " + recording.statisticsJSON) }
         return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
     }
 }
