@@ -57,10 +57,10 @@ struct StatsCommand: ParsableCommand {
             Examples:
               bench stats Traces/default.csv
               bench stats Traces/http-session.har.gz --json
+              bench stats --trace Traces/app-lru.jsonl
             """)
 
-    @Argument(help: ArgumentHelp("Trace to describe (compressed is fine).", valueName: "file"))
-    var file: String
+    @OptionGroup var operand: TraceOperand
 
     @OptionGroup var reading: TraceReadingOptions
 
@@ -69,6 +69,7 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            let file = try operand.path()
             let trace = try TraceFile(path: file, format: reading.format.map(TraceFormat.named), skipBadRows: reading.skipBad,
                                       formatOptions: reading.formatOptions)
             try reading.writeReadingNotes(path: file)

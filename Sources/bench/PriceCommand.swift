@@ -17,8 +17,7 @@ struct PriceCommand: ParsableCommand {
               bench price capture.har --cost pixels --decoded-ratio 8 --csv prices.csv
             """)
 
-    @Argument(help: ArgumentHelp("Trace to price (compressed is fine).", valueName: "trace"))
-    var trace: String
+    @OptionGroup var operand: TraceOperand
 
     @OptionGroup var reading: TraceReadingOptions
 
@@ -35,7 +34,7 @@ struct PriceCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            var arguments = PriceAudit.Arguments(trace: trace)
+            var arguments = PriceAudit.Arguments(trace: try operand.path())
             arguments.format = reading.format
             arguments.skipBad = reading.skipBad
             arguments.formatOptions = reading.formatOptions

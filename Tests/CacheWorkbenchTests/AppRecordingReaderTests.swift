@@ -355,5 +355,20 @@ struct AppRecordingReaderTests {
         // Two transactions (not the one image event); the second is within max-age=60: fresh.
         #expect(row["requests"] == "2" && row["fresh_hits"] == "1" && row["origin_fetches"] == "1")
     }
-}
 
+    @Test("bench stats and bench price take the trace as --trace too, as bench run does: the same output; two traces or none is one line and exit 2")
+    func traceOption() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("app.jsonl", HandRecording.text)
+        for command in ["stats", "price"] {
+            let positional = try bench([command, path])
+            let named = try bench([command, "--trace", path])
+            #expect(positional.status == 0 && named.status == 0, "\(named.err)")
+            #expect(named.out == positional.out && !named.out.isEmpty)
+            let both = try bench([command, path, "--trace", folder.file("other.jsonl", HandRecording.text)])
+            #expect(both.status == 2 && both.err == "bench: error: two traces named (a file and --trace); give one\n", "\(both.err)")
+            let none = try bench([command])
+            #expect(none.status == 2 && none.err == "bench: error: no trace named: give a file (or --trace FILE)\n", "\(none.err)")
+        }
+    }
+}

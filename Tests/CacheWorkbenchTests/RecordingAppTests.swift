@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import CacheWorkbench
 
 /// Issue 42 §5: Examples/RecordingApp stands in for an iOS app recorded with
 /// CacheTraceRecorder. It is built here against the workbench by path, fetches real PNG and
@@ -110,6 +111,27 @@ struct RecordingAppTests {
             #expect(!raw.lowercased().contains(secret), "\(secret)")
         }
 
+        // The loop closed (issue 42 §3, §5): the workbench's model of the app's cache (a dictionary
+        // + LRU purged back to its limit after each add, emptied on a warning: AF's cache with
+        // purge-target 1) at the app's recorded limit, its recorded costs and its recorded
+        // warning, gets the app's outcome on every request; the policy-only lru, which ignores
+        // warnings, charged encoded bytes, does not (a counterfactual: the check can fail).
+        let replay = try bench([
+            "run", "--trace", recording, "--backend", "autopurge,lru", "--purge-target", "1", "--capacity", "recorded",
+            "--memory-warning", "recorded", "--no-timing", "--csv", folder.path + "/r.csv", "--disagreements", folder.path + "/d.csv",
+        ])
+        #expect(replay.status == 0, "\(replay.err)")
+        let rows = Dictionary(uniqueKeysWithValues: try RunOutputTests.rows(folder.path + "/r.csv").map { ($0["backend"]!, $0) })
+        let model = try #require(rows["autopurge"])
+        #expect(model["capacity_bytes"] == "1048576" && model["cost_model"] == "pixels" && model["cost_from_recorded"] == "60")
+        #expect(model["app_compared"] == "60" && model["app_agreeing"] == "60" && model["hits"] == "17", "\(model)")
+        #expect(Double(model["app_hit_ratio"] ?? "") == 17.0 / 60, "\(model["app_hit_ratio"] ?? "")")
+        #expect(replay.out.contains("autopurge at 1MiB: app recorded 28.33% memory hits; autopurge agrees on 60 of 60 requests"), "\(replay.out)")
+        let counterfactual = try #require(rows["lru"])
+        #expect(counterfactual["app_compared"] == "60" && Int(counterfactual["app_agreeing"] ?? "") ?? 60 < 60)
+        let listed = try String(contentsOfFile: folder.path + "/d.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(listed.count == 60 - (Int(counterfactual["app_agreeing"] ?? "") ?? 0) && listed.allSatisfy { CSVRowText.fields(of: String($0))[1] == "lru" })
+
         // The app links the recorder alone: nothing of Crypto, SQLite, jemalloc or the
         // workbench was compiled (SwiftPM plans their folders, with no object in them) or linked.
         let buildFolder = Self.products
@@ -145,6 +167,11 @@ struct RecordingAppTests {
         #expect(times == times.sorted())
         let torn = !tail.isEmpty
         if torn { #expect((try? JSONSerialization.jsonObject(with: Data(tail))) == nil, "a torn line is not a JSON object") }
+        // The workbench reads it back: the whole lines kept, the torn one dropped and counted.
+        let stats = try bench(["stats", "--trace", folder.path + "/recording-0.jsonl"])
+        #expect(stats.status == 0, "\(stats.err)")
+        #expect(stats.out.contains("requests            \(kept.count)\n"), "\(stats.out)")
+        #expect(stats.out.contains("torn last line      " + (torn ? "yes" : "no")), "\(stats.out)")
         print("RecordingAppTests.killedMidWrite: \(kept.count) rows kept of \(events) recorded; last line torn: \(torn ? "yes (\(tail.count) bytes)" : "no")")
     }
 }
