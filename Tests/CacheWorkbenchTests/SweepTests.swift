@@ -213,4 +213,19 @@ struct SweepTests {
             #expect(bad.status == 2 && bad.err.hasPrefix("bench: error: ") && bad.err.contains(reason) && bad.err.split(separator: "\n").count == 1, "\(arguments)")
         }
     }
+
+    @Test("a timed sweep takes an option one of its backends takes (--purge-target for autopurge beside lru), as an untimed one and bench run do; an option none takes is still one line and exit 2")
+    func timedSweepBackendOption() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("t.csv", "time,key,size,width,height\n1,a,600,10,10\n2,b,500,10,10\n3,a,600,10,10\n4,c,600,10,10\n5,a,600,10,10\n")
+        let timed = try bench(["sweep", "--trace", trace, "--backend", "autopurge,lru", "--purge-target", "1", "--capacity", "1KB,4KB", "--csv", folder.path + "/o.csv"])
+        #expect(timed.status == 0, "\(timed.err)")
+        let rows = try Self.rows(folder.path + "/o.csv")
+        #expect(rows.count == 4 && rows.allSatisfy { $0["status"] == "ok" })
+        // Purged back to the whole capacity (the default target is 0.6 of it).
+        let options = rows.filter { $0["backend"] == "autopurge" }.map { $0["backend_options"] ?? "" }
+        #expect(options == ["preferred-after-purge=1024", "preferred-after-purge=4096"], "\(options)")
+        let none = try bench(["sweep", "--trace", trace, "--backend", "lru", "--purge-target", "1", "--capacity", "1KB,4KB"])
+        #expect(none.status == 2 && none.err.hasSuffix("--purge-target applies to autopurge, autopurge-o1, afnetworking, and none of those backends was chosen\n"), "\(none.err)")
+    }
 }

@@ -74,7 +74,7 @@ public struct RunPlan: Sendable {
         environment: RunEnvironment, notice: (String) -> Void = { _ in }, willRun: (BackendKind, Int) -> Void = { _, _ in },
         didFinish: (RunResult) throws -> Void = { _ in }
     ) throws -> [RunResult] {
-        try checkBackendOptions()
+        if checksBackendOptions { try checkBackendOptions() }
         let keepKeyNames = keepsKeyNames
         var plan = self
         if preload { try plan.preloadTrace() }
@@ -241,6 +241,9 @@ public struct RunPlan: Sendable {
 
     /// False for a sweep's single-point plans: the sweep checks all its points at once.
     public var checksMemory = true
+    /// False for a sweep's one-backend point plans: the sweep checked the options against all
+    /// its backends (`--purge-target` taken by autopurge is no error at lru's point).
+    public var checksBackendOptions = true
 
     /// The counterfactual of a warned point (`WarningCost`): the same replay without warnings,
     /// untimed (its counts are what is compared, and a replay's counts do not depend on

@@ -187,6 +187,7 @@ public struct SweepRun {
                 single.firstRunIndex = point.index
                 single.options.progress = nil
                 single.checksMemory = false  // checked above, for the points that run at once
+                single.checksBackendOptions = false  // checked for the whole sweep (RunSetup)
                 do {
                     guard var result = try single.execute(environment: environment).first else { continue }
                     result.sweepPoint = point.index
