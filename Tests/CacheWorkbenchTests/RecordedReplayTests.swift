@@ -162,6 +162,22 @@ struct RecordedReplayTests {
         let text = AgreementReport.csv([])
         #expect(text == "run_id,backend,capacity_bytes,request,key,app,model,reason\n")
     }
+
+    @Test("an object the tier's memory never took (over memory-entry-limit, as Nuke's 10%) is said so, not called evicted")
+    func memoryRefusedReason() throws {
+        let folder = TemporaryFolder()
+        // Memory 100 B, entries up to 10 B: a (20 B) goes to the disk alone; the app says its
+        // memory had it the second time, the model answers from disk.
+        let options = ["purge-target": "1", "disk-capacity": "unlimited", "memory-entry-limit": "0.1"]
+        let tier = try make("tier:autopurge+files", capacity: 100, options: options, folder: folder.path)
+        let requests = [recorded(0, "a", .network, size: 20), recorded(1, "a", .memory, size: 20)]
+        let agreement = try #require(try replayRecording(requests, lifecycle: [], backend: tier, capacity: 100).agreement)
+        try tier.close()
+        #expect(agreement.compared == 2 && agreement.agreeing == 1)
+        #expect(agreement.disagreements == [AppAgreement.Disagreement(
+            request: 1, key: "a", app: .memory, model: .disk,
+            reason: "never in the model's memory: at request 0 its memory tier did not take it (over its entry limit or capacity, memory_refused)")])
+    }
 }
 
 @Suite("Recorded background events: each library model's own behaviour")
@@ -302,6 +318,20 @@ struct RecordedReplayCLITests {
         let disagreements = try String(contentsOfFile: folder.path + "/d.csv", encoding: .utf8).split(separator: "\n")
         #expect(disagreements.count == 3 && disagreements[0] == "run_id,backend,capacity_bytes,request,key,app,model,reason")
         #expect(disagreements[1].hasSuffix(",lru,30,7,c,network,memory,the model still held it from request 6; the app's memory cache did not (the model kept it through the memory warning at request 7)"))
+    }
+
+    @Test("a recording whose lookups say nothing of the app's outcome (source unknown, as one converted from a HAR): the run says no row is checked, instead of nothing")
+    func nothingToCompare() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("app.jsonl", [
+            #"{"format":"cache-trace-recording","version":1,"session":"S","part":0}"#,
+            #"{"t":0,"kind":"image","key":"a","source":"unknown","encoded_bytes":10}"#,
+            #"{"t":1,"kind":"image","key":"a","source":"unknown","encoded_bytes":10}"#,
+        ].joined(separator: "\n") + "\n")
+        let run = try bench(["run", "--trace", trace, "--backend", "autopurge,lru", "--capacity", "100", "--cost", "encoded", "--no-timing"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("agreement with the app's recorded outcomes:\nno row is checked against the app: none of the recording's counted image lookups says where the app served it (source unknown or absent, as in a recording converted from a HAR)\n"), "\(run.out)")
+        #expect(!run.out.contains("agrees on"))
     }
 
     @Test("bench sweep: recorded warnings in every point, and the comparison in fanned-out points too, keys named even for a policy")

@@ -190,6 +190,8 @@ public final class TieredCache: CacheBackend, LayeredCache {
 
     /// Memory-tier hits so far: the replay tells a memory hit from a disk hit by it. O(1).
     public var memoryHitCount: Int { counts.memoryHits }
+    /// Objects the memory tier did not take (over its entry limit or capacity), so far.
+    public var memoryRefusedCount: Int { counts.memoryRefused }
 
     public var details: BackendDetails {
         var counts = self.counts

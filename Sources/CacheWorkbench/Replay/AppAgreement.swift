@@ -49,6 +49,8 @@ public struct AppAgreement: Sendable, Equatable {
         var held: Bool
         /// A miss left it out: larger than the whole capacity (too_large).
         var tooLarge: Bool
+        /// A two-tier model's memory did not take it (over its entry limit or capacity).
+        var memoryRefused = false
     }
     private var keys: [UInt64: KeyState] = [:]
     /// Memory warnings and background events delivered, in order: the request they came
@@ -79,10 +81,12 @@ public struct AppAgreement: Sendable, Equatable {
     }
 
     /// A counted request: `model` is where the model answered it, `tooLarge` whether a miss
-    /// was left out as larger than the capacity. O(1) amortized (O(events) to find a reason).
-    mutating func counted(_ request: Request, at index: Int, model: ModelOutcome, tooLarge: Bool) {
+    /// was left out as larger than the capacity, `memoryRefused` whether a two-tier model's
+    /// memory did not take it. O(1) amortized (O(events) to find a reason).
+    mutating func counted(_ request: Request, at index: Int, model: ModelOutcome, tooLarge: Bool, memoryRefused: Bool = false) {
         let before = keys[request.id]
-        keys[request.id] = KeyState(lastRequest: index, held: model != .miss || !tooLarge, tooLarge: model == .miss && tooLarge)
+        keys[request.id] = KeyState(
+            lastRequest: index, held: model != .miss || !tooLarge, tooLarge: model == .miss && tooLarge, memoryRefused: memoryRefused)
         guard let app = request.recorded?.source, app != .unknown else { return }
         compared += 1
         if app == .memory { appMemory += 1 }
@@ -120,6 +124,9 @@ public struct AppAgreement: Sendable, Equatable {
             return text
         }
         if before.tooLarge { return "never stored: at request \(last) it was larger than the model's whole capacity (too_large)" }
+        if before.memoryRefused && app == .memory {
+            return "never in the model's memory: at request \(last) its memory tier did not take it (over its entry limit or capacity, memory_refused)"
+        }
         let lost = model == .disk ? "the model's memory had dropped it and its disk answered" : "the model no longer held it"
         if let between, between.emptied { return "\(lost): the \(between.name) at request \(between.request) emptied the model's \(twoTier ? "memory" : "cache")" }
         if !before.held { return "\(lost): the model did not keep it at request \(last)" }

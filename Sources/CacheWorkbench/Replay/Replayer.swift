@@ -531,7 +531,9 @@ struct ReplayLoop<Backend: CacheBackend> {
         let index = traceIndex
         if nextLifecycle < lifecycle.count { try deliverLifecycle(upTo: index, time: request.time) }
         guard agreement != nil else { return try handle(request) }
-        let before = (requests: tally.requests, hits: tally.hits, tooLarge: tally.tooLarge, warmed: tally.warmupRequests, memoryHits: tier?.memoryHitCount ?? 0)
+        let before = (
+            requests: tally.requests, hits: tally.hits, tooLarge: tally.tooLarge, warmed: tally.warmupRequests,
+            memoryHits: tier?.memoryHitCount ?? 0, memoryRefused: tier?.memoryRefusedCount ?? 0)
         try handle(request)
         if tally.warmupRequests > before.warmed {
             agreement!.warmed(request, at: index)
@@ -544,7 +546,9 @@ struct ReplayLoop<Backend: CacheBackend> {
         } else {
             model = .miss
         }
-        agreement!.counted(request, at: index, model: model, tooLarge: tally.tooLarge > before.tooLarge)
+        agreement!.counted(
+            request, at: index, model: model, tooLarge: tally.tooLarge > before.tooLarge,
+            memoryRefused: (tier?.memoryRefusedCount ?? 0) > before.memoryRefused)
     }
 
     @inline(__always)

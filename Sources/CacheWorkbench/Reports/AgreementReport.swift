@@ -7,9 +7,14 @@ public enum AgreementReport {
     /// Disagreements listed per run in the text output; all of them go to `--disagreements`.
     public static let listedInText = 10
 
-    /// The text block, empty when no run compared anything.
+    /// The text block: empty when no run was compared; one line saying why when runs of a
+    /// recording were but none of its lookups says where the app served it.
     public static func text(_ results: [RunResult]) -> String {
         var text = ""
+        let uncheckable = results.filter { $0.tally.agreement?.compared == 0 }
+        if !uncheckable.isEmpty && !results.contains(where: { ($0.tally.agreement?.compared ?? 0) > 0 }) {
+            return "no row is checked against the app: none of the recording's counted image lookups says where the app served it (source unknown or absent, as in a recording converted from a HAR)\n"
+        }
         for result in results {
             guard let agreement = result.tally.agreement, agreement.compared > 0 else { continue }
             text += "\(TableReport.rowLabel(result)): " + summary(agreement, backend: result.backendLabel) + "\n"
