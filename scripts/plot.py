@@ -161,12 +161,16 @@ def save(figure, out, name, written):
     plot_style.save(figure, out, os.path.splitext(name)[0], written)
 
 
-def record(stem, drawn=(), left_out=(), coincide=()):
-    """Adds to what chart `stem` drew (one entry per row or series), left out and drew over another."""
+def record(stem, drawn=(), left_out=(), coincide=(), panel=None, **facts):
+    """Adds to what chart `stem` drew (one entry per row or series, under its panel's title when
+    it has panels), left out and drew over another; `facts` (title, ylim, legend) are set."""
     entry = RECORD.setdefault(stem, {"drawn": [], "left_out": [], "coincide": []})
     entry["drawn"] += list(drawn)
     entry["left_out"] += list(left_out)
     entry["coincide"] += list(coincide)
+    if panel is not None:
+        entry.setdefault("panels", {}).setdefault(panel, []).extend(drawn)
+    entry.update(facts)
 
 
 def leave_out(stem, skipped, reason):
@@ -175,6 +179,10 @@ def leave_out(stem, skipped, reason):
     skipped.append(f"{chart_file(stem)}: {reason}")
     record(stem, left_out=[reason])
     return reason
+
+
+def rows_text(count):
+    return f"{count} row" if count == 1 else f"{count} rows"
 
 
 def not_drawn_note(figure, reasons):
@@ -343,12 +351,14 @@ def miss_ratio_curves(curves, out, written, skipped, marks=(), trace=""):
     axes[0].set_ylabel("miss ratio (lower is better)")
     handles, labels = axes[0].get_legend_handles_labels()
     labels = [legend_name(name) if name in frames else name for name in labels]
+    record("mrc", ylim=list(limits), legend=labels, title="" if paper else
+           f"Miss-ratio curves{': ' + trace if trace else ''}" + (" (capacity in objects)" if objects else ""))
     if paper:  # one column: the legend under the plot, in columns
         figure.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=2 if len(panels) > 1 else 1, frameon=False)
     else:
         axes[-1].legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8, frameon=False)
         # The paper style has no title: a caption names the trace (no file name in a figure).
-        figure.suptitle(f"Miss-ratio curves{': ' + trace if trace else ''}" + (" (capacity in objects)" if objects else ""), y=0.98)
+        figure.suptitle(RECORD["mrc"]["title"], y=0.98)
     not_drawn_note(figure, notes)
     save(figure, out, "mrc.png", written)
 
@@ -393,7 +403,7 @@ def hit_ratio_bars(results, out, written, skipped):
         unique = rows.drop_duplicates(["label", "capacity_bytes"])
         name = f"{cache_class} ({model} cost)"
         if len(unique) < len(rows):
-            notes.append(leave_out("hit_ratio", skipped, f"{name}: {len(rows) - len(unique)} rows repeating a backend and capacity already drawn (another trace or a repeat)"))
+            notes.append(leave_out("hit_ratio", skipped, f"{name}: {rows_text(len(rows) - len(unique))} repeating a backend and capacity already drawn (another trace or a repeat)"))
         capacities = sorted(unique["capacity_bytes"].unique())
         if len(unique) > (HIT_RATIO_BARS_PAPER if plot_style.STYLE == "paper" else HIT_RATIO_BARS) or len(capacities) > 4:
             spread = unique.groupby("capacity_bytes")["object_hit_ratio"].agg(lambda v: v.max() - v.min())
@@ -403,7 +413,7 @@ def hit_ratio_bars(results, out, written, skipped):
             earlier = [c for _, _, drawn in panels if len(drawn) == 1 for c in drawn if c in set(spread.index)]
             chosen = earlier[0] if earlier else spread.idxmax()  # capacities ascending: the smallest of equal spreads
             left = unique[unique["capacity_bytes"] != chosen]
-            notes.append(leave_out("hit_ratio", skipped, f"{name}: {len(left)} rows at {len(capacities) - 1} other capacities "
+            notes.append(leave_out("hit_ratio", skipped, f"{name}: {rows_text(len(left))} at {len(capacities) - 1} other capacities "
                                    f"(drawn: {size_label(chosen) if not in_objects(unique) else count_label(chosen) + ' objects'}, """
                                    f"{'as the panel before' if earlier else 'where they differ most'}; mrc.png draws every capacity)"))
             unique, capacities = unique[unique["capacity_bytes"] == chosen], [chosen]
@@ -443,7 +453,7 @@ def hit_ratio_bars(results, out, written, skipped):
                     axis.bar(position + 0.2, row["byte_hit_ratio"], 0.4, color=colour, edgecolor="black", linewidth=0.4, hatch="////", alpha=0.55)
                 positions.append(position)
                 labels.append(row["label"])
-                record("hit_ratio", drawn=[f"{row['label']} at {size_label(capacity)}"])
+                record("hit_ratio", drawn=[f"{row['label']} at {size_label(capacity)}"], panel=name)
                 position += 1
             if len(capacities) > 1:  # which capacity each group of bars is at
                 where = count_label(capacity) + " objects" if objects else size_label(capacity)
@@ -466,11 +476,13 @@ def hit_ratio_bars(results, out, written, skipped):
                 Patch(facecolor="white", edgecolor="black", hatch="////", label="byte hit ratio (hatched)")]
         handles, labels = keys + handles, [k.get_label() for k in keys] + labels
     trace = trace_names(results)
+    record("hit_ratio", ylim=[low, high], legend=labels,
+           title="" if paper else f"Hit ratio{' on ' + trace if trace else ''}: each kind of cache and cost model in its own panel")
     if paper:  # one column: the key under the panels; no title (a caption names the trace)
         figure.tight_layout()
         figure.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=1, frameon=False)
     else:
-        figure.suptitle(f"Hit ratio{' on ' + trace if trace else ''}: each kind of cache and cost model in its own panel", y=0.995)
+        figure.suptitle(RECORD["hit_ratio"]["title"], y=0.995)
         figure.legend(handles, labels, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 1 - 0.3 / figure.get_figheight()), ncol=3, frameon=False)
         figure.tight_layout(rect=(0, 0, 1, 1 - 0.55 / figure.get_figheight()))
     not_drawn_note(figure, notes)
@@ -503,15 +515,15 @@ def latency(results, out, written, skipped):
     notes = []
     if len(timed) < len(results):
         untimed = results.drop(timed.index)
-        notes.append(leave_out("latency", skipped, f"{len(untimed)} rows without timing: " + ", ".join(
+        notes.append(leave_out("latency", skipped, f"{rows_text(len(untimed))} without timing: " + ", ".join(
             f"{label} at {size_label(c)}" for label, c in zip(untimed["label"], untimed["capacity_bytes"]))))
     unique = timed.drop_duplicates(["label", "capacity_bytes"])
     if len(unique) < len(timed):
-        notes.append(leave_out("latency", skipped, f"{len(timed) - len(unique)} rows repeating a backend and capacity already drawn (another trace or a repeat)"))
+        notes.append(leave_out("latency", skipped, f"{rows_text(len(timed) - len(unique))} repeating a backend and capacity already drawn (another trace or a repeat)"))
     capacities = sorted(unique["capacity_bytes"].unique())
     if len(capacities) > LATENCY_CAPACITIES:
         left = capacities[LATENCY_CAPACITIES:]
-        notes.append(leave_out("latency", skipped, f"{int(unique['capacity_bytes'].isin(left).sum())} rows at {len(left)} capacities beyond the first "
+        notes.append(leave_out("latency", skipped, f"{rows_text(int(unique['capacity_bytes'].isin(left).sum()))} at {len(left)} capacities beyond the first "
                                f"{LATENCY_CAPACITIES}: " + ", ".join(size_label(c) for c in left)))
         capacities = capacities[:LATENCY_CAPACITIES]
     most = unique.groupby("capacity_bytes")["label"].nunique().max()
@@ -527,7 +539,7 @@ def latency(results, out, written, skipped):
         for index, (column, name) in enumerate(present):
             offsets = [p - 0.4 + width * (index + 0.5) for p in range(len(rows))]
             axis.bar(offsets, rows[column].fillna(0), width, color=colors, edgecolor="black", linewidth=0.4, hatch=hatches[index % len(hatches)])
-        record("latency", drawn=[f"{label} at {size_label(capacity)}" for label in rows["label"]])
+        record("latency", drawn=[f"{label} at {size_label(capacity)}" for label in rows["label"]], panel=f"at {size_label(capacity)}")
         axis.set_yscale("log")
         axis.yaxis.set_major_formatter(FuncFormatter(count_label))  # plain text: mathtext is off (names from CSVs)
         axis.set_ylabel("ns (log scale)")
@@ -561,7 +573,7 @@ def disk(results, out, written, skipped):
     notes = []
     unique = rows.drop_duplicates(["label", "capacity_bytes"])
     if len(unique) < len(rows):
-        notes.append(leave_out("disk", skipped, f"{len(rows) - len(unique)} rows repeating a backend and capacity already drawn (another trace or a repeat)"))
+        notes.append(leave_out("disk", skipped, f"{rows_text(len(rows) - len(unique))} repeating a backend and capacity already drawn (another trace or a repeat)"))
     unique = unique.sort_values(["capacity_bytes", "label"], kind="stable")
     # Side by side; stacked in one column for the paper style.
     paper = plot_style.STYLE == "paper"
@@ -600,10 +612,10 @@ def disk(results, out, written, skipped):
 
 
 MEMORY_RUNS = 30  # small multiples in one image: beyond 30 runs the rest are named, not drawn
-# The measures are neutral (black and grays, each its line style), so no line reads as a
-# backend; the window hit ratio is in the run's backend colour.
-MEMORY_LINES = (("accounted_bytes", "accounted", "#000000", "-"), ("allocated_bytes", "allocated", "#666666", "--"),
-                ("rss_bytes", "RSS (process)", "#999999", ":"))
+# The measures are black, each its line style, so no line reads as a backend; the window hit
+# ratio is in the run's backend colour (and line style: an offline bound's is gray and dashed).
+MEMORY_LINES = (("accounted_bytes", "accounted", "#000000", "-"), ("allocated_bytes", "allocated", "#000000", "-."),
+                ("rss_bytes", "RSS (process)", "#000000", ":"))
 
 
 def memory_timeline(timeline, out, written, skipped):
@@ -645,7 +657,8 @@ def memory_timeline(timeline, out, written, skipped):
                          label="memory warning" if index == 0 else None)
         ratio = axis.twinx()
         if samples["window_hit_ratio"].notna().any():
-            ratio.plot(samples["request_index"], samples["window_hit_ratio"], color=looks.color(str(first["backend"])), alpha=0.9,
+            look = looks.look(str(first["backend"]))
+            ratio.plot(samples["request_index"], samples["window_hit_ratio"], color=look["color"], linestyle=look["linestyle"], alpha=0.9,
                        linewidth=1.1, label="hit ratio (window, the backend's colour)")
             # At each warning: the window hit ratio at the sample before it → the one after.
             for _, warning in warnings.iterrows():
@@ -730,7 +743,7 @@ def miss_ratio_over_time(timeline, out, written, skipped, results=None):
                 name += f" (= {same[label]}, drawn over it)"
                 record("miss_ratio_time", coincide=[f"{label} = {same[label]}"])
             axis.plot(frame["request_index"], 1 - frame["window_hit_ratio"], linewidth=lines[label], zorder=2 + order, label=name, **look)
-            record("miss_ratio_time", drawn=[label])
+            record("miss_ratio_time", drawn=[label], panel=f"at {size_label(capacity)}")
         axis.set_ylim(*limits)
         axis.set_xlim(left=0)
         axis.xaxis.set_major_formatter(FuncFormatter(count_label))
@@ -739,10 +752,12 @@ def miss_ratio_over_time(timeline, out, written, skipped, results=None):
         axis.set_title(f"at {size_label(capacity)}", fontsize=10)
         axis.grid(True, alpha=0.3)
         # Under its panel: the key never covers a line.
-        axis.legend(fontsize=8 if not paper else 6, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1 if paper else 2, frameon=False)
+        axis.legend(fontsize=8 if not paper else 6, loc="upper center", bbox_to_anchor=(0.5, -0.34 if paper else -0.2), ncol=1 if paper else 2, frameon=False)
+    trace = trace_names(results[results["run_id"].isin(runs)]) if results is not None and "run_id" in results else ""
+    record("miss_ratio_time", ylim=list(limits),
+           title="" if paper else f"Miss ratio over time{': ' + trace if trace else ''}: one panel per capacity, one line per run")
     if not paper:
-        trace = trace_names(results[results["run_id"].isin(runs)]) if results is not None and "run_id" in results else ""
-        figure.suptitle(f"Miss ratio over time{': ' + trace if trace else ''}: one panel per capacity, one line per run", y=1.0)
+        figure.suptitle(RECORD["miss_ratio_time"]["title"], y=1.0)
     figure.tight_layout()
     not_drawn_note(figure, notes)
     save(figure, out, "miss_ratio_time.png", written)
