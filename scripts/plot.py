@@ -185,6 +185,20 @@ def rows_text(count):
     return f"{count} row" if count == 1 else f"{count} rows"
 
 
+def rows_named(rows, most=8):
+    """Rows by label, shortly: `lru at 16MiB`, `fifo at 6 capacities (11.6MiB…695.8MiB)`, the
+    first `most` labels and how many more. O(n log n)."""
+    parts = []
+    for label, group in rows.groupby("label", sort=False):
+        capacities = sorted(group["capacity_bytes"].unique())
+        where = size_label(capacities[0]) if len(capacities) == 1 else (
+            ", ".join(size_label(c) for c in capacities) if len(capacities) <= 3 else
+            f"{len(capacities)} capacities ({size_label(capacities[0])}…{size_label(capacities[-1])})")
+        parts.append(f"{label} at {where}")
+    more = len(parts) - most
+    return ", ".join(parts[:most]) + (f" and {more} more" if more > 0 else "")
+
+
 def not_drawn_note(figure, reasons):
     """The chart says under itself what it left out: a reader of the PNG alone sees it too."""
     if reasons:
@@ -363,11 +377,13 @@ def miss_ratio_curves(curves, out, written, skipped, marks=(), trace=""):
     save(figure, out, "mrc.png", written)
 
 
-def panel_grid(count, paper, width, height):
-    """Panels one per row in the paper style (one column), else up to `per_row` across: (figure, axes list)."""
+def panel_grid(count, paper, width, height, paper_height):
+    """Panels one per row in the paper style (one column, `paper_height` in each), else two
+    across (`height` in each): (figure, axes list)."""
     columns = 1 if paper else min(count, 2)
     rows = -(-count // columns)
-    figure, axes = plt.subplots(rows, columns, figsize=plot_style.size(width, height * rows), squeeze=False)
+    size = (plot_style.FIGURE_WIDTH, paper_height * rows) if paper else (width, height * rows)
+    figure, axes = plt.subplots(rows, columns, figsize=size, squeeze=False)
     for axis in axes.flat[count:]:
         axis.set_visible(False)
     return figure, list(axes.flat[:count])
@@ -515,8 +531,7 @@ def latency(results, out, written, skipped):
     notes = []
     if len(timed) < len(results):
         untimed = results.drop(timed.index)
-        notes.append(leave_out("latency", skipped, f"{rows_text(len(untimed))} without timing: " + ", ".join(
-            f"{label} at {size_label(c)}" for label, c in zip(untimed["label"], untimed["capacity_bytes"]))))
+        notes.append(leave_out("latency", skipped, f"{rows_text(len(untimed))} without timing: {rows_named(untimed)}"))
     unique = timed.drop_duplicates(["label", "capacity_bytes"])
     if len(unique) < len(timed):
         notes.append(leave_out("latency", skipped, f"{rows_text(len(timed) - len(unique))} repeating a backend and capacity already drawn (another trace or a repeat)"))
@@ -527,7 +542,9 @@ def latency(results, out, written, skipped):
                                f"{LATENCY_CAPACITIES}: " + ", ".join(size_label(c) for c in left)))
         capacities = capacities[:LATENCY_CAPACITIES]
     most = unique.groupby("capacity_bytes")["label"].nunique().max()
-    figure, axes = plt.subplots(len(capacities), 1, figsize=plot_style.size(max(9, 1.3 * most + 3), 3.6 * len(capacities)), squeeze=False, sharey=True)
+    paper = plot_style.STYLE == "paper"
+    size = (plot_style.FIGURE_WIDTH, 2.2 * len(capacities) + 0.3) if paper else (min(12, max(9, 1.3 * most + 3)), 3.6 * len(capacities))
+    figure, axes = plt.subplots(len(capacities), 1, figsize=size, squeeze=False, sharey=True)
     axes = list(axes[:, 0])
     width = 0.8 / len(present)
     looks = series(list(results["label"].unique()))
@@ -544,11 +561,11 @@ def latency(results, out, written, skipped):
         axis.yaxis.set_major_formatter(FuncFormatter(count_label))  # plain text: mathtext is off (names from CSVs)
         axis.set_ylabel("ns (log scale)")
         axis.set_xticks(list(range(len(rows))))
-        axis.set_xticklabels(rows["label"], rotation=20, ha="right", fontsize=9)
+        axis.set_xticklabels(rows["label"], rotation=30 if paper else 20, ha="right", fontsize=6.5 if paper else 9)
         axis.set_xlim(-0.6, max(most, 2) - 0.4)
         disks = rows[rows["write_amplification"].notna()] if "write_amplification" in rows else rows.iloc[0:0]
         on_disk = f" (disk backends: {durability_title(disks)})" if len(disks) else ""
-        axis.set_title(f"at {size_label(capacity)}{on_disk}", fontsize=10)
+        axis.set_title(f"at {size_label(capacity)}{on_disk}", fontsize=8 if paper else 10)
         axis.grid(True, axis="y", which="both", alpha=0.3)
     keys = [Patch(facecolor="white", edgecolor="black", hatch=hatches[i % len(hatches)], label=name) for i, (_, name) in enumerate(present)]
     if plot_style.STYLE == "paper":
@@ -719,7 +736,7 @@ def miss_ratio_over_time(timeline, out, written, skipped, results=None):
     values = list(1 - samples[samples["capacity_bytes"].isin(capacities)]["window_hit_ratio"])
     limits = ratio_limits(values)
     notes += outside("miss_ratio_time", skipped, values, limits)
-    figure, axes = panel_grid(len(capacities), paper, 12, 4.8)
+    figure, axes = panel_grid(len(capacities), paper, 12, 4.8, paper_height=3.2)
     for axis, capacity in zip(axes, capacities):
         keyed, frames = [], {}
         for run in runs:
@@ -733,11 +750,14 @@ def miss_ratio_over_time(timeline, out, written, skipped, results=None):
             frames[label] = (backend, frame)
             keyed.append((label, tuple(zip(frame["request_index"], frame["window_hit_ratio"]))))
         same = coinciding(keyed)
-        lines = widths(keyed, same, 1.3 if not paper else 1.0)
+        base = 1.0 if paper else 1.3
+        lines = widths(keyed, same, base)
         for order, (label, _) in enumerate(keyed):
             backend, frame = frames[label]
             look = dict(looks.look(backend))
             look["marker"] = look["marker"] if len(frame) <= 30 else None
+            if lines[label] > base:
+                look["linestyle"] = "-"  # a band under a coinciding series: unbroken
             name = label + (f" ({bound_note(backend, False)})" if bound_name(backend) else "")
             if label in same:
                 name += f" (= {same[label]}, drawn over it)"
@@ -748,11 +768,11 @@ def miss_ratio_over_time(timeline, out, written, skipped, results=None):
         axis.set_xlim(left=0)
         axis.xaxis.set_major_formatter(FuncFormatter(count_label))
         axis.set_xlabel("requests replayed")
-        axis.set_ylabel("miss ratio per window (objects)")
-        axis.set_title(f"at {size_label(capacity)}", fontsize=10)
+        axis.set_ylabel("miss ratio (window)" if paper else "miss ratio per window (objects)")
+        axis.set_title(f"at {size_label(capacity)}", fontsize=8 if paper else 10)
         axis.grid(True, alpha=0.3)
         # Under its panel: the key never covers a line.
-        axis.legend(fontsize=8 if not paper else 6, loc="upper center", bbox_to_anchor=(0.5, -0.34 if paper else -0.2), ncol=1 if paper else 2, frameon=False)
+        axis.legend(fontsize=8 if not paper else 6, loc="upper center", bbox_to_anchor=(0.5, -0.3 if paper else -0.2), ncol=1 if paper else 2, frameon=False)
     trace = trace_names(results[results["run_id"].isin(runs)]) if results is not None and "run_id" in results else ""
     record("miss_ratio_time", ylim=list(limits),
            title="" if paper else f"Miss ratio over time{': ' + trace if trace else ''}: one panel per capacity, one line per run")
