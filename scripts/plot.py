@@ -377,6 +377,11 @@ def miss_ratio_curves(curves, out, written, skipped, marks=(), trace=""):
     save(figure, out, "mrc.png", written)
 
 
+def capacity_name(capacity, objects):
+    """A capacity as the charts write it: `16MiB`, or `1.2k objects` under --ignore-obj-size."""
+    return count_label(capacity) + " objects" if objects else size_label(capacity)
+
+
 def panel_grid(count, paper, width, height, paper_height):
     """Panels one per row in the paper style (one column, `paper_height` in each), else two
     across (`height` in each): (figure, axes list)."""
@@ -429,9 +434,9 @@ def hit_ratio_bars(results, out, written, skipped):
             earlier = [c for _, _, drawn in panels if len(drawn) == 1 for c in drawn if c in set(spread.index)]
             chosen = earlier[0] if earlier else spread.idxmax()  # capacities ascending: the smallest of equal spreads
             left = unique[unique["capacity_bytes"] != chosen]
+            why = "as the panel before" if earlier else "where they differ most"
             notes.append(leave_out("hit_ratio", skipped, f"{name}: {rows_text(len(left))} at {len(capacities) - 1} other capacities "
-                                   f"(drawn: {size_label(chosen) if not in_objects(unique) else count_label(chosen) + ' objects'}, """
-                                   f"{'as the panel before' if earlier else 'where they differ most'}; mrc.png draws every capacity)"))
+                                   f"(drawn: {capacity_name(chosen, in_objects(unique))}, {why}; mrc.png draws every capacity)"))
             unique, capacities = unique[unique["capacity_bytes"] == chosen], [chosen]
         panels.append((name, unique, capacities))
     paper = plot_style.STYLE == "paper"
@@ -469,11 +474,10 @@ def hit_ratio_bars(results, out, written, skipped):
                     axis.bar(position + 0.2, row["byte_hit_ratio"], 0.4, color=colour, edgecolor="black", linewidth=0.4, hatch="////", alpha=0.55)
                 positions.append(position)
                 labels.append(row["label"])
-                record("hit_ratio", drawn=[f"{row['label']} at {size_label(capacity)}"], panel=name)
+                record("hit_ratio", drawn=[f"{row['label']} at {capacity_name(capacity, objects)}"], panel=name)
                 position += 1
             if len(capacities) > 1:  # which capacity each group of bars is at
-                where = count_label(capacity) + " objects" if objects else size_label(capacity)
-                axis.text((start + position - 1) / 2, 1.0, f"at {where}", transform=blended_transform_factory(axis.transData, axis.transAxes),
+                axis.text((start + position - 1) / 2, 1.0, f"at {capacity_name(capacity, objects)}", transform=blended_transform_factory(axis.transData, axis.transAxes),
                           ha="center", va="bottom", fontsize=8)
                 if capacity != capacities[-1]:
                     axis.axvline(position - 0.5 + 0.25, color="#999999", linewidth=0.6)
@@ -482,15 +486,15 @@ def hit_ratio_bars(results, out, written, skipped):
         axis.set_xticks(positions)
         axis.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
         axis.set_ylim(low, high)
-        title = name if len(capacities) > 1 else f"{name} at {count_label(capacities[0]) + ' objects' if objects else size_label(capacities[0])}"
+        title = name if len(capacities) > 1 else f"{name} at {capacity_name(capacities[0], objects)}"
         axis.set_title(title, fontsize=9, pad=14 if len(capacities) > 1 else 6)
         axis.grid(True, axis="y", alpha=0.3)
     axes[0].set_ylabel("hit ratio (higher is better)")
     handles, labels = axes[0].get_legend_handles_labels()
-    if not objects:
-        keys = [Patch(facecolor="white", edgecolor="black", label="object hit ratio (solid)"),
-                Patch(facecolor="white", edgecolor="black", hatch="////", label="byte hit ratio (hatched)")]
-        handles, labels = keys + handles, [k.get_label() for k in keys] + labels
+    keys = [Patch(facecolor="white", edgecolor="black", label="object hit ratio (bars)")] if objects else [
+        Patch(facecolor="white", edgecolor="black", label="object hit ratio (solid)"),
+        Patch(facecolor="white", edgecolor="black", hatch="////", label="byte hit ratio (hatched)")]
+    handles, labels = keys + handles, [k.get_label() for k in keys] + labels
     trace = trace_names(results)
     record("hit_ratio", ylim=[low, high], legend=labels,
            title="" if paper else f"Hit ratio{' on ' + trace if trace else ''}: each kind of cache and cost model in its own panel")
