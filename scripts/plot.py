@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Charts from the workbench's CSVs (`bench plot` runs this in the bootstrap's .venv).
 
-usage: CWB_STAGING=DIR plot.py --out=DIR [--timeline=TIMELINE.csv] -- CSV...
+usage: CWB_STAGING=DIR plot.py --out=DIR [--timeline=TIMELINE.csv] [--ylim=LOW:HIGH] [--record=NAME.json] -- CSV...
 
 Each CSV is recognized by its columns: `bench run`/`bench sweep` results, a `bench mrc`
 curve, `bench experiment similar-keys` or `blob-size`. Every chart that the inputs allow is
-written as a PNG into DIR; each one skipped is named with the reason. Prints one line per
-chart written. Exit 2 with one line `plot: error: FILE:LINE: reason` on bad input, and
-never a traceback: every cell the charts use is checked before drawing, and anything
-still unexpected is one line too.
+written as a PNG into DIR; each one skipped, and each row, run or value a chart leaves out, is
+named with the reason (a `plot: skipped` line and a "Not drawn" note in the chart). Prints one
+line per chart written; --record writes what each chart drew and left out as JSON (for
+tests). Exit 2 with one line `plot: error: FILE:LINE: reason` on bad input, and never a
+traceback: every cell the charts use is checked before drawing, and anything still
+unexpected is one line too.
 
 DIR must be the staging folder `bench` made for this run and named in CWB_STAGING: the
 scripts write nowhere else (an input named like an option cannot move them elsewhere).
