@@ -415,8 +415,9 @@ def hit_ratio_bars(results, out, written, skipped):
         skipped.append(f"{chart_file('hit_ratio')}: no row with status ok and a hit ratio")
         return
     import reading  # here: reading imports plot
-    frame = results.assign(cache_class=results.apply(reading.cache_class, axis=1).fillna(NOT_RANKED),
-                           model=results["cost_model"].astype(str))
+    # The registry's offline bounds (--bounds: beladysize too) are never ranked, whatever reading.cache_class says.
+    classes = results.apply(lambda row: NOT_RANKED if bound_name(row["label"]) else reading.cache_class(row), axis=1)
+    frame = results.assign(cache_class=classes.fillna(NOT_RANKED), model=results["cost_model"].astype(str))
     order = {name: index for index, name in enumerate(CLASS_ORDER)}
     keys = sorted({(c, m) for c, m in zip(frame["cache_class"], frame["model"])},
                   key=lambda k: (order.get(k[0], len(order) + (k[0] == NOT_RANKED)), k[0], k[1]))
@@ -449,6 +450,7 @@ def hit_ratio_bars(results, out, written, skipped):
     low = low if YLIM is not None else 0  # bars start at 0 unless --ylim says otherwise
     notes += outside("hit_ratio", skipped, values, (low, high))
     bars = [len(rows) for _, rows, _ in panels]
+    extents = [len(rows) + 0.5 * (len(capacities) - 1) for _, rows, capacities in panels]  # x units: a bar 1, a gap 0.5
     # One row of panels, widths by their bars, when they fit 12 in (1320 px at 110 dpi, legible
     # at 1280 px); else one panel per row.
     across = not paper and sum(bars) + 2 * len(panels) <= 26
@@ -488,6 +490,8 @@ def hit_ratio_bars(results, out, written, skipped):
         axis.set_xticks(positions)
         axis.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
         axis.set_ylim(low, high)
+        if not across:  # stacked: one bar width in every panel
+            axis.set_xlim(-0.6, max(extent - 0.4 for extent in extents))
         title = name if len(capacities) > 1 else f"{name} at {capacity_name(capacities[0], objects)}"
         axis.set_title(title, fontsize=9, pad=14 if len(capacities) > 1 else 6)
         axis.grid(True, axis="y", alpha=0.3)
