@@ -135,9 +135,9 @@ struct PlotTests {
     // MARK: issue 43 §5: charts that show every row
 
     /// scripts/plot.py run as bench runs it (a new staging folder), with `--record=drawn.json`:
-    /// → (status, err, what each chart drew and left out, the colours).
+    /// → (status, err, what each chart drew and left out, the colours, the folder drawn into).
     static func recorded(_ inputs: [String], timeline: String? = nil, options: [String] = [], in folder: TemporaryFolder) throws
-        -> (status: Int32, err: String, drawn: [String: [String: Any]], colors: [String: String]) {
+        -> (status: Int32, err: String, drawn: [String: [String: Any]], colors: [String: String], staging: String) {
         try Trust2ReportTests.requirePython()
         let staging = folder.path + "/staging-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
@@ -146,7 +146,7 @@ struct PlotTests {
         let run = try Trust2ReportTests.within(180, Trust2ReportTests.python, arguments, environment: ["CWB_STAGING": staging])
         let drawn = (FileManager.default.contents(atPath: staging + "/drawn.json")).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: [String: Any]] } ?? [:]
         let colors = (FileManager.default.contents(atPath: staging + "/plot_colors.json")).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: String] } ?? [:]
-        return (run.status, run.err, drawn, colors)
+        return (run.status, run.err, drawn, colors, staging)
     }
 
     static let mib16 = 16 * 1_048_576, mib64 = 64 * 1_048_576
@@ -188,6 +188,11 @@ struct PlotTests {
     }
 
     static func strings(_ value: Any?) -> [String] { value as? [String] ?? [] }
+
+    /// JSON numbers as Doubles (JSONSerialization may give an integral one as an Int).
+    static func numbers(_ value: Any?) -> [Double] {
+        (value as? [Any] ?? []).compactMap { ($0 as? Double) ?? ($0 as? Int).map(Double.init) }
+    }
 
     @Test("43 §5: on the issue's 14 rows every chart draws every row: latency 14 of 14 (one panel per capacity), disk 8 of 8 (both capacities), hit_ratio 14 in four panels (two-tier presets apart from memory caches, one cost model each), memory and miss_ratio_time 14 runs; nothing left out; the coinciding kingfisher lines are said so")
     func everyRowDrawn() throws {
@@ -241,6 +246,12 @@ struct PlotTests {
                         "sqlite (encoded)": "#e377c2", "sdwebimage (pixels)": "#bcbd22", "kingfisher (pixels)": "#17becf"]
         let all = try Self.recorded([csv], options: ["--format=svg"], in: folder)
         #expect(all.status == 0 && all.colors == expected, "\(all.err) \(all.colors)")
+        // Each chart draws its rows in those colours: every backend in latency and hit_ratio, the disk rows in disk.
+        let disk: Set = ["files (encoded)", "sqlite (encoded)", "sdwebimage (pixels)", "kingfisher (pixels)"]
+        for (chart, labels) in [("latency.svg", Set(expected.keys)), ("hit_ratio.svg", Set(expected.keys)), ("disk.svg", disk)] {
+            let text = String(decoding: try #require(FileManager.default.contents(atPath: all.staging + "/" + chart)), as: UTF8.self)
+            for label in labels { #expect(text.contains(expected[label] ?? "?"), "\(chart) draws \(label)") }
+        }
         // Two of them alone (one cost model, so no suffix): the same colours, not the first two of a palette.
         let two = ReadingTests.csv([ReadingTests.row("files", Self.mib16, requests: 10, hits: 5, evictions: 1, ["write_amplification": "1.0"]),
                                     ReadingTests.row("kingfisher", Self.mib16, requests: 10, hits: 6, evictions: 1, ["memory_hits": "1", "disk_hits": "5", "write_amplification": "1.0"])],
@@ -272,18 +283,18 @@ struct PlotTests {
         let sweep = Self.paperSweep(in: folder)
         let paper = try Self.recorded([sweep], options: ["--style=paper"], in: folder)
         #expect(paper.status == 0, "\(paper.err)")
-        let limits = (paper.drawn["mrc"]?["ylim"] as? [Double]) ?? []
+        let limits = Self.numbers(paper.drawn["mrc"]?["ylim"])
         #expect(limits.count == 2 && abs(limits[0] - 0.545) < 1e-9 && abs(limits[1] - 0.875) < 1e-9, "\(limits)")
         #expect(paper.drawn["mrc"]?["title"] as? String == "")
         let legend = Self.strings(paper.drawn["mrc"]?["legend"])
         #expect(legend.contains("belady (offline, no bound with sizes)") && legend.contains("pfoo-l (offline bound)") && !legend.contains("belady (offline bound)"), "\(legend)")
         let plain = try Self.recorded([sweep], in: folder)
-        #expect(plain.drawn["mrc"]?["ylim"] as? [Double] == [0, 1.02] && plain.drawn["mrc"]?["title"] as? String == "Miss-ratio curves: t.har")
+        #expect(Self.numbers(plain.drawn["mrc"]?["ylim"]) == [0, 1.02] && plain.drawn["mrc"]?["title"] as? String == "Miss-ratio curves: t.har")
         let objects = try Self.recorded([Self.paperSweep(in: folder, objects: true)], options: ["--style=paper"], in: folder)
         #expect(Self.strings(objects.drawn["mrc"]?["legend"]).contains("belady (offline bound)"), "\(objects.drawn["mrc"] ?? [:])")
         // --ylim 0.6:0.9: belady's 0.58 and pfoo-l's 0.56, object and byte panels: 4 of 24 values below.
         let cut = try Self.recorded([sweep], options: ["--style=paper", "--ylim=0.6:0.9"], in: folder)
-        #expect(cut.drawn["mrc"]?["ylim"] as? [Double] == [0.6, 0.9])
+        #expect(Self.numbers(cut.drawn["mrc"]?["ylim"]) == [0.6, 0.9])
         #expect(Self.strings(cut.drawn["mrc"]?["left_out"]) == ["4 of 24 values outside the y-limits 0.6…0.9 (--ylim), cut off at the axis"])
         let bad = try Self.recorded([sweep], options: ["--ylim=0.9:0.5"], in: folder)
         #expect(bad.status == 2 && bad.err == "plot: error: --ylim 0.9:0.5: not LOW:HIGH with 0 ≤ LOW < HIGH ≤ 1 (a ratio's y-limits, e.g. 0.5:0.9)\n", "\(bad.err)")
