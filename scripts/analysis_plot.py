@@ -59,6 +59,31 @@ def label_of(summary):
     return os.path.basename(str(summary.get("trace", "trace")))
 
 
+# Each analysis's colour, set in draw(): {trace label: colour}.
+COLORS = {}
+
+
+def assign_colors(analyses):
+    """plot_style's one mapping (every chart's and the report's), here from the trace's name, so
+    a trace keeps its colour in every analysis chart; two traces whose names map to one colour
+    (a hash: 1 in 20) take the palette's next free colour, in input order. O(n × palette)."""
+    taken = set()
+    for _, summary in analyses:
+        label = label_of(summary)
+        color = plot_style.backend_color(label)
+        start = plot_style.PALETTE.index(color) if color in plot_style.PALETTE else 0
+        for step in range(len(plot_style.PALETTE)):
+            if color not in taken:
+                break
+            color = plot_style.PALETTE[(start + step + 1) % len(plot_style.PALETTE)]
+        COLORS.setdefault(label, color)
+        taken.add(COLORS[label])
+
+
+def color_of(summary):
+    return COLORS.get(label_of(summary)) or plot_style.backend_color(label_of(summary))
+
+
 def popularity(analyses, axes):
     ranks, xhit = axes
     for path, summary in analyses:
@@ -67,9 +92,9 @@ def popularity(analyses, axes):
         counts = frequency["requests_per_object"].repeat(frequency["objects"]).reset_index(drop=True)
         alpha = summary.get("zipf_alpha")
         fit = f", Zipf α {float(alpha):.3f}" if pd.notna(alpha) and str(alpha) != "" else ""
-        ranks.loglog(range(1, len(counts) + 1), counts, label=label_of(summary) + fit)
+        ranks.loglog(range(1, len(counts) + 1), counts, color=color_of(summary), label=label_of(summary) + fit)
         hits = table(path, "xhit")
-        xhit.plot(hits["times_requested"], hits["objects"], marker="o", label=label_of(summary))
+        xhit.plot(hits["times_requested"], hits["objects"], marker="o", color=color_of(summary), label=label_of(summary))
     plain_log_labels(ranks, ("xaxis", "yaxis"))
     ranks.set(xlabel="object rank", ylabel="requests", title="popularity (rank vs requests)")
     xhit.set(xlabel="requested exactly X times", ylabel="objects", title="X-hit objects")
@@ -79,11 +104,11 @@ def popularity(analyses, axes):
 def reuse(analyses, axes):
     for path, summary in analyses:
         seconds = table(path, "reuse_time")
-        axes[0].step(seconds["from_seconds"], seconds["requests"], where="post", label=label_of(summary))
+        axes[0].step(seconds["from_seconds"], seconds["requests"], where="post", color=color_of(summary), label=label_of(summary))
         for axis, name, unit in ((axes[1], "reuse_requests", "from_requests"), (axes[2], "reuse_distance", "from_objects")):
             frame = table(path, name)
             frame = frame[frame[unit] > 0]
-            axis.step(frame[unit], frame["requests"], where="post", label=label_of(summary))
+            axis.step(frame[unit], frame["requests"], where="post", color=color_of(summary), label=label_of(summary))
             axis.set_xscale("log")
             plain_log_labels(axis, ("xaxis",))
     axes[0].set_xscale("symlog", linthresh=5)
@@ -99,7 +124,7 @@ def sizes(analyses, axis):
         frame = table(path, "size").sort_values("size_bytes")
         for column, dash in (("requests", "-"), ("objects", "--")):
             share = frame[column].cumsum() / max(frame[column].sum(), 1)
-            axis.step(frame["size_bytes"], share, dash, where="post", label=f"{label_of(summary)} by {column}")
+            axis.step(frame["size_bytes"], share, dash, where="post", color=color_of(summary), label=f"{label_of(summary)} by {column}")
     axis.set_xscale("log")
     plain_log_labels(axis, ("xaxis",))
     axis.set(xlabel="object size (bytes)", ylabel="cumulative share", title="object size distribution")
@@ -110,8 +135,8 @@ def rates(analyses, axis):
     for path, summary in analyses:
         frame = table(path, "rate")
         window = float(summary["window_seconds"])
-        line = axis.plot(frame["start_seconds"], frame["requests"] / window, label=f"{label_of(summary)} requests/s")
-        axis.plot(frame["start_seconds"], frame["objects"] / window, "--", color=line[0].get_color(), label=f"{label_of(summary)} objects/s")
+        axis.plot(frame["start_seconds"], frame["requests"] / window, color=color_of(summary), label=f"{label_of(summary)} requests/s")
+        axis.plot(frame["start_seconds"], frame["objects"] / window, "--", color=color_of(summary), label=f"{label_of(summary)} objects/s")
     axis.set(xlabel="seconds since the first request", ylabel="per second", title="request and object rate per window")
     axis.legend()
 
@@ -137,7 +162,7 @@ def decay(analyses, axis):
         if not ages:
             continue
         xs = sorted(ages)
-        axis.plot(xs, [sum(ages[k]) / len(ages[k]) for k in xs], marker="o", markersize=3, label=label_of(summary))
+        axis.plot(xs, [sum(ages[k]) / len(ages[k]) for k in xs], marker="o", markersize=3, color=color_of(summary), label=label_of(summary))
         drawn += 1
     window = analyses[0][1].get("window_seconds", "?")
     axis.set(xlabel=f"windows after the objects' first ({window} s each)", ylabel="relative popularity (F_k / F_1)",
@@ -154,6 +179,7 @@ def draw(arguments):
     if arguments.style == "paper":
         plt.rcParams.update({"font.size": 9, "font.family": "serif", "lines.linewidth": 1.2})
     analyses = [(path, summary_of(path)) for path in arguments.csv]
+    assign_colors(analyses)
     for path, summary in analyses:
         require(summary, path, ("trace", "window_seconds"))
     layouts = {"analysis_popularity": (1, 2, popularity), "analysis_reuse": (1, 3, reuse),
@@ -177,9 +203,13 @@ def main():
     # An analysis has no series, so --only cannot choose among them.
     parser.add_argument("--bounds", default="")
     parser.add_argument("--only", default=None)
+    parser.add_argument("--ylim", default=None)
     arguments = parser.parse_args()
     if arguments.only:
         print("plot: error: --only: the charts of a bench analyze folder have no series to choose", file=sys.stderr)
+        return 2
+    if arguments.ylim is not None:
+        print("plot: error: --ylim: the charts of a bench analyze folder have no ratio axis to limit", file=sys.stderr)
         return 2
     plot_style.configure(arguments)
     refuse_outside(arguments.out, staging_folder(), is_folder=True)

@@ -5,9 +5,12 @@ per series across every chart of a run.
 Interface:
     add_arguments(parser)          --format png|pdf|svg, --dpi N, --style default|paper
     configure(arguments)           applies them (matplotlib rcParams) before anything is drawn
-    Series(names, bounds=())       a stable look per series name: colours by sorted name, so
-                                   `lru` is the same colour in every chart of a run; names in
-                                   `bounds` (offline bounds) are gray and dashed
+    backend_color(label)           the one colour of a label's backend (`files`, `files (encoded)`,
+                                   `files at 16MiB`: the same), from the name alone, so it is
+                                   the same in every chart, run and report
+    Series(names, bounds=())       a stable look per series label: its backend's colour and marker,
+                                   variants by line style; names in `bounds` (offline bounds)
+                                   are gray and dashed
         .look(name) -> dict        color, marker, linestyle for Axes.plot
         .colors() -> {name: hex}   the mapping (written as plot_colors.json by plot.py)
     save(figure, out, stem, written)  writes OUT/STEM.FORMAT (never through a link), closes it
@@ -26,13 +29,53 @@ DPI = 110
 STYLE = "default"
 FIGURE_WIDTH = 12.0
 
-# Ten colours of tab10 (distinct in colour), then tab20's lighter ones; beyond 20 series the
-# colours repeat but the marker and line style differ (they cycle with other periods).
-PALETTE = [to_hex(c) for c in plt.get_cmap("tab10").colors] + [to_hex(c) for c in plt.get_cmap("tab20").colors[1::2]]
+# One colour per backend, a function of its name alone (never of which other backends a run
+# has), so `files` is the same colour in every chart, every run and the report. The known
+# backends: the iOS caches first (`bench list`'s order), then the policies most often compared,
+# so those drawn together take distinct colours (the first twenty are all distinct). Twenty
+# colours (tab10 without its red, kept for memory warnings, and its gray, kept for offline
+# bounds; then tab20b/tab20's darker and lighter tones) and twelve markers cycle together: every known name has a (colour, marker) pair of its
+# own (the pairs repeat only after lcm(20, 12) = 60 names).
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
+           "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#e7ba52", "#6b6ecf", "#a55194",
+           "#d6616b", "#9edae5", "#98df8a", "#c49c94"]
 MARKERS = "osD^v<>pXh*P"
 LINESTYLES = ["-", "--", "-.", ":"]
+KNOWN_BACKENDS = (
+    "lru", "nscache", "autopurge", "autopurge-o1", "files", "sqlite", "sdwebimage", "kingfisher", "nuke", "pincache",
+    "afnetworking", "foundation-urlcache", "foundation-nscache",
+    "fifo", "clock", "sieve", "s3fifo", "arc", "lfu", "2q", "slru", "wtinylfu", "lirs", "lfuda", "gdsf", "lruk", "mq",
+    "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "random",
+    "randomtwo", "lruprob", "hyperbolic", "lecar", "cacheus", "crlfu", "clockpro", "lhd", "randomlru", "fiforeinsertion",
+    "glcache", "lrb", "3lcache")
+# Offline bounds (and offline policies) are gray and dashed, each its own gray.
+BOUND_LOOKS = {"belady": ("#555555", (0, (5, 2))), "pfoo-l": ("#8c8c8c", (0, (2, 2))), "beladysize": ("#2b2b2b", (0, (6, 2, 1, 2)))}
 BOUND_GRAYS = ["#555555", "#8c8c8c", "#2b2b2b", "#b0b0b0"]
 BOUND_DASHES = [(0, (5, 2)), (0, (2, 2)), (0, (6, 2, 1, 2)), (0, (1, 1))]
+WARNING_COLOR = "#d62728"  # memory warnings: no backend has it
+
+
+def backend_of(label):
+    """The backend a series label names: `nscache[key-hash=cf]`, `sqlite (encoded)`, `lru (mattson)`
+    and `files at 16MiB` are nscache, sqlite, lru and files."""
+    return str(label).split("[")[0].split(" (")[0].split(" at ")[0].strip()
+
+
+def backend_index(backend):
+    """The backend's place in KNOWN_BACKENDS; another name (a tier:A+B, a custom backend, a trace)
+    a place after them from a hash of its name (SHA-256, the same on every machine). O(1)."""
+    if backend in KNOWN_BACKENDS:
+        return KNOWN_BACKENDS.index(backend)
+    import hashlib
+    return len(KNOWN_BACKENDS) + int.from_bytes(hashlib.sha256(backend.encode()).digest()[:4], "big") % 60
+
+
+def backend_color(label):
+    """The colour of the backend a label names, in every chart and in the report."""
+    backend = backend_of(label)
+    if backend in BOUND_LOOKS:
+        return BOUND_LOOKS[backend][0]
+    return PALETTE[backend_index(backend) % len(PALETTE)]
 
 
 def add_arguments(parser):
@@ -70,13 +113,24 @@ def size(width, height):
 
 
 class Series:
-    """One look per series name, the same in every chart: by position in the sorted names."""
+    """One look per series label, the same in every chart and the report: the colour is its
+    backend's (backend_color), the marker its backend's too; variants and cost models of one
+    backend (`lru`, `lru[admission=tinylfu]`, `sqlite (encoded)`) differ by line style. Labels
+    in `bounds` (offline bounds) are gray and dashed. O(n log n) to build, O(1) per look."""
 
     def __init__(self, names, bounds=()):
         self.bounds = set(bounds)
         ordered = sorted(set(names))
         self.online = [n for n in ordered if n not in self.bounds]
         self.offline = [n for n in ordered if n in self.bounds]
+        # Each label's rank among the labels of its backend: its line style.
+        self.rank = {}
+        for group in (self.online, self.offline):
+            seen = {}
+            for name in group:
+                backend = backend_of(name)
+                self.rank[name] = seen.get(backend, 0)
+                seen[backend] = self.rank[name] + 1
 
     def resolve(self, name):
         """`name`, or the series it is drawn as elsewhere: an experiment's `sqlite` is the run's
@@ -87,13 +141,15 @@ class Series:
 
     def look(self, name):
         name = self.resolve(name)
+        backend = backend_of(name)
+        rank = self.rank.get(name, 0)
         if name in self.offline:
-            index = self.offline.index(name)
-            return {"color": BOUND_GRAYS[index % len(BOUND_GRAYS)], "marker": None,
-                    "linestyle": BOUND_DASHES[index % len(BOUND_DASHES)]}
-        index = self.online.index(name) if name in self.online else len(self.online)
-        return {"color": PALETTE[index % len(PALETTE)], "marker": MARKERS[index % len(MARKERS)],
-                "linestyle": LINESTYLES[(index // len(MARKERS)) % len(LINESTYLES)] if STYLE != "paper" else LINESTYLES[index % len(LINESTYLES)]}
+            color, dash = BOUND_LOOKS.get(backend, (BOUND_GRAYS[backend_index(backend) % len(BOUND_GRAYS)], BOUND_DASHES[0]))
+            return {"color": color, "marker": None, "linestyle": dash if rank == 0 else BOUND_DASHES[rank % len(BOUND_DASHES)]}
+        index = backend_index(backend)
+        # Paper (grayscale): neighbours in the registry differ in line style as well as marker.
+        style = LINESTYLES[(index + rank) % len(LINESTYLES)] if STYLE == "paper" else LINESTYLES[rank % len(LINESTYLES)]
+        return {"color": backend_color(backend), "marker": MARKERS[index % len(MARKERS)], "linestyle": style}
 
     def color(self, name):
         return self.look(name)["color"]

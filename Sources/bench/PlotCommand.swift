@@ -18,7 +18,7 @@ struct PlotCommand: ParsableCommand {
               bench plot results.csv --timeline timeline.csv --out charts
               bench plot mrc.csv sweep.csv --out charts
               bench plot sweep.csv --format pdf --style paper \\
-                  --only lru,sieve,belady --out charts
+                  --only lru,sieve,belady --ylim 0.5:0.9 --out charts
             """)
 
     @Argument(help: ArgumentHelp("CSV files written by bench (results, mrc, experiments).", valueName: "csv"))
@@ -42,9 +42,12 @@ struct PlotCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only these series: backends, policies or labels, comma-separated (an unknown one lists those the inputs have).", valueName: "names"))
     var only: String?
 
+    @Option(name: .long, help: ArgumentHelp("The ratio charts' y-limits (mrc, hit_ratio, miss_ratio_time), e.g. 0.5:0.9; default fitted to the data with --style paper, else 0:1.", valueName: "low:high"))
+    var ylim: String?
+
     func run() throws {
         try reportingErrors {
-            let look = PlotCharts.Look(format: format, dpi: dpi, style: style, only: only.map { [$0] })
+            let look = PlotCharts.Look(format: format, dpi: dpi, style: style, only: only.map { [$0] }, ylim: ylim)
             let outcome = try PlotCharts.draw(inputs: inputs, timeline: timeline, out: out, look: look)
             for reason in outcome.skipped { FileDescriptorOutput.write("bench: note: skipped \(reason)\n", to: 2) }
             try StandardOutput.write(outcome.written.map { $0 + "\n" }.joined())

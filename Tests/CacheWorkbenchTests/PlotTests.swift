@@ -90,7 +90,7 @@ struct PlotTests {
         #expect(badFormat.status == 2 && badFormat.err == "bench: error: --format jpg: not a chart format; use png, pdf, svg\n")
     }
 
-    @Test("one colour per series in every chart (sorted names: fifo, lru get tab10's first two; belady, an offline bound, gray); --only keeps the named series; an unknown name lists those the inputs have")
+    @Test("one colour per series in every chart (its backend's, from the name: lru blue #1f77b4, fifo gold #e7ba52; belady, an offline bound, gray); --only keeps the named series; an unknown name lists those the inputs have")
     func colorsAndOnly() throws {
         try #require(FileManager.default.isExecutableFile(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "run scripts/bootstrap --python: it makes .venv with matplotlib")
         let folder = TemporaryFolder()
@@ -98,19 +98,19 @@ struct PlotTests {
         let out = folder.path + "/svg"
         let plot = try bench(["plot"] + inputs + ["--format", "svg", "--out", out])
         #expect(plot.status == 0, "\(plot.err)")
-        // Hand-made: online series sorted (fifo, lru) take tab10's #1f77b4, #ff7f0e; the bound takes the first gray.
+        // From plot_style's table (docs/plot.md): lru is the 1st known backend (#1f77b4), fifo the 14th (#e7ba52); belady's gray is its own.
         let colors = try JSONSerialization.jsonObject(with: try #require(FileManager.default.contents(atPath: out + "/plot_colors.json"))) as? [String: String]
-        #expect(colors == ["fifo": "#1f77b4", "lru": "#ff7f0e", "belady": "#555555"])
+        #expect(colors == ["fifo": "#e7ba52", "lru": "#1f77b4", "belady": "#555555"])
         for chart in ["mrc.svg", "hit_ratio.svg", "miss_ratio_time.svg"] {
             let text = String(decoding: try #require(FileManager.default.contents(atPath: out + "/" + chart)), as: UTF8.self)
-            for color in ["#1f77b4", "#ff7f0e", "#555555"] { #expect(text.contains(color), "\(chart) draws \(color)") }
+            for color in ["#1f77b4", "#e7ba52", "#555555"] { #expect(text.contains(color), "\(chart) draws \(color)") }
         }
         let only = try bench(["plot"] + inputs + ["--only", "lru,belady", "--format", "svg", "--out", folder.path + "/only"])
         #expect(only.status == 0, "\(only.err)")
         let kept = try JSONSerialization.jsonObject(with: try #require(FileManager.default.contents(atPath: folder.path + "/only/plot_colors.json"))) as? [String: String]
         #expect(kept == ["lru": "#1f77b4", "belady": "#555555"])
         let mrc = String(decoding: try #require(FileManager.default.contents(atPath: folder.path + "/only/mrc.svg")), as: UTF8.self)
-        #expect(!mrc.contains("#ff7f0e"), "fifo is not drawn")
+        #expect(!mrc.contains("#e7ba52"), "fifo is not drawn")
         let unknown = try bench(["plot"] + inputs + ["--only", "lru,nope", "--out", folder.path + "/bad"])
         #expect(unknown.status == 2 && unknown.err == "bench: error: --only: no series named nope in the inputs; they have: belady, fifo, lru\n")
     }
@@ -130,5 +130,175 @@ struct PlotTests {
         #expect(only.status == 0, "\(only.err)")
         let kept = try JSONSerialization.jsonObject(with: try #require(FileManager.default.contents(atPath: folder.path + "/only/plot_colors.json"))) as? [String: String]
         #expect(Set(kept?.keys ?? [:].keys) == ["s3fifo (replay)"])
+    }
+
+    // MARK: issue 43 §5: charts that show every row
+
+    /// scripts/plot.py run as bench runs it (a new staging folder), with `--record=drawn.json`:
+    /// → (status, err, what each chart drew and left out, the colours, the folder drawn into).
+    static func recorded(_ inputs: [String], timeline: String? = nil, options: [String] = [], in folder: TemporaryFolder) throws
+        -> (status: Int32, err: String, drawn: [String: [String: Any]], colors: [String: String], staging: String) {
+        try Trust2ReportTests.requirePython()
+        let staging = folder.path + "/staging-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        let arguments = [Trust2ReportTests.scripts + "/plot.py", "--out=\(staging)", "--record=drawn.json", "--bounds=belady,beladysize,pfoo-l"]
+            + (timeline.map { ["--timeline=\($0)"] } ?? []) + options + ["--"] + inputs
+        let run = try Trust2ReportTests.within(180, Trust2ReportTests.python, arguments, environment: ["CWB_STAGING": staging])
+        let drawn = (FileManager.default.contents(atPath: staging + "/drawn.json")).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: [String: Any]] } ?? [:]
+        let colors = (FileManager.default.contents(atPath: staging + "/plot_colors.json")).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: String] } ?? [:]
+        return (run.status, run.err, drawn, colors, staging)
+    }
+
+    static let mib16 = 16 * 1_048_576, mib64 = 64 * 1_048_576
+
+    /// The issue's 14 rows: lru (encoded), nscache and autopurge (pixels), the two-tier presets
+    /// sdwebimage and kingfisher (pixels; memory and disk hits, a disk write amplification),
+    /// files and sqlite (encoded, disk) at 16 and 64 MiB, every row timed.
+    static func fourteenRows() -> [[String: String]] {
+        let kinds: [(String, String, [String: String])] = [
+            ("lru", "encoded", [:]), ("nscache", "pixels", [:]), ("autopurge", "pixels", [:]),
+            ("sdwebimage", "pixels", ["memory_hits": "17", "disk_hits": "873", "write_amplification": "1.0", "space_amplification": "1.01"]),
+            ("kingfisher", "pixels", ["memory_hits": "17", "disk_hits": "873", "write_amplification": "1.0", "space_amplification": "1.01"]),
+            ("files", "encoded", ["write_amplification": "1.0", "space_amplification": "1.01"]),
+            ("sqlite", "encoded", ["write_amplification": "1.2", "space_amplification": "1.02"])]
+        var rows: [[String: String]] = []
+        for capacity in [mib16, mib64] {
+            for (index, (backend, model, more)) in kinds.enumerated() {
+                let hits = backend.hasPrefix("sdweb") || backend == "kingfisher" ? 890 : 100 + 50 * index + (capacity == mib64 ? 200 : 0)
+                rows.append(ReadingTests.row(backend, capacity, requests: 1000, hits: hits, evictions: 5,
+                                             more.merging(["cost_model": model, "get_hit_p50_ns": "\(300 + index)", "get_hit_p99_ns": "\(900 + index)"]) { $1 }))
+            }
+        }
+        return rows
+    }
+
+    /// A timeline of the 14 runs (run_id = ReadingTests.row's `backend-capacity`), three windows
+    /// each; sdwebimage and kingfisher answer alike, so their lines coincide.
+    static func fourteenTimeline(in folder: TemporaryFolder) -> String {
+        var text = "run_id,backend,capacity_bytes,request_index,accounted_bytes,allocated_bytes,rss_bytes,window_hit_ratio,memory_warning\n"
+        for capacity in [mib16, mib64] {
+            for (index, backend) in ["lru", "nscache", "autopurge", "sdwebimage", "kingfisher", "files", "sqlite"].enumerated() {
+                for window in 1...3 {
+                    let ratio = backend == "sdwebimage" || backend == "kingfisher" ? 0.3 * Double(window) : 0.05 * Double(index + window)
+                    text += "\(backend)-\(capacity),\(backend),\(capacity),\(100 * window),\(1000 * window),\(1100 * window),,\(ratio),0\n"
+                }
+            }
+        }
+        return folder.file("timeline14.csv", text)
+    }
+
+    static func strings(_ value: Any?) -> [String] { value as? [String] ?? [] }
+
+    /// JSON numbers as Doubles (JSONSerialization may give an integral one as an Int).
+    static func numbers(_ value: Any?) -> [Double] {
+        (value as? [Any] ?? []).compactMap { ($0 as? Double) ?? ($0 as? Int).map(Double.init) }
+    }
+
+    @Test("43 §5: on the issue's 14 rows every chart draws every row: latency 14 of 14 (one panel per capacity), disk 8 of 8 (both capacities), hit_ratio 14 in four panels (two-tier presets apart from memory caches, one cost model each), memory and miss_ratio_time 14 runs; nothing left out; the coinciding kingfisher lines are said so")
+    func everyRowDrawn() throws {
+        let folder = TemporaryFolder()
+        let csv = ReadingTests.csv(Self.fourteenRows(), extra: ["get_hit_p50_ns", "get_hit_p99_ns", "space_amplification"], in: folder)
+        let run = try Self.recorded([csv], timeline: Self.fourteenTimeline(in: folder), in: folder)
+        #expect(run.status == 0, "\(run.err)")
+        // Hand counts: 7 backends × 2 capacities; disk rows are those with a write amplification (4 backends × 2).
+        #expect(Self.strings(run.drawn["latency"]?["drawn"]).count == 14)
+        #expect((run.drawn["latency"]?["panels"] as? [String: [String]])?.mapValues(\.count) == ["at 16MiB": 7, "at 64MiB": 7])
+        #expect(Self.strings(run.drawn["disk"]?["drawn"]) == ["files (encoded) at 16MiB", "kingfisher (pixels) at 16MiB", "sdwebimage (pixels) at 16MiB",
+                                                              "sqlite (encoded) at 16MiB", "files (encoded) at 64MiB", "kingfisher (pixels) at 64MiB",
+                                                              "sdwebimage (pixels) at 64MiB", "sqlite (encoded) at 64MiB"])
+        let panels = (run.drawn["hit_ratio"]?["panels"] as? [String: [String]]) ?? [:]
+        #expect(panels.mapValues(\.count) == ["memory caches (encoded cost)": 2, "memory caches (pixels cost)": 4,
+                                              "two-tier caches (pixels cost)": 4, "disk caches (encoded cost)": 4])
+        #expect(Set(panels["two-tier caches (pixels cost)"] ?? []) == ["sdwebimage (pixels) at 16MiB", "kingfisher (pixels) at 16MiB",
+                                                                       "sdwebimage (pixels) at 64MiB", "kingfisher (pixels) at 64MiB"])
+        #expect(Self.strings(run.drawn["memory"]?["drawn"]).count == 14)
+        #expect(Self.strings(run.drawn["miss_ratio_time"]?["drawn"]).count == 14)
+        #expect((run.drawn["miss_ratio_time"]?["panels"] as? [String: [String]])?.mapValues(\.count) == ["at 16MiB": 7, "at 64MiB": 7])
+        #expect(Self.strings(run.drawn["miss_ratio_time"]?["coincide"]) == ["kingfisher at 16MiB = sdwebimage at 16MiB", "kingfisher at 64MiB = sdwebimage at 64MiB"])
+        for chart in ["latency", "disk", "hit_ratio", "memory", "miss_ratio_time", "mrc"] {
+            #expect(Self.strings(run.drawn[chart]?["left_out"]).isEmpty, "\(chart): \(run.drawn[chart] ?? [:])")
+        }
+        #expect(!run.err.contains("skipped"), "\(run.err)")
+    }
+
+    @Test("43 §5: a part left out is named with the reason, in the record and as a skipped line: a row without timing (latency), a repeated backend and capacity (disk)")
+    func leftOutNamed() throws {
+        let folder = TemporaryFolder()
+        var rows = Self.fourteenRows()
+        rows.append(ReadingTests.row("lru", 256 * 1_048_576, requests: 1000, hits: 500, evictions: 5, ["cost_model": "encoded", "run_id": "untimed"]))
+        rows.append(rows[5].merging(["run_id": "again", "trace": "u.har"]) { $1 })  // files at 16 MiB once more, another trace
+        let csv = ReadingTests.csv(rows, extra: ["get_hit_p50_ns", "get_hit_p99_ns", "space_amplification"], in: folder)
+        let run = try Self.recorded([csv], in: folder)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(Self.strings(run.drawn["latency"]?["left_out"]).contains("1 row without timing: lru (encoded) at 256MiB"), "\(run.drawn["latency"] ?? [:])")
+        #expect(Self.strings(run.drawn["latency"]?["drawn"]).count == 14)
+        #expect(run.err.contains("plot: skipped latency.png: 1 row without timing: lru (encoded) at 256MiB\n"), "\(run.err)")
+        #expect(Self.strings(run.drawn["disk"]?["left_out"]) == ["1 row repeating a backend and capacity already drawn (another trace or a repeat)"])
+        #expect(Self.strings(run.drawn["disk"]?["drawn"]).count == 8)
+    }
+
+    @Test("43 §5: one colour per backend from its name alone: the same in plot_colors.json whatever other backends a run has, in every chart's SVG and in the report's table")
+    func oneColourPerBackend() throws {
+        let folder = TemporaryFolder()
+        let csv = ReadingTests.csv(Self.fourteenRows(), extra: ["get_hit_p50_ns", "get_hit_p99_ns", "space_amplification"], in: folder)
+        // plot_style's table (docs/plot.md): lru, nscache, autopurge, autopurge-o1, files, sqlite, sdwebimage, kingfisher take the palette in order.
+        let expected = ["lru (encoded)": "#1f77b4", "nscache (pixels)": "#ff7f0e", "autopurge (pixels)": "#2ca02c", "files (encoded)": "#8c564b",
+                        "sqlite (encoded)": "#e377c2", "sdwebimage (pixels)": "#bcbd22", "kingfisher (pixels)": "#17becf"]
+        let all = try Self.recorded([csv], options: ["--format=svg"], in: folder)
+        #expect(all.status == 0 && all.colors == expected, "\(all.err) \(all.colors)")
+        // Each chart draws its rows in those colours: every backend in latency and hit_ratio, the disk rows in disk.
+        let disk: Set = ["files (encoded)", "sqlite (encoded)", "sdwebimage (pixels)", "kingfisher (pixels)"]
+        for (chart, labels) in [("latency.svg", Set(expected.keys)), ("hit_ratio.svg", Set(expected.keys)), ("disk.svg", disk)] {
+            let text = String(decoding: try #require(FileManager.default.contents(atPath: all.staging + "/" + chart)), as: UTF8.self)
+            for label in labels { #expect(text.contains(expected[label] ?? "?"), "\(chart) draws \(label)") }
+        }
+        // Two of them alone (one cost model, so no suffix): the same colours, not the first two of a palette.
+        let two = ReadingTests.csv([ReadingTests.row("files", Self.mib16, requests: 10, hits: 5, evictions: 1, ["write_amplification": "1.0"]),
+                                    ReadingTests.row("kingfisher", Self.mib16, requests: 10, hits: 6, evictions: 1, ["memory_hits": "1", "disk_hits": "5", "write_amplification": "1.0"])],
+                                   in: folder, name: "two.csv")
+        let pair = try Self.recorded([two], in: folder)
+        #expect(pair.status == 0 && pair.colors == ["files": "#8c564b", "kingfisher": "#17becf"], "\(pair.err) \(pair.colors)")
+        // The report's table: each backend's name after a square of its colour.
+        let page = try ReadingTests.page([csv], in: folder)
+        for (label, color) in expected {
+            #expect(page.contains("<span class='swatch' style='background:\(color)'></span>\(label)</td>"), "\(label)")
+        }
+    }
+
+    /// A sweep whose miss ratios lie in 0.56…0.86: lru, fifo, belady, pfoo-l at 1, 4 and 16 KiB over 100 requests.
+    static func paperSweep(in folder: TemporaryFolder, objects: Bool = false) -> String {
+        let hits = ["lru": [40, 30, 20], "fifo": [35, 25, 14], "belady": [42, 32, 22], "pfoo-l": [44, 34, 24]]
+        var rows: [[String: String]] = []
+        for (backend, counts) in hits.sorted(by: { $0.key < $1.key }) {
+            for (capacity, count) in zip([1024, 4096, 16384], counts.reversed()) {
+                rows.append(ReadingTests.row(backend, capacity, requests: 100, hits: count, evictions: 1, ["ignore_obj_size": objects ? "yes" : "no", "run_id": "\(backend)-\(capacity)"]))
+            }
+        }
+        return ReadingTests.csv(rows, in: folder, name: objects ? "objects.csv" : "sweep.csv")
+    }
+
+    @Test("43 §5: --style paper fits the y-limits to the data (0.56…0.86 with 5% of the range beyond: 0.545…0.875), has no title, and names belady no bound with sizes (a bound under --ignore-obj-size); --ylim sets them and counts what it cuts off; a bad --ylim is one line, exit 2")
+    func paperLimits() throws {
+        let folder = TemporaryFolder()
+        let sweep = Self.paperSweep(in: folder)
+        let paper = try Self.recorded([sweep], options: ["--style=paper"], in: folder)
+        #expect(paper.status == 0, "\(paper.err)")
+        let limits = Self.numbers(paper.drawn["mrc"]?["ylim"])
+        #expect(limits.count == 2 && abs(limits[0] - 0.545) < 1e-9 && abs(limits[1] - 0.875) < 1e-9, "\(limits)")
+        #expect(paper.drawn["mrc"]?["title"] as? String == "")
+        let legend = Self.strings(paper.drawn["mrc"]?["legend"])
+        #expect(legend.contains("belady (offline, no bound with sizes)") && legend.contains("pfoo-l (offline bound)") && !legend.contains("belady (offline bound)"), "\(legend)")
+        let plain = try Self.recorded([sweep], in: folder)
+        #expect(Self.numbers(plain.drawn["mrc"]?["ylim"]) == [0, 1.02] && plain.drawn["mrc"]?["title"] as? String == "Miss-ratio curves: t.har")
+        let objects = try Self.recorded([Self.paperSweep(in: folder, objects: true)], options: ["--style=paper"], in: folder)
+        #expect(Self.strings(objects.drawn["mrc"]?["legend"]).contains("belady (offline bound)"), "\(objects.drawn["mrc"] ?? [:])")
+        // --ylim 0.6:0.9: belady's 0.58 and pfoo-l's 0.56, object and byte panels: 4 of 24 values below.
+        let cut = try Self.recorded([sweep], options: ["--style=paper", "--ylim=0.6:0.9"], in: folder)
+        #expect(Self.numbers(cut.drawn["mrc"]?["ylim"]) == [0.6, 0.9])
+        #expect(Self.strings(cut.drawn["mrc"]?["left_out"]) == ["4 of 24 values outside the y-limits 0.6…0.9 (--ylim), cut off at the axis"])
+        let bad = try Self.recorded([sweep], options: ["--ylim=0.9:0.5"], in: folder)
+        #expect(bad.status == 2 && bad.err == "plot: error: --ylim 0.9:0.5: not LOW:HIGH with 0 ≤ LOW < HIGH ≤ 1 (a ratio's y-limits, e.g. 0.5:0.9)\n", "\(bad.err)")
+        let viaBench = try bench(["plot", sweep, "--ylim", "1:2", "--out", folder.path + "/charts"])
+        #expect(viaBench.status == 2 && viaBench.err == "bench: error: --ylim 1:2: not LOW:HIGH with 0 ≤ LOW < HIGH ≤ 1 (a ratio's y-limits, e.g. 0.5:0.9)\n", "\(viaBench.err)")
     }
 }

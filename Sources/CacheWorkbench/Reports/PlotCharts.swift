@@ -28,11 +28,14 @@ public enum PlotCharts {
         public var dpi: Int?
         public var style = "default"
         public var only: [String]?
-        public init(format: String = "png", dpi: Int? = nil, style: String = "default", only: [String]? = nil) {
+        /// `LOW:HIGH` for the ratio charts' y axis, checked by plot.py (one line, exit 2); nil: fitted in the paper style.
+        public var ylim: String?
+        public init(format: String = "png", dpi: Int? = nil, style: String = "default", only: [String]? = nil, ylim: String? = nil) {
             self.format = format
             self.dpi = dpi
             self.style = style
             self.only = only
+            self.ylim = ylim
         }
 
         /// plot.py's options; the offline bounds come from the registry.
@@ -44,6 +47,7 @@ public enum PlotCharts {
             }
             var options = ["--format=" + format, "--style=" + style, "--bounds=" + BackendRegistry.offlineBoundNames.joined(separator: ",")]
             if let dpi { options.append("--dpi=\(dpi)") }
+            if let ylim { options.append("--ylim=" + ylim) }
             if let only {
                 // Split as a --backend list is (labels keep their brackets whole).
                 let names = only.flatMap(BackendListText.items).filter { !$0.isEmpty }
