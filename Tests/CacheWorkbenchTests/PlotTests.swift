@@ -216,7 +216,8 @@ struct PlotTests {
         #expect((run.drawn["miss_ratio_time"]?["panels"] as? [String: [String]])?.mapValues(\.count) == ["at 16MiB": 7, "at 64MiB": 7])
         #expect(Self.strings(run.drawn["miss_ratio_time"]?["coincide"]) == ["kingfisher at 16MiB = sdwebimage at 16MiB", "kingfisher at 64MiB = sdwebimage at 64MiB"])
         for chart in ["latency", "disk", "hit_ratio", "memory", "miss_ratio_time", "mrc"] {
-            #expect(Self.strings(run.drawn[chart]?["left_out"]).isEmpty, "\(chart): \(run.drawn[chart] ?? [:])")
+            let leftOut = Self.strings(run.drawn[chart]?["left_out"])
+            #expect(leftOut.isEmpty, "\(chart): \(run.drawn[chart] ?? [:])")
         }
         #expect(!run.err.contains("skipped"), "\(run.err)")
     }
@@ -230,7 +231,8 @@ struct PlotTests {
         let csv = ReadingTests.csv(rows, extra: ["get_hit_p50_ns", "get_hit_p99_ns", "space_amplification"], in: folder)
         let run = try Self.recorded([csv], in: folder)
         #expect(run.status == 0, "\(run.err)")
-        #expect(Self.strings(run.drawn["latency"]?["left_out"]).contains("1 row without timing: lru (encoded) at 256MiB"), "\(run.drawn["latency"] ?? [:])")
+        let latencyLeftOut = Self.strings(run.drawn["latency"]?["left_out"])
+        #expect(latencyLeftOut.contains("1 row without timing: lru (encoded) at 256MiB"), "\(run.drawn["latency"] ?? [:])")
         #expect(Self.strings(run.drawn["latency"]?["drawn"]).count == 14)
         #expect(run.err.contains("plot: skipped latency.png: 1 row without timing: lru (encoded) at 256MiB\n"), "\(run.err)")
         #expect(Self.strings(run.drawn["disk"]?["left_out"]) == ["1 row repeating a backend and capacity already drawn (another trace or a repeat)"])
@@ -291,7 +293,8 @@ struct PlotTests {
         let plain = try Self.recorded([sweep], in: folder)
         #expect(Self.numbers(plain.drawn["mrc"]?["ylim"]) == [0, 1.02] && plain.drawn["mrc"]?["title"] as? String == "Miss-ratio curves: t.har")
         let objects = try Self.recorded([Self.paperSweep(in: folder, objects: true)], options: ["--style=paper"], in: folder)
-        #expect(Self.strings(objects.drawn["mrc"]?["legend"]).contains("belady (offline bound)"), "\(objects.drawn["mrc"] ?? [:])")
+        let objectLegend = Self.strings(objects.drawn["mrc"]?["legend"])
+        #expect(objectLegend.contains("belady (offline bound)"), "\(objects.drawn["mrc"] ?? [:])")
         // --ylim 0.6:0.9: belady's 0.58 and pfoo-l's 0.56, object and byte panels: 4 of 24 values below.
         let cut = try Self.recorded([sweep], options: ["--style=paper", "--ylim=0.6:0.9"], in: folder)
         #expect(Self.numbers(cut.drawn["mrc"]?["ylim"]) == [0.6, 0.9])
