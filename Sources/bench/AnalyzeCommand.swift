@@ -42,6 +42,7 @@ struct AnalyzeCommand: ParsableCommand {
             // Outputs are checked before the trace is read (a FIFO in DIR would block the write).
             if let csv { try OutputFolder.check(csv, option: "--csv", names: TraceAnalysis.csvFileNames) }
             if let json { try OutputFile.check(outputs: [("--json", json)], inputs: [file]) }
+            try reading.writeReadingNotes(path: file, runs: .asVisits(how: "bench analyze takes them"))
             let analysis = try TraceAnalysis.compute(trace, window: window, scanLength: scanLength, decayWarmup: decayWarmup)
             if let csv { try analysis.writeCSV(folder: csv, trace: file) }
             if let json { try OutputFile.write(analysis.json(trace: file), to: json) }

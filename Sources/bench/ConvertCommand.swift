@@ -39,7 +39,7 @@ struct ConvertCommand: ParsableCommand {
             try OutputFile.check(outputs: [("output", output)], inputs: [input])
             let lock = try OutputLock.claim([output])  // a second writer of the same file is refused
             defer { withExtendedLifetime(lock) {} }
-            try reading.writeReadingNotes(path: input)
+            try reading.writeReadingNotes(path: input, runs: .asVisits(how: "bench convert writes them as one stream, and a replay of it takes them"))
             let written = try TraceConversion.convert(trace, to: output, as: target)
             let summary = "\(input) → \(output) (\(target.rawValue)): \(written.requests) requests" + (written.skipped > 0 ? ", \(written.skipped) malformed rows skipped" : "")
                 + written.losses.phrases.map { ", " + $0 }.joined() + "\n"

@@ -87,7 +87,7 @@ struct MRCCommand: ParsableCommand {
             arguments.csv = csv
             arguments.jobs = jobs
             let outcome = try MissRatioCurveRun(arguments).execute(progress: ProgressLine())
-            try reading.writeReadingNotes(path: trace)
+            try reading.writeReadingNotes(path: trace, runs: .asVisits(how: "bench mrc replays them"))
             for note in outcome.notes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
             try StandardOutput.writeTable(outcome.table, besides: [csv])
         }

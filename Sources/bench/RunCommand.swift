@@ -39,7 +39,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let outcome = try RunSetup(replay.setupArguments()).execute(progress: ProgressLine())
-            try replay.reading.writeReadingNotes(path: replay.trace)
+            try replay.reading.writeReadingNotes(path: replay.trace, runs: .honoured(httpMode: replay.mode.lowercased() == "http"))
             for note in outcome.fallbackNotes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
             try StandardOutput.writeTable(outcome.table, besides: [replay.csv, replay.json, replay.timeline, replay.disagreements])
             if outcome.anyFailed { throw ExitCode(1) }

@@ -109,7 +109,7 @@ struct SweepCommand: ParsableCommand {
                 throw WorkbenchError("--shard runs a shard of a plan: add --plan FILE")
             }
             let outcome = try SweepRun(arguments).execute(progress: ProgressLine())
-            if plan == nil { try replay.reading.writeReadingNotes(path: replay.trace) }  // a plan's run reads the plan's trace
+            if plan == nil { try replay.reading.writeReadingNotes(path: replay.trace, runs: .honoured(httpMode: replay.mode.lowercased() == "http")) }  // a plan's run reads the plan's trace
             for note in outcome.notes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
             try StandardOutput.writeTable(outcome.table, besides: [replay.csv, replay.json, replay.timeline])
             if outcome.anyFailed { throw ExitCode(1) }

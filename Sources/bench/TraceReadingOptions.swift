@@ -30,6 +30,9 @@ struct TraceReadingOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("har: which WebPageTest views to replay, first | repeat | all (default first: a repeat view lacks the browser's cache hits).", valueName: "view"))
     var harView: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("har: independent runs (WebPageTest _run, browsertime iterations) in run and sweep: `cold` replays each from an empty cache and gives the mean over runs (default with two or more runs); `visits` replays them into one cache as successive visits of one user.", valueName: "cold|visits"))
+    var harRuns: String?
+
     @Flag(name: .long, help: "Skip malformed trace rows and report how many, instead of stopping at the first.")
     var skipBad = false
 
@@ -38,7 +41,7 @@ struct TraceReadingOptions: ParsableArguments {
 
     var formatOptions: [String: String] {
         [
-            "columns": columns, "header": header, "delimiter": delimiter, "status": status, "har-pages": harPages, "har-view": harView,
+            "columns": columns, "header": header, "delimiter": delimiter, "status": status, "har-pages": harPages, "har-view": harView, "har-runs": harRuns,
             "drop-query": dropQuery ? "on" : nil, LineLengthLimit.optionName: maxLineBytes, "images-only": imagesOnly ? "on" : nil,
         ].compactMapValues { $0 }
     }
@@ -47,9 +50,9 @@ struct TraceReadingOptions: ParsableArguments {
 extension TraceReadingOptions {
     /// Prints what the replay must say about how `path` was read (a HAR's repeat views and
     /// moved runs) as `bench: note:` lines on stderr.
-    func writeReadingNotes(path: String?) throws {
+    func writeReadingNotes(path: String?, runs: RunsReplay = .notReplayed) throws {
         guard let path else { return }
         let trace = try TraceFile(path: path, format: format.map(TraceFormat.named), skipBadRows: skipBad, formatOptions: formatOptions)
-        for note in try trace.readingNotes() { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
+        for note in try trace.readingNotes(runs: runs) { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
     }
 }

@@ -86,10 +86,14 @@ struct HARSessionTests {
     func replayBothWays() throws {
         let folder = TemporaryFolder()
         let path = folder.file("t.har", overlapping.json)
-        // (options, hits, requests): aabb → a, b hit; abab → none; aaadbb → a, a, b; ababad → none.
+        // (options, hits, requests), the runs as visits of one cache: aabb → a, b hit; abab →
+        // none; aaadbb → a, a, b; ababad → none. Cold (the default), each run from an empty
+        // cache: aa | bb → a, b; aaad | bb → a, a, b (no hit crossed a run boundary here).
+        let visits = ["--har-runs", "visits"]
         let cases: [([String], Int, Int)] = [
-            ([], 2, 4), (["--har-pages", "as-recorded"], 0, 4),
-            (["--har-view", "all"], 3, 6), (["--har-view", "all", "--har-pages", "as-recorded"], 0, 6),
+            (visits, 2, 4), (visits + ["--har-pages", "as-recorded"], 0, 4),
+            (visits + ["--har-view", "all"], 3, 6), (visits + ["--har-view", "all", "--har-pages", "as-recorded"], 0, 6),
+            ([], 2, 4), (["--har-view", "all"], 3, 6),
         ]
         for (options, hits, requests) in cases {
             let csv = folder.path + "/out.csv"
@@ -105,6 +109,9 @@ struct HARSessionTests {
             #expect(result.status == 0, "\(command): \(result.err)")
             #expect(result.err.contains("bench: note: this HAR holds 1 repeat view"), "\(command): \(result.err)")
         }
+        // Interleaved by start time, the runs have no boundary to empty a cache at.
+        let interleaved = try bench(["run", "--trace", path, "--backend", "lru", "--har-pages", "as-recorded"])
+        #expect(interleaved.status == 2 && interleaved.err.contains("--har-runs cold: --har-pages as-recorded interleaves overlapping runs"))
         let bad = try bench(["run", "--trace", path, "--backend", "lru", "--har-view", "sideways"])
         #expect(bad.status == 2)
         #expect(bad.err == "bench: error: --har-view must be one of first, repeat, all, not 'sideways'\n")

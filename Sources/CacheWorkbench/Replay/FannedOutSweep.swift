@@ -34,6 +34,7 @@ struct FannedOutSweep {
             && !backend.storesBytes && !(options.materialize && backend.holdsPayloads)
             && !BackendRegistry.optInNames.contains(backend.name)  // learned policies run a process each
             && !backend.needsWholeReplay
+            && plan.coldRuns == nil  // each run of a cold point is a replay of its own
     }
 
     /// One point being fed: its backend, its replay and the time spent feeding it.

@@ -48,6 +48,9 @@ public struct ReplayOptions: Sendable {
     /// Seed for the replay's own randomness (the download-time model's latencies); a
     /// `RunPlan` sets its own seed here.
     public var seed: UInt64 = 1
+    /// Keep the latency histograms in the tally (`ReplayTally.latencyRecorders`), for runs
+    /// replayed apart and combined (`ColdRuns`).
+    var keepsLatencyRecorders = false
     /// Called about four times a second while a replay runs.
     public var progress: (@Sendable (ReplayProgress) -> Void)?
 

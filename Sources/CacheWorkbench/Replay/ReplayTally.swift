@@ -72,6 +72,18 @@ public struct ReplayTally: Sendable {
     public var httpRules: String?
     /// Set when the backend failed mid-run; the counts then cover the requests before it.
     public var failure: String?
+    /// `--har-runs cold` (`ColdRuns`): each run's own counts, in run order; nil for a replay
+    /// of the trace as one.
+    public var runs: [RunFigures]?
+    /// The latency histograms behind `get`, `getHit`, `getMiss` and `set` (timed replays), so
+    /// runs replayed apart give one histogram (`ColdRuns`); dropped from a finished row.
+    var latencyRecorders: LatencyRecorders?
+
+    struct LatencyRecorders: Sendable {
+        var getHit: LatencyRecorder
+        var getMiss: LatencyRecorder
+        var set: LatencyRecorder
+    }
 
     public init() {}
 

@@ -104,9 +104,11 @@ struct ReplaySession<Backend: CacheBackend> {
     var keysInPlace: ((inout ReplayLoop<Backend>, UnsafeBufferPointer<Request>) -> Void)?
     /// The same loop over key records (`feedKeys`); nil for other backends.
     var keyRecordsInPlace: ((inout ReplayLoop<Backend>, UnsafeBufferPointer<KeyRecord>) -> Void)?
+    let keepsLatencyRecorders: Bool
 
     init(backend: Backend, capacity: Int, options: ReplayOptions) {
         loop = ReplayLoop(backend: backend, capacity: capacity, options: options)
+        keepsLatencyRecorders = options.keepsLatencyRecorders
         let opening = backend.facts
         loop.tally.openingEntries = opening.entries
         loop.tally.openingBytes = opening.accountedBytes
@@ -182,6 +184,7 @@ struct ReplaySession<Backend: CacheBackend> {
         tally.getHit = loop.getHitLatency.summary
         tally.getMiss = loop.getMissLatency.summary
         tally.set = loop.setLatency.summary
+        if loop.timing && keepsLatencyRecorders { tally.latencyRecorders = .init(getHit: loop.getHitLatency, getMiss: loop.getMissLatency, set: loop.setLatency) }
         tally.finalFacts = backend.facts
         tally.finalDetails = backend.details
         if let tiers = tally.finalDetails.tiers {

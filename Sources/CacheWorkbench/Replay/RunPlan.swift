@@ -40,6 +40,13 @@ public struct RunPlan: Sendable {
     public var defaultCapacityRule: String?
     /// `--device`, recorded in every row.
     public var device: DeviceClass?
+    /// `--har-runs cold` (`HARRunSplit`): each run's requests as positions in the trace, each
+    /// run replayed from a fresh backend and the row combined over them (`ColdRuns`); nil
+    /// replays the trace whole.
+    public var coldRuns: [Range<Int>]?
+    /// A HAR with two or more runs: how they are replayed (`--har-runs`), for every row; nil
+    /// for any other trace.
+    public var harRuns: HARRunSplit?
 
     /// The capacities `backend` runs at: its preset's device limit, else `capacities`.
     public func capacities(for backend: BackendKind) -> [Capacity] {
@@ -85,6 +92,7 @@ public struct RunPlan: Sendable {
         if options.operations { try Self.checkOperations(trace) }
         // Offline policies read the future: one pass for every request's next access.
         let nextAccess = backends.contains(where: \.needsFuture) ? try NextAccess.compute(trace) : nil
+        let runTraces = try coldRuns.map { try Self.runTraces(trace, ranges: $0, keepKeyNames: keepKeyNames) }
         var results: [RunResult] = []
         // Every row carries the trace's unique objects (the ceiling), so the trace is scanned once per cost model.
         try plan.scanSummaries()
@@ -101,18 +109,20 @@ public struct RunPlan: Sendable {
                 // of each timing figure (`RepeatSpread`), the counts of the first (all equal).
                 var runs: [ReplayOnce] = []
                 for _ in 0..<max(1, repeats) {
-                    let run = try replayOnce(backend, config: point.config, capacity: point.bytes, options: point.options, trace: trace, keepKeyNames: keepKeyNames)
+                    let run = try replayPoint(backend, config: point.config, capacity: point.bytes, options: point.options, trace: trace, runs: runTraces, keepKeyNames: keepKeyNames)
                     runs.append(run)
                     if run.tally.failure != nil { break }
                 }
                 let combined = RepeatSpread.combine(runs.map(\.tally))
                 var tally = combined.0
-                let cost = try warningCost(of: tally, backend, config: point.config, capacity: point.bytes, options: point.options, trace: trace, keepKeyNames: keepKeyNames)
+                let cost = try warningCost(of: tally, backend, config: point.config, capacity: point.bytes, options: point.options, trace: trace, runs: runTraces, keepKeyNames: keepKeyNames)
                 if case .failure(let reason) = cost { tally.failure = reason }
                 results.append(result(
                     point, tally: tally, spread: combined.1, warningCost: cost.measured, settings: runs[0].settings,
                     measurement: runs[runs.count - 1].measurement, runIndex: firstRunIndex + results.count,
                     trace: trace, loadSeconds: loadSeconds, environment: environment))
+                // Cold runs: each run's first request for an object is compulsory.
+                if let runTraces, !options.operations { results[results.count - 1].compulsoryMisses = runTraces.reduce(0) { $0 + $1.uniqueObjects } }
                 try didFinish(results[results.count - 1])
             }
         }
@@ -177,6 +187,7 @@ public struct RunPlan: Sendable {
     ) -> RunResult {
         var tally = tally
         tally.outcomes = OutcomeBits()  // compared; not needed any more
+        tally.latencyRecorders = nil  // summarized; a histogram per row would add up in a sweep
         let backend = point.backend
         // Under --mode ops a first request may be a set, and a get of a key never set
         // always misses: "misses no cache avoids" is not the first-request count, so
@@ -191,6 +202,7 @@ public struct RunPlan: Sendable {
             environment: environment, disk: measurement, verify: disk.verify, spread: spread,
             warningCost: warningCost, sampling: options.sampling, sampleEvery: max(1, options.memorySampleInterval),
             capacityRule: presetMemoryLimits[backend.name].map { "\(backend.name)'s memory limit: \($0.rule)" } ?? point.capacity.deviceRule ?? defaultCapacityRule, device: device?.name, uniqueObjects: point.summary.uniqueKeys, compulsoryMisses: options.operations ? nil : point.summary.uniqueKeys - point.warmedKeys, command: command)
+        result.harRuns = harRuns
         result.flagOptions = backendOptions
             .filter { name, _ in backend.options.contains { $0.name == name } && backend.variantOptions[name] == nil }
             .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
@@ -251,7 +263,7 @@ public struct RunPlan: Sendable {
     /// `--cache-dir` (the warned run changed the folder the counterfactual would reopen).
     private func warningCost(
         of warned: ReplayTally, _ backend: BackendKind, config: BackendConfig, capacity bytes: Int, options warnedOptions: ReplayOptions,
-        trace: any Trace, keepKeyNames: Bool
+        trace: any Trace, runs: [InMemoryTrace]?, keepKeyNames: Bool
     ) throws -> CounterfactualOutcome {
         guard warnedOptions.memoryWarnings != nil, warned.failure == nil else { return .notMade }
         guard disk.cacheDirectory == nil || !backend.storesBytes else { return .notMade }
@@ -262,7 +274,7 @@ public struct RunPlan: Sendable {
         options.timeline = false
         options.progress = nil
         options.recordOutcomes = true
-        let run = try replayOnce(backend, config: config, capacity: bytes, options: options, trace: trace, keepKeyNames: keepKeyNames)
+        let run = try replayPoint(backend, config: config, capacity: bytes, options: options, trace: trace, runs: runs, keepKeyNames: keepKeyNames)
         if let failure = run.tally.failure { return .failure("the replay without warnings (to measure their cost) failed: \(failure)") }
         return .measured(WarningCost(warned: warned, counterfactual: run.tally))
     }
@@ -283,6 +295,40 @@ public struct RunPlan: Sendable {
         var tally = ReplayTally()
         var settings = ""
         var measurement: DiskMeasurement?
+    }
+
+    /// Replays the trace once (`replayOnce`), or under `--har-runs cold` each run once, each
+    /// against a fresh backend (and folder), combined into one tally (`ColdRuns`). An offline
+    /// policy gets each run's own next accesses: a run's replay counts positions from its start.
+    private func replayPoint(
+        _ backend: BackendKind, config: BackendConfig, capacity bytes: Int, options: ReplayOptions, trace: any Trace, runs: [InMemoryTrace]?,
+        keepKeyNames: Bool
+    ) throws -> ReplayOnce {
+        guard let runs else { return try replayOnce(backend, config: config, capacity: bytes, options: options, trace: trace, keepKeyNames: keepKeyNames) }
+        var options = options
+        options.keepsLatencyRecorders = true
+        var parts: [ReplayOnce] = []
+        for run in runs {
+            var config = config
+            if backend.needsFuture { config.nextAccess = try NextAccess.compute(run) }
+            let part = try replayOnce(backend, config: config, capacity: bytes, options: options, trace: run, keepKeyNames: keepKeyNames)
+            parts.append(part)
+            if part.tally.failure != nil { break }
+        }
+        var combined = ReplayOnce()
+        combined.tally = ColdRuns.combine(parts.map(\.tally))
+        combined.settings = parts.first?.settings ?? ""
+        combined.measurement = ColdRuns.combine(parts.map(\.measurement))
+        return combined
+    }
+
+    /// Each run of `ranges` as a trace of its own, in memory (read once for every point).
+    static func runTraces(_ trace: any Trace, ranges: [Range<Int>], keepKeyNames: Bool) throws -> [InMemoryTrace] {
+        let whole = try InMemoryTrace.load(trace, keepKeyNames: keepKeyNames)
+        guard ranges.first?.lowerBound == 0, ranges.last?.upperBound == whole.requests.count else {
+            throw WorkbenchError("\(trace.label): its runs were found among \(ranges.last?.upperBound ?? 0) requests, and the replay reads \(whole.requests.count)")
+        }
+        return ranges.map { InMemoryTrace(label: trace.label, requests: Array(whole.requests[$0]), skippedRows: whole.skippedRows) }
     }
 
     /// Replays the trace once against a fresh backend (a fresh folder for a disk backend).

@@ -71,6 +71,8 @@ public struct RunResult: Sendable {
     /// sorted, `;`-joined; a variant's own options are in its label instead. For the table's
     /// options lines (`TableReport.optionLines`); the CSV's backend_options has every setting.
     public var flagOptions = ""
+    /// A HAR with two or more runs: how they were replayed (`--har-runs`); nil otherwise.
+    public var harRuns: HARRunSplit? = nil
 
     var replayed: Bool { method == "replay" }
 
@@ -128,6 +130,24 @@ extension RunResult {
         + ["app_hit_ratio", "app_compared", "app_agreeing", "background_events"]
         // The first pixel rule, added after the others (an app recording's own cost).
         + ["cost_from_recorded"]
+        + runColumnNames
+
+    /// A HAR's independent runs (`--har-runs`, docs/columns.md): the mode, the runs, and
+    /// under `cold` each run's hit ratios, their mean and range.
+    static let runColumnNames = [
+        "har_runs", "runs", "run_hit_ratio_mean", "run_hit_ratio_min", "run_hit_ratio_max", "run_hit_ratios",
+        "run_byte_hit_ratio_mean", "run_byte_hit_ratio_min", "run_byte_hit_ratio_max", "run_byte_hit_ratios",
+    ]
+
+    var runCells: [Cell] {
+        guard let harRuns else { return Array(repeating: .empty, count: Self.runColumnNames.count) }
+        let runs: Cell = tally.runs.map { .int($0.count) } ?? .int(harRuns.runCount)
+        func cells(_ ratios: RunRatios?) -> [Cell] {
+            guard let ratios, !ratios.values.isEmpty else { return [.empty, .empty, .empty, .empty] }
+            return [.from(ratios.mean), .from(ratios.min), .from(ratios.max), .text(ratios.values.map { CSVReport.field(.double($0)) }.joined(separator: ";"))]
+        }
+        return [.text(harRuns.mode.rawValue), runs] + cells(tally.runObjectHitRatios) + cells(tally.runByteHitRatios)
+    }
 
     /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
     /// windows' and sampling's sizes as used.
@@ -272,6 +292,7 @@ extension RunResult {
             + [.from(t.admission?.admitted), .from(t.admission?.rejected), .wide(t.hitBytes), .wide(t.requestedBytes - t.hitBytes)]
             + [.from(t.agreement?.appHitRatio), .from(t.agreement?.compared), .from(t.agreement?.agreeing), t.backgroundResponse == nil ? .empty : .int(t.backgrounds)]
             + [t.costSources.map { .int($0[.recorded]) } ?? .empty]
+            + runCells
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no

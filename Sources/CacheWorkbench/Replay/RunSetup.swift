@@ -151,6 +151,15 @@ public struct RunSetup {
             throw WorkbenchError("--cache-dir takes one capacity: each replay would start from the previous one's files")
         }
         try plan.checkBackendOptions()
+        if let split = try HARRunSplit.of(file, httpMode: httpSettings != nil) {
+            plan.harRuns = split
+            if split.mode == .cold {
+                // A cold run starts empty: nothing is warmed, and no folder is reopened.
+                if arguments.warmup != nil { throw WorkbenchError("--warmup does not apply to --har-runs cold: each run starts from an empty cache, as the recording tool loaded it; use --har-runs visits to warm one cache") }
+                if arguments.cacheDirectory != nil { throw WorkbenchError("--cache-dir reopens a warm folder, and --har-runs cold starts each run from an empty cache; use --har-runs visits") }
+                plan.coldRuns = split.ranges
+            }
+        }
         csvPath = arguments.csv
         jsonPath = arguments.json
         timelinePath = arguments.timeline

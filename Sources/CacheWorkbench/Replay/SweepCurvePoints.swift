@@ -16,7 +16,7 @@ extension SweepRun {
         let options = plan.options
         guard sweep.filter(isCurvePoint).count >= 2, !points.isEmpty, options.http == nil, !options.operations, !options.timing, options.memoryWarnings == nil, !options.timeline,
               !options.comparesWithApp, !options.replaysBackgrounds, options.warmupRequests == 0,
-              plan.warmupFraction == nil, let lru = points.first?.backend, (plan.costModel ?? .encoded) == .encoded else { return nil }
+              plan.warmupFraction == nil, plan.coldRuns == nil, let lru = points.first?.backend, (plan.costModel ?? .encoded) == .encoded else { return nil }
         let summary = plan.knownSummaries[.encoded]
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }
         let bytes = points.map { $0.capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0) }
@@ -49,6 +49,7 @@ extension SweepRun {
             result.uniqueObjects = curve.uniqueKeys  // no warm-up here: every first request is compulsory
             result.compulsoryMisses = curve.uniqueKeys
             result.command = plan.command
+            result.harRuns = plan.harRuns  // replayed as visits (cold points are replays of their own)
             results[point.index] = result
         }
         return results

@@ -28,7 +28,7 @@ extension SweepRun {
     ]
 
     /// The trace formats' options (`TraceFile`'s): all in the fingerprint, set or not.
-    static let formatOptionNames = ["columns", "header", "delimiter", "status", "drop-query", "images-only", "har-pages", "har-view"]
+    static let formatOptionNames = ["columns", "header", "delimiter", "status", "drop-query", "images-only", "har-pages", "har-view", "har-runs"]
 
     /// `(option, value)` for every option in the fingerprint, named as on the command line
     /// (`--images-only`), unset ones with an empty value; then the sweep's own identity.

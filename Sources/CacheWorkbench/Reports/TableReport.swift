@@ -27,7 +27,7 @@ public enum TableReport {
             let t = result.tally
             let heap: String = t.memory.allocated.map { ByteCount.format($0) } ?? "–"
             var row: [String] = [result.backendLabel, capacityLabel(result), result.costModel.rawValue, String(t.requests)]
-            row += [percent(t.objectHitRatio), percent(t.byteHitRatio)]
+            row += [hitRatioCell(t.objectHitRatio, runs: t.runObjectHitRatios), hitRatioCell(t.byteHitRatio, runs: t.runByteHitRatios)]
             row += [nanoseconds(t.getHit?.p50), nanoseconds(t.getHit?.p99), nanoseconds(t.getMiss?.p50)]
             row += [nanoseconds(t.set?.p50), nanoseconds(t.set?.p99), rate(t.throughput), result.replayed ? String(t.finalFacts.evictions) : "–", heap]
             if refused { row.append(String(t.tooLarge)) }
@@ -123,6 +123,7 @@ public enum TableReport {
         if models.count > 1 {
             notes.append("rows are grouped by cost model and compare only within a group: at equal capacity a cache holds far fewer decoded bitmaps (pixels) than encoded files; --cost pixels or --cost encoded puts every row on one model")
         }
+        notes += runsNotes(results)
         notes += fallbackNotes(results)
         notes += httpNotes(results)
         notes += backendNotes(results)

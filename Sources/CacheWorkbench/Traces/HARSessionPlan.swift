@@ -115,8 +115,13 @@ struct HARReading {
     var skipped = 0
     var plan = HARSessionPlan()
     var creator: HARDocument.Creator?
+    /// The export's independent runs (`HARRuns`).
+    var runs: HARRuns
 
-    init(pages: [HARDocument.Page]) { self.pages = pages }
+    init(pages: [HARDocument.Page]) {
+        self.pages = pages
+        runs = HARRuns(pages: pages)
+    }
 
     mutating func append(_ request: Request, item: HARSessionPlan.Item) {
         requests.append(request)
@@ -128,9 +133,11 @@ struct HARReading {
     var repeatViewPages: Int { pages.filter { ($0.cached ?? 0) >= 1 }.count }
 
     /// What a replay of this reading must say about it: repeat views (present, replayed or
-    /// left out) and runs moved to follow each other. One line each.
-    func notes(view: HARView, order: HARPageOrder) -> [String] {
+    /// left out), runs moved to follow each other, and how independent runs are replayed
+    /// (`runs`). One line each.
+    func notes(view: HARView, order: HARPageOrder, runs replay: RunsReplay = .notReplayed, chosen: HARRunsMode? = nil) -> [String] {
         var notes: [String] = []
+        if let line = runsNote(replay, chosen: chosen) { notes.append(line) }
         let repeats = repeatViewPages
         if repeats > 0 {
             let absent = "the browser answered a repeat view's cache hits without the network, so they are absent from the HAR"
@@ -148,5 +155,40 @@ struct HARReading {
         }
         if let proxy = ProxyRecording(self) { notes.append(proxy.note) }
         return notes
+    }
+}
+
+/// How a command treats a HAR's independent runs, for its notes (`HARReading.notes`).
+public enum RunsReplay: Sendable, Equatable {
+    /// Not a replay (`bench stats` gives both ceilings instead): nothing said.
+    case notReplayed
+    /// `bench run` and `bench sweep`: `--har-runs` honoured (the HTTP mode keeps visits).
+    case honoured(httpMode: Bool)
+    /// A command that takes the requests as one stream (`bench mrc`, `bench analyze`,
+    /// `bench convert`): said, since it treats runs as visits of one user. `how` is the
+    /// sentence's subject and verb, "bench mrc replays them".
+    case asVisits(how: String)
+}
+
+extension HARReading {
+    /// The sentence on independent runs: how this command replays them; nil for a HAR with
+    /// fewer than two runs (replayed as always) or for `notReplayed`.
+    func runsNote(_ replay: RunsReplay, chosen: HARRunsMode?) -> String? {
+        guard runs.count >= 2 else { return nil }
+        let held = "this HAR holds \(runs.described)"
+        let visits = "one after another into one cache, as successive visits of one user, so a later run's request for what an earlier run loaded can hit (the recording tool loaded each run from an empty cache)"
+        switch replay {
+        case .notReplayed:
+            return nil
+        case .asVisits(let how):
+            return "\(held); \(how) \(visits); --har-runs cold (each run from an empty cache) applies to bench run and bench sweep"
+        case .honoured(let httpMode):
+            switch chosen ?? (httpMode ? .visits : .cold) {
+            case .cold:
+                return "\(held); --har-runs cold (the default): each run is replayed from an empty cache (a fresh backend, and a fresh folder for a disk backend), so a row's hit ratio in the table (run_hit_ratio_mean, run_byte_hit_ratio_mean in the CSV) is the mean over runs of each run's, with its range; hits, requests, object_hit_ratio and byte_hit_ratio are totals over the runs; --har-runs visits replays them as successive visits"
+            case .visits:
+                return "\(held); \(httpMode && chosen == nil ? "--mode http" : "--har-runs visits") replays them \(visits)"
+            }
+        }
     }
 }

@@ -11,6 +11,14 @@ struct HARSessionSummary: Equatable {
     /// that view alone can hit).
     var firstViewReRequests = 0
     var repeatViewReRequests = 0
+    /// Independent runs (`HARRuns`, two or more; 0 otherwise) and, over the first views, the
+    /// re-requests of a key the same run requested before (the most a cache emptied at each
+    /// run can hit, `--har-runs cold`) and those of a key only earlier runs requested (what
+    /// replaying runs as visits adds, `--har-runs visits`). within + across = firstViewReRequests.
+    var independentRuns = 0
+    var runsDescribed = ""
+    var withinRunReRequests = 0
+    var acrossRunReRequests = 0
     /// Median over responses with a Date of (Date + Age) − startedDateTime, seconds; nil
     /// without any Date. Date is when the origin made the response and Age how long a cache
     /// held it since (RFC 9111 §5.1), so their sum is the servers' "now".
@@ -34,6 +42,12 @@ struct HARSessionSummary: Equatable {
         firstViewPages = pages - repeatViewPages
         var seen: [Bool: Set<UInt64>] = [false: [], true: []]
         var skews: [Double] = []
+        independentRuns = reading.runs.count
+        runsDescribed = reading.runs.described
+        // Each run as a cold replay takes it (`runSegments`): a request in no run with the one before.
+        var runOfRequest = [Int](repeating: 0, count: reading.requests.count)
+        for (run, range) in reading.runSegments().ranges.enumerated() { for position in range { runOfRequest[position] = run } }
+        var seenInRun: [Int: Set<UInt64>] = [:]
         for (offset, request) in reading.requests.enumerated() {
             let isRepeat = reading.isRepeatView[offset]
             let again = !seen[isRepeat, default: []].insert(request.id).inserted
@@ -43,6 +57,8 @@ struct HARSessionSummary: Equatable {
             } else {
                 firstViewRequests += 1
                 if again { firstViewReRequests += 1 }
+                let againInRun = !seenInRun[runOfRequest[offset], default: []].insert(request.id).inserted
+                if againInRun { withinRunReRequests += 1 } else if again { acrossRunReRequests += 1 }
             }
             countRequestDirectives(request.http?.requestHeaders)
             if let dateText = request.http?.date, let date = HTTPDate.seconds(dateText) {
@@ -98,6 +114,13 @@ struct HARSessionSummary: Equatable {
         }
         var lines = ["pages               \(pages) (\(runs) WebPageTest run\(runs == 1 ? "" : "s")); first views: \(firstViewPages) pages, \(firstViewRequests) requests; repeat views: \(repeatViewPages) pages, \(repeatViewRequests) requests"]
         lines.append("re-request ceiling  first views \(share(firstViewReRequests, firstViewRequests))")
+        if independentRuns >= 2 {
+            lines.append("                    within a run \(share(withinRunReRequests, firstViewRequests)): the most a cache emptied at each run can hit (--har-runs cold, the default of run and sweep)")
+            lines.append("                    across runs \(share(acrossRunReRequests, firstViewRequests)): requests for what only an earlier run loaded, which a replay of the runs as visits of one user adds (--har-runs visits); the recording tool loaded each run from an empty cache (\(runsDescribed))")
+            if withinRunReRequests == 0 && firstViewRequests > 0 {
+                lines.append("                    no first-view request repeats a key within its run: one page load gives a memory cache nothing to hold; repeat visits are a separate question (the repeat view, or --har-runs visits)")
+            }
+        }
         if repeatViewPages > 0 {
             lines.append("                    repeat views \(share(repeatViewReRequests, repeatViewRequests)); the browser's cache hits are absent from a repeat view, so its ceiling leaves them out")
         }

@@ -105,6 +105,8 @@ struct HARFilter {
     /// `--har-pages` and `--har-view` (HARSessionPlan).
     var pageOrder = HARPageOrder.sequential
     var view = HARView.first
+    /// `--har-runs`; nil: not given (`cold` where a replay can empty its cache per run).
+    var runs: HARRunsMode?
 
     init(_ options: [String: String]) throws(WorkbenchError) {
         dropQuery = options["drop-query"] == "on"
@@ -120,6 +122,12 @@ struct HARFilter {
                 throw WorkbenchError("--har-view must be one of \(HARView.allCases.map(\.rawValue).joined(separator: ", ")), not \(ErrorText.quote(text))")
             }
             self.view = view
+        }
+        if let text = options[HARRunsMode.optionName] {
+            guard let mode = HARRunsMode(rawValue: text.trimmingSpaces.lowercased()) else {
+                throw WorkbenchError("--har-runs must be one of \(HARRunsMode.allCases.map(\.rawValue).joined(separator: ", ")), not \(ErrorText.quote(text))")
+            }
+            runs = mode
         }
         for part in (options["status"] ?? "").split(separator: ",") {
             let text = String(part).trimmingSpaces.lowercased()
@@ -179,10 +187,16 @@ struct HARDocument: Decodable {
         /// grouping the page alone would be a silent guess.
         var badRun: String?
         var cached: Int?
+        /// `title`, and the URL browsertime tested (`_url`; WebPageTest writes `_URL`):
+        /// what `HARRuns` reads a browsertime iteration from.
+        var title: String?
+        var url: String?
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try? container.decodeIfPresent(String.self, forKey: .id)
+            title = try? container.decodeIfPresent(String.self, forKey: .title)
+            url = try? container.decodeIfPresent(String.self, forKey: .url)
             startedDateTime = try? container.decodeIfPresent(String.self, forKey: .startedDateTime)
             // Bounded before converting: a fuzzed 1e300 must not trap.
             func small(_ key: CodingKeys) -> Int? {
@@ -200,7 +214,7 @@ struct HARDocument: Decodable {
             }
         }
 
-        enum CodingKeys: String, CodingKey { case id, startedDateTime, run = "_run", cached = "_cached" }
+        enum CodingKeys: String, CodingKey { case id, startedDateTime, title, url = "_url", run = "_run", cached = "_cached" }
     }
 
     struct Entry: Decodable {

@@ -28,7 +28,7 @@ public struct TraceFile: Trace {
         self.formatOptions = formatOptions
         // Options for another format would be silently ignored: refuse them.
         let owners = ["columns": "libcachesim-csv", "header": "libcachesim-csv", "delimiter": "libcachesim-csv",
-                      "status": "har", "drop-query": "har", "images-only": "har", "har-pages": "har", "har-view": "har", AppRecordingReader.streamOption: "app-recording"]
+                      "status": "har", "drop-query": "har", "images-only": "har", "har-pages": "har", "har-view": "har", "har-runs": "har", AppRecordingReader.streamOption: "app-recording"]
         for name in formatOptions.keys.sorted() {
             if let owner = owners[name], owner != self.format.name {
                 throw WorkbenchError("--\(name) applies to the \(owner) format, and \(path) is read as \(self.format.name) (name it with --format)")

@@ -30,6 +30,9 @@ public struct TraceStatistics: Sendable {
     /// A HAR's pages, runs, views, per-view ceilings and clock skew (`HARSessionSummary`),
     /// and how it was read (`HARReading.notes`); empty for other formats.
     public var sessionLines: [String] = []
+    /// A HAR with two or more independent runs (`HARSessionSummary`): over its first views,
+    /// re-requests within a run and across runs; nil otherwise.
+    public var runCeilings: (runs: Int, requests: Int, withinRun: Int, acrossRuns: Int)?
     /// An app recording's own facts (`AppRecordingFacts.statisticsLines`); nil for other formats.
     public var recording: AppRecordingFacts?
 
@@ -73,7 +76,7 @@ public struct TraceStatistics: Sendable {
         stats.reuseShare = requests.isEmpty ? 0 : Double(distances.count) / Double(requests.count)
         stats.sizePercentiles = percentiles(sizes)
         stats.reuseDistancePercentiles = percentiles(distances)
-        if let file = trace as? TraceFile, file.format.name == "har" { stats.sessionLines = try harSessionLines(file) }
+        if let file = trace as? TraceFile, file.format.name == "har" { (stats.sessionLines, stats.runCeilings) = try harSessionLines(file) }
         if let file = trace as? TraceFile, file.format.name == "app-recording" {
             let facts = try AppRecordingReader.facts(path: file.path, options: ReadOptions(
                 keepKeyNames: false, skipBadRows: file.skipBadRows, formatOptions: file.formatOptions, maxLineBytes: file.maxLineBytes))
@@ -87,14 +90,16 @@ public struct TraceStatistics: Sendable {
     }
 
     /// The session summary reads every view; the notes describe the views this reading kept.
-    static func harSessionLines(_ file: TraceFile) throws -> [String] {
+    static func harSessionLines(_ file: TraceFile) throws -> ([String], (runs: Int, requests: Int, withinRun: Int, acrossRuns: Int)?) {
         var allViews = try HARFilter(file.formatOptions)
         allViews.view = .all
         let data = try HARTraceReader.readAll(file.path)
         let summary = HARSessionSummary(try HARTraceReader.read(data, path: file.path, filter: allViews, keepKeyNames: false, skipBad: file.skipBadRows))
         let filter = try HARFilter(file.formatOptions)
         let reading = try HARTraceReader.read(data, path: file.path, filter: filter, keepKeyNames: false, skipBad: file.skipBadRows)
-        return summary.lines + reading.notes(view: filter.view, order: filter.pageOrder).map { "note: " + $0 }
+        let ceilings: (runs: Int, requests: Int, withinRun: Int, acrossRuns: Int)? = summary.independentRuns >= 2
+            ? (summary.independentRuns, summary.firstViewRequests, summary.withinRunReRequests, summary.acrossRunReRequests) : nil
+        return (summary.lines + reading.notes(view: filter.view, order: filter.pageOrder).map { "note: " + $0 }, ceilings)
     }
 
     static func percentiles(_ values: [Int]) -> [(label: String, value: Int)] {
@@ -116,7 +121,8 @@ public struct TraceStatistics: Sendable {
         lines.append("operations          " + operations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         lines.append("object size         " + sizePercentiles.map { "\($0.label) \(ByteCount.format($0.value))" }.joined(separator: ", "))
         lines.append("one-hit wonders     \(percent(oneHitWonderShare)) of unique keys")
-        lines.append("re-requests         \(percent(reuseShare)) of requests (the most any cache can hit)")
+        // Across independent runs a re-request is a later page load's, which a cache emptied per run never sees.
+        lines.append("re-requests         \(percent(reuseShare)) of requests (" + (runCeilings == nil ? "the most any cache can hit)" : "the most a cache can hit if runs are replayed as visits of one user; within a run and across runs apart below)"))
         lines.append("reuse distance      " + (reuseDistancePercentiles.isEmpty ? "none (no key is requested twice)"
             : reuseDistancePercentiles.map { "\($0.label) \($0.value)" }.joined(separator: ", ") + " distinct keys between re-requests"))
         if dimensions.isEmpty {

@@ -27,6 +27,9 @@ extension TraceStatistics {
             "\"requests_without_dimensions\": \(withoutDimensions)",
             "\"session_lines\": [" + sessionLines.map(string).joined(separator: ", ") + "]",
         ]
+        if let runs = runCeilings {
+            members.append("\"independent_runs\": {\"runs\": \(runs.runs), \"first_view_requests\": \(runs.requests), \"re_requests_within_run\": \(runs.withinRun), \"re_requests_across_runs\": \(runs.acrossRuns)}")
+        }
         if let recording { members.append("\"recording\": " + recording.statisticsJSON) }
         return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
     }
