@@ -171,6 +171,18 @@ struct LibraryBehaviourTests {
         }
     }
 
+    @Test("bench run --display: a bad size, recorded on a trace that is no recording, or with --cost encoded: exit 2, one line")
+    func displayRefusals() throws {
+        for (extra, message) in [
+            (["--display", "120x90"], "bench: error: --display takes WxH@scale, the view's size in points and the screen's scale (e.g. 120x90@3), or recorded, not '120x90'"),
+            (["--display", "recorded"], "bench: error: --display recorded takes each request's display size from an app recording, and Traces/default.csv is not one; give a size, e.g. --display 120x90@3"),
+            (["--display", "120x90@3", "--cost", "encoded"], "bench: error: --display shapes decoded bitmaps: it applies to --cost pixels (or auto), not encoded"),
+        ] {
+            let result = try bench(["run", "--backend", "kingfisher", "--no-timing"] + extra)
+            #expect(result.status == 2 && result.err == message + "\n", "\(result.err)")
+        }
+    }
+
     /// Two requests with dimensions (1200 × 800, 200 × 100) at --display 100x100@3, priced in
     /// pixels: kingfisher 240,000 + 80,000; sdwebimage 243,200 + (800 → 832) × 100 = 326,400;
     /// nuke 556,800 + 83,200 = 640,000; afnetworking 3,840,000 + 80,000 (no downsampling).
