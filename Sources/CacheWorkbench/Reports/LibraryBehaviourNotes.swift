@@ -25,7 +25,8 @@ enum LibraryBehaviourNotes {
                     if !fullSize.contains(result.backendLabel) { fullSize.append(result.backendLabel) }
                     continue
                 }
-                var note = "\(TableReport.rowLabel(result)): --display \(display): \(t.bitmap.downsampled) of \(priced) priced requests charged the downsampled bitmap, the rest at full size (no larger than the display, or priced without dimensions)"
+                var note = "\(TableReport.rowLabel(result)): --display \(display): \(t.bitmap.downsampled) of \(priced) priced requests charged the downsampled bitmap"
+                if t.bitmap.downsampled < priced { note += ", the rest at full size (no larger than the display, or priced without dimensions)" }
                 if t.bitmap.noDisplay > 0 { note += "; \(t.bitmap.noDisplay) had no display size in the recording (full size)" }
                 notes.append(note + "; \(rule)")
             }
