@@ -161,6 +161,25 @@ struct LibraryBehaviourTests {
         }
     }
 
+    /// --display recorded: each request's own view size. A 1200 × 800 image the recording shows
+    /// in 100 × 100 pt at 3× costs Kingfisher 300 × 200 × 4 = 240,000; one without a display
+    /// size is full size, 3,840,000, and counted; a recorded cost is the app's, left alone.
+    @Test("--display recorded takes each request's display size from the recording")
+    func recordedDisplay() {
+        let pricing = BitmapPricing(bitmap: TierPreset.named("kingfisher")!.bitmap, display: .recorded)
+        func price(_ recorded: RecordedImage) -> (Int, BitmapPricing.Effect) {
+            let request = Request(time: 0, id: 1, size: 50_000, width: 1200, height: 800, recorded: recorded)
+            let priced = ReplayOptions.price(request, ignoreObjectSize: false, pricesPixels: true, rules: PixelCostRules(), bitmap: pricing)
+            return (priced.cost, priced.bitmap)
+        }
+        let shown = price(RecordedImage(source: .network, displayWidth: 100, displayHeight: 100, scale: 3))
+        #expect(shown.0 == 240_000 && shown.1.downsampled && !shown.1.noDisplay)
+        let unknown = price(RecordedImage(source: .network))
+        #expect(unknown.0 == 3_840_000 && !unknown.1.downsampled && unknown.1.noDisplay)
+        let charged = price(RecordedImage(source: .network, decodedCost: 1_000, displayWidth: 100, displayHeight: 100, scale: 3))
+        #expect(charged.0 == 1_000 && charged.1 == .none)
+    }
+
     @Test("--display parses WxH@scale or recorded, and refuses the rest")
     func displayParsing() throws {
         #expect(try DisplayOption(parsing: "120x90@3") == .fixed(DisplaySize(width: 120, height: 90, scale: 3)))
