@@ -101,6 +101,14 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? ReplayOptionText.inferDimensions(text)
         if let rate = try? ReplayOptionText.samplingRate(text) { precondition(rate > 0 && rate <= 1, "sampling rate out of range") }
         if let keys = try? ReplayOptionText.sampleSize(text) { precondition(keys >= 1 && keys <= Int(Int32.max), "sample size out of range") }
+        // --display: in range, and every library's downsampled size within the image, above 0.
+        if case .fixed(let size)? = try? DisplayOption(parsing: text) {
+            precondition(size.width > 0 && size.height > 0 && size.scale > 0 && size.width <= 100_000 && size.height <= 100_000 && size.scale <= 10, "display out of range")
+            for downsampling in [DecodedBitmap.Downsampling.longestSide, .fitInside, .fill] {
+                let shown = DecodedBitmap(downsampling: downsampling, rowAlignment: 64).dimensions(width: 4_000, height: 3, display: size)
+                precondition(shown.width >= 1 && shown.height >= 1 && shown.width <= 4_000 && shown.height <= 3, "downsampled size out of range")
+            }
+        }
         // A policy's admission= (lru[admission=prob:0.5]).
         if let admission = try? AdmissionChoice(parsing: text) {
             switch admission {

@@ -21,6 +21,9 @@ struct ReplayArguments: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sizes read from image URLs are pixels (default; every supported convention documents pixels) or points (multiplied by --device's scale unless the URL has @Nx or dpr).", valueName: "pixels|points"))
     var urlUnits: String?
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The view size the app's library downsamples to, in points at a screen scale (120x90@3), or `recorded` (each request's own, from an app recording): the kingfisher, sdwebimage and nuke presets then charge the downsampled bitmap, as their library does when configured to (docs/tiers.md). Pixel cost only.", valueName: "WxH@scale|recorded"))
+    var display: String?
+
     @OptionGroup var pricing: PricingOptions
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("`demand-fill` (every request a read, a miss inserts: libCacheSim's semantics), `ops` (the trace's ops honoured: set inserts or replaces, delete removes, a get miss does not insert, as cachebench replays kv traces; docs/ops-mode.md) or `http` (answered by HTTP caching rules from the trace's recorded headers: a HAR).", valueName: "mode"))
@@ -247,6 +250,7 @@ struct ReplayArguments: ParsableArguments {
         arguments.capacityGiven = capacity != nil
         arguments.device = device
         arguments.urlUnits = urlUnits
+        arguments.display = display
         arguments.cost = pricing.cost
         arguments.inferDimensions = pricing.inferDimensions
         arguments.decodedRatio = pricing.decodedRatio

@@ -22,6 +22,10 @@ struct TierPreset: Sendable {
     /// What the library does on entering the background that a replay does not model, for
     /// the note beside the replayed background events; nil when nothing is left out.
     var backgroundNotReplayed: String? = nil
+    /// What the library's memory cache is charged for a decoded image and how it downsamples
+    /// when configured (`--display`): `DecodedBitmap`, with the rule and its source said.
+    var bitmap = DecodedBitmap.packed
+    var bitmapRule = "width × height × 4, no downsampling modeled"
 
     static let all: [TierPreset] = [
         TierPreset(
@@ -31,7 +35,8 @@ struct TierPreset: Sendable {
             options: ["purge-target": "0.6", "disk-capacity": "150MB", "promote": "on", "on-warning": "clear", "on-background": "none"],
             memoryLimit: { _ in
                 DeviceMemoryLimit(bytes: 100 << 20, rule: "100MiB, AFAutoPurgingImageCache's fixed memoryCapacity (AFAutoPurgingImageCache.m L76 @d9f589cc, docs/http-caching-facts.md §5); not RAM-relative")
-            }),
+            },
+            bitmapRule: "width × height × 4 (AFCachedImage's totalBytes: size × scale² × 4 bytes per pixel, no row padding, AFAutoPurgingImageCache.m L44-48 @d9f589cc); AFImageDownloader has no downsampling"),
         TierPreset(
             name: "sdwebimage",
             summary: "SDImageCache: SDMemoryCache (an NSCache) over SDDiskCache files (no size limit, sweep to half), disk hits promoted, cleared on warning",
@@ -40,7 +45,9 @@ struct TierPreset: Sendable {
             memoryLimit: { device in
                 DeviceMemoryLimit(bytes: device.ramBytes, rule: "no limit of its own: SDImageCacheConfig.maxMemoryCost defaults to 0, \"no memory cost limit\" (SDImageCacheConfig.h L103-108 @36e79ba4), which SDMemoryCache gives NSCache as totalCostLimit (SDMemoryCache.m L59); replayed with the whole RAM (\(device.ramBytes) bytes) as the limit, so only memory warnings (--memory-warning) empty it — iOS's own discarding from such an NSCache is undocumented and not modeled")
             },
-            backgroundNotReplayed: "SDImageCache's sweep of disk files unread for a week (maxDiskAge, SDImageCache.m L861-882, SDDiskCache.m L151-243 @36e79ba4): the files backend keeps them, so a recording longer than a week can hit where the app missed; NSCache's own discarding on background is undocumented (--on-background clear assumes it)"),
+            backgroundNotReplayed: "SDImageCache's sweep of disk files unread for a week (maxDiskAge, SDImageCache.m L861-882, SDDiskCache.m L151-243 @36e79ba4): the files backend keeps them, so a recording longer than a week can hit where the app missed; NSCache's own discarding on background is undocumented (--on-background clear assumes it)",
+            bitmap: DecodedBitmap(downsampling: .fitInside, rowAlignment: DecodedBitmap.coreGraphicsRowAlignment),
+            bitmapRule: "bytes per row × height (SDMemoryCacheCostForImage: CGImageGetBytesPerRow × height, UIImage+MemoryCacheCost.m L13-28 @36e79ba4), rows padded to 64 bytes as CoreGraphics lays them out; with --display, the thumbnail pixel size fitted inside the box (SDImageIOAnimatedCoder.m L489-506)"),
         TierPreset(
             name: "kingfisher",
             summary: "Kingfisher ImageCache: NSCache memory with a 300 s TTL extended by reads (swept every 120 s) over files kept 7 days from last access",
@@ -53,7 +60,9 @@ struct TierPreset: Sendable {
                 // UInt64 division, as Kingfisher's `totalMemory / 4`.
                 DeviceMemoryLimit(bytes: device.ramBytes / 4, rule: "RAM / 4 = \(device.ramBytes) / 4, Kingfisher's MemoryStorage totalCostLimit (ImageCache.swift L294-297 @410984bf)")
             },
-            backgroundNotReplayed: "ImageCache's sweep of expired disk files (backgroundCleanExpiredDiskCache, ImageCache.swift L929-973 @410984bf), which changes no outcome here: the files backend already misses a file past max-age"),
+            backgroundNotReplayed: "ImageCache's sweep of expired disk files (backgroundCleanExpiredDiskCache, ImageCache.swift L929-973 @410984bf), which changes no outcome here: the files backend already misses a file past max-age",
+            bitmap: DecodedBitmap(downsampling: .longestSide),
+            bitmapRule: "width × height × bytes per pixel, no row padding (Image.swift `cost` L161-176 @410984bf); with --display, DownsamplingImageProcessor's longest side max(w, h) × scale (Image.swift L469-486)"),
         TierPreset(
             name: "nuke",
             summary: "Nuke's default pipeline: ImageCache (CLOCK, entries up to 10% of it) over DataLoader's URLCache on disk (150 MB)",
@@ -66,7 +75,9 @@ struct TierPreset: Sendable {
                 return DeviceMemoryLimit(
                     bytes: min(share, 805_306_368),
                     rule: "15% of RAM (\(share) bytes)\(capped ? " capped at 768MB (805306368 bytes)" : ", under the 768MB cap"), Nuke's ImageCache.defaultCostLimit (ImageCache.swift L73-76 @c4fc70af)")
-            }),
+            },
+            bitmap: DecodedBitmap(downsampling: .fill, rowAlignment: DecodedBitmap.coreGraphicsRowAlignment),
+            bitmapRule: "bytes per row × height (ImageCache.cost(for:), ImageCache.swift L107-117 @c4fc70af), rows padded to 64 bytes as CoreGraphics lays out its bytesPerRow: 0 contexts (Graphics.swift L195-203); with --display, ImageProcessors.Resize's aspect fill, each side rounded, never upscaled (Graphics.swift L43-47, L245-254)"),
         TierPreset(
             name: "pincache",
             summary: "PINCache: PINMemoryCache (LRU) over PINDiskCache (50 MB, LRU trim to the limit), disk hits promoted, cleared on warning",
@@ -74,7 +85,8 @@ struct TierPreset: Sendable {
             options: ["disk-capacity": "50MB", "sweep-target": "1", "promote": "on", "on-warning": "clear", "on-background": "clear"],
             memoryLimit: { device in
                 DeviceMemoryLimit(bytes: device.ramBytes, rule: "no limit of its own: PINMemoryCache's costLimit is 0 (PINMemoryCache.m L105 @2fb85948) and it trims only when costLimit > 0; replayed with the whole RAM (\(device.ramBytes) bytes) as the limit, so only memory warnings (--memory-warning) empty it")
-            }),
+            },
+            bitmapRule: "width × height × 4: PINMemoryCache charges the cost its caller gives, and no caller's rule is modeled; no downsampling"),
     ]
 
     /// The preset called `name`, if it is one. O(presets).

@@ -21,6 +21,10 @@
 /// - `memory-ttl`: an entry unread for that many seconds of trace time is a memory miss
 ///   and goes; each read extends it; every `memory-sweep` seconds the expired ones are
 ///   removed (Kingfisher: 300 s, extended by reads, swept every 120 s).
+/// - `weak-cache=on` (SDWebImage's `shouldUseWeakMemoryCache`, `WeakMemoryCache`): a
+///   memory miss on an image still on screen — one of the `on-screen` most recently looked
+///   up distinct images, stored in memory when last shown — is a memory hit, put back into
+///   memory (a warning or an eviction does not take an image a view still holds).
 /// - `session=ephemeral`: no disk tier (NSURLSession's ephemeral configuration); `default`
 ///   has one.
 ///
@@ -32,7 +36,7 @@
 /// on a promotion the memory backend's set; set = the memory backend's set + the disk
 /// backend's set; `clear` / `trim:F` = the memory backend's trim; `flush-to-disk`
 /// O(entries written since the last flush) gets and disk sets; a TTL sweep O(entries read
-/// or written in memory).
+/// or written in memory); with `weak-cache=on`, O(on-screen) more per lookup, store and removal.
 public final class TieredCache: CacheBackend, LayeredCache {
     public static let needsKeyNames = true
     public static let holdsPayloads = true
@@ -49,6 +53,8 @@ public final class TieredCache: CacheBackend, LayeredCache {
         ("disk-capacity", "tier: the disk tier's capacity, e.g. 150MB, or unlimited (default 150MB, as URLCache under AFNetworking and Nuke)"),
         ("memory-ttl", "tier: seconds of trace time an unread memory entry lives, each read extends it (Kingfisher 300; default none)"),
         ("memory-sweep", "tier: seconds between sweeps of expired memory entries (Kingfisher 120; default 120 with memory-ttl)"),
+        ("weak-cache", "tier: on = SDWebImage's weak memory cache (shouldUseWeakMemoryCache): a memory miss on an image still on screen is found again and put back; off (default, as SDWebImage since 5.12.0 and every other library)"),
+        ("on-screen", "tier, weak-cache=on: how many of the most recently looked-up distinct images are on screen, still referenced by a view (default 20)"),
         ("memory-entry-limit", "tier: entries costlier than this share of the memory capacity stay out of memory (Nuke 0.1; default none)"),
         ("memory-rules", "tier, --mode http: the memory layer's rules, none (an image cache: serves what it holds, headers unread; default) or http (the run's --http-profile)"),
         ("disk-rules", "tier, --mode http: the disk layer's rules, http (a URLCache: default over sqlite and foundation-urlcache) or none (a library's file cache: default over files)"),
@@ -80,6 +86,8 @@ public final class TieredCache: CacheBackend, LayeredCache {
     public let memoryTTL: Double?
     public let memorySweep: Double
     public let memoryEntryLimit: Int
+    /// `weak-cache=on`: the images a view still holds (nil when off).
+    private var weakCache: WeakMemoryCache?
     /// `--mode http`: which layer reads response headers (`HTTPLayers`).
     public let httpLayers: HTTPLayers
     private let memory: any CacheBackend
@@ -115,6 +123,11 @@ public final class TieredCache: CacheBackend, LayeredCache {
         memorySweep = try config.options["memory-sweep"].map { try Self.seconds("memory-sweep", $0) } ?? 120
         memoryEntryLimit = config.options["memory-entry-limit"] == nil ? Int.max
             : Int((Double(config.capacityBytes) * (try config.fraction("memory-entry-limit", default: 1))).rounded(.down))
+        if try config.flag("weak-cache", default: false) {
+            weakCache = WeakMemoryCache(onScreen: try Self.onScreen(config.options["on-screen"]))
+        } else if config.options["on-screen"] != nil {
+            throw WorkbenchError("on-screen applies to weak-cache=on (the images a view still holds)")
+        }
         if writeBack && ephemeral { throw WorkbenchError("write=back needs a disk tier; session=ephemeral has none") }
         httpLayers = try Self.layers(config, diskKind: diskKind.name, ephemeral: ephemeral, writeBack: writeBack)
         memoryCost = config.memoryCost
@@ -169,6 +182,15 @@ public final class TieredCache: CacheBackend, LayeredCache {
         return false
     }
 
+    /// `on-screen`: a whole number of images from 1 to 10,000 (default 20).
+    private static func onScreen(_ text: String?) throws -> Int {
+        guard let text else { return WeakMemoryCache.defaultOnScreen }
+        guard let count = Int(text), (1...10_000).contains(count) else {
+            throw WorkbenchError("on-screen must be a whole number of images from 1 to 10000, not \(ErrorText.quote(text))")
+        }
+        return count
+    }
+
     private static func seconds(_ name: String, _ text: String) throws -> Double {
         guard let value = Double(text), value.isFinite, value > 0 else {
             throw WorkbenchError("\(name) must be a number of seconds above 0, not '\(text)'")
@@ -183,6 +205,7 @@ public final class TieredCache: CacheBackend, LayeredCache {
             + (onBackground == .none ? "" : ";on-background=\(onBackground)")
             + ";memory-ttl=\(memoryTTL.map { String($0) } ?? "none")"
             + (memoryEntryLimit == Int.max ? "" : ";memory-entry-limit=\(memoryEntryLimit)")
+            + (weakCache.map { ";weak-cache=on;on-screen=\($0.onScreen)" } ?? "")
             + ";memory-rules=\(httpLayers.memory.rawValue)" + (httpLayers.disk.map { ";disk-rules=\($0.rawValue)" } ?? "")
     }
 
@@ -195,6 +218,7 @@ public final class TieredCache: CacheBackend, LayeredCache {
 
     public var details: BackendDetails {
         var counts = self.counts
+        counts.weakCacheOnScreen = weakCache?.onScreen
         if let diskFacts = disk?.facts {
             counts.diskEntries = diskFacts.entries
             counts.diskBytes = diskFacts.accountedBytes
@@ -217,7 +241,20 @@ public final class TieredCache: CacheBackend, LayeredCache {
     public func getMemory(_ request: Request) throws -> Bool {
         lastTime = max(lastTime, request.time)
         if memoryTTL != nil { try sweepExpired(at: request.time) }
-        guard try memory.get(request) else { return false }
+        let onScreen = weakCache?.lookUp(request.keyText) ?? false
+        guard try memory.get(request) else {
+            // SDMemoryCache.objectForKey: the weak map still has it, so it is put back.
+            guard onScreen else { return false }
+            let cost = memoryCost(request)
+            if cost <= memoryEntryLimit, cost <= memoryCapacity {
+                try memory.set(request, cost: cost, payload: try materialize ? Payload(byteCount: cost) : nil)
+                if memoryTTL != nil { touched[request.keyText] = (request, request.time) }
+            }
+            weakCache?.stored(request.keyText)
+            counts.memoryHits += 1
+            counts.weakHits += 1
+            return true
+        }
         if let memoryTTL, let last = touched[request.keyText] {
             guard request.time - last.at <= memoryTTL else {
                 try memory.remove(request)  // expired: gone from memory, perhaps on disk
@@ -227,6 +264,7 @@ public final class TieredCache: CacheBackend, LayeredCache {
             }
             touched[request.keyText] = (request, request.time)
         }
+        weakCache?.stored(request.keyText)  // the image shown is the one memory holds
         counts.memoryHits += 1
         return true
     }
@@ -271,6 +309,8 @@ public final class TieredCache: CacheBackend, LayeredCache {
 
     /// Stores in memory unless over the entry limit or the capacity; whether it did.
     private func storeInMemory(_ request: Request, cost: Int, payload: Payload?) throws -> Bool {
+        // SDMemoryCache.setObject: the weak map takes it even when NSCache drops it at once.
+        weakCache?.stored(request.keyText)
         guard cost <= memoryEntryLimit, cost <= memoryCapacity else {
             counts.memoryRefused += 1
             return false
@@ -298,6 +338,7 @@ public final class TieredCache: CacheBackend, LayeredCache {
     }
 
     public func remove(_ request: Request) throws {
+        weakCache?.removed(request.keyText)  // SDMemoryCache.removeObjectForKey: the weak map too
         try memory.remove(request)
         try disk?.remove(request)
         unflushed[request.keyText] = nil
@@ -392,6 +433,11 @@ public struct TierCounts: Sendable, Equatable {
     /// Stores and promotions kept out of memory (over `memory-entry-limit` or the memory
     /// capacity): a store goes to the disk alone.
     public var memoryRefused = 0
+    /// `weak-cache=on`: memory misses found again because the image was still on screen
+    /// (counted in `memoryHits` too).
+    public var weakHits = 0
+    /// `weak-cache=on`: its `on-screen` count (nil when off), for the notes.
+    public var weakCacheOnScreen: Int?
     public var diskEntries = 0
     public var diskBytes = 0
     public var diskEvictions = 0
@@ -410,6 +456,7 @@ public struct TierCounts: Sendable, Equatable {
         change.diskRefused -= start.diskRefused
         change.memoryExpired -= start.memoryExpired
         change.memoryRefused -= start.memoryRefused
+        change.weakHits -= start.weakHits
         change.diskEvictions -= start.diskEvictions
         return change
     }

@@ -11,6 +11,12 @@ public struct ReplayOptions: Sendable {
     public var warmupRequests = 0
     /// How pixel costs are found for requests without dimensions (pixel cost model only).
     public var pixelRules = PixelCostRules()
+    /// `--display`: the size the app downsampled to, for the presets whose library
+    /// downsamples when configured (`DecodedBitmap`); nil: full size.
+    public var display: DisplayOption?
+    /// The backend's library bitmap rule with `display` (pixel cost, presets only; set per
+    /// backend by `RunPlan`): downsampling and row padding on priced dimensions.
+    public var bitmap: BitmapPricing?
     /// Sample jemalloc and RSS every this many requests (exactly).
     public var memorySampleInterval = 4_096
     /// Give each stored object a real heap block of its cost (`Payload`), for backends that
@@ -62,11 +68,15 @@ extension ReplayOptions {
     /// every object counting 1): the replay's one pricing rule, on the few values it reads
     /// (the replay loop keeps just those; a tier's promotions use it through `RunPlan`).
     /// `urlRejected`: a URL size was refused for decoding below the encoded bytes (counted).
-    static func price(_ request: Request, ignoreObjectSize: Bool, pricesPixels: Bool, rules: PixelCostRules) -> (cost: Int, price: PixelCostRules.Price?) {
-        if ignoreObjectSize { return (1, nil) }
-        guard pricesPixels else { return (request.size, nil) }
-        let priced = rules.price(of: request)
-        return (priced.cost, priced)
+    /// `bitmap` reshapes a price with dimensions as the backend's library decodes it.
+    static func price(
+        _ request: Request, ignoreObjectSize: Bool, pricesPixels: Bool, rules: PixelCostRules, bitmap: BitmapPricing? = nil
+    ) -> (cost: Int, price: PixelCostRules.Price?, bitmap: BitmapPricing.Effect) {
+        if ignoreObjectSize { return (1, nil, .none) }
+        guard pricesPixels else { return (request.size, nil, .none) }
+        var priced = rules.price(of: request)
+        let effect = bitmap?.apply(&priced, request: request) ?? .none
+        return (priced.cost, priced, effect)
     }
 }
 

@@ -61,6 +61,13 @@ public struct ReplayTally: Sendable {
     public var getMiss: LatencySummary?
     /// Pixel cost model: how many requests each pricing rule priced.
     public var costSources: CostSourceCounts?
+    /// Pixel cost under a preset: priced requests its library's bitmap rule downsampled
+    /// (`--display`) and padded (`DecodedBitmap`).
+    public var bitmap = BitmapCounts()
+    /// The bitmap rule and display the replay priced with (nil: none, width × height × 4),
+    /// and whether the run had a `--display` at all, for the notes.
+    public var bitmapPricing: BitmapPricing?
+    public var displayGiven = false
     public var set: LatencySummary?
     public var wallSeconds = 0.0
     public var memory = MemoryPeaks()

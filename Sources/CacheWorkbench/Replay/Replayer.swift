@@ -209,6 +209,7 @@ struct ReplayLoop<Backend: CacheBackend> {
     let ignoreObjectSize: Bool
     var warmupLeft: Int
     let pixelRules: PixelCostRules
+    let bitmap: BitmapPricing?
     let materialize: Bool
     let schedule: MemoryWarningSchedule?
     let window: Int
@@ -278,6 +279,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         self.ignoreObjectSize = options.ignoreObjectSize
         self.warmupLeft = max(0, options.warmupRequests)
         self.pixelRules = options.pixelRules
+        self.bitmap = options.bitmap
         // An untimed policy simulator: nothing reads memory between the ends but the peak
         // columns, and a simulator's memory grows with what it holds, so one sample every 2^20
         // requests (each a jemalloc epoch and a /proc read, ~280k instructions) keeps the peaks
@@ -303,6 +305,8 @@ struct ReplayLoop<Backend: CacheBackend> {
         tier = backend as? TieredCache
         if options.comparesWithApp && options.http == nil && !options.operations { agreement = AppAgreement(twoTier: tier != nil) }
         if pricesPixels { tally.costSources = CostSourceCounts() }
+        tally.bitmapPricing = options.bitmap
+        tally.displayGiven = options.display != nil
         if case .above = schedule { heap = HeapTracker() }
         if let settings = options.http {
             httpProfile = settings.profile.rawValue
@@ -347,8 +351,11 @@ struct ReplayLoop<Backend: CacheBackend> {
         tally.requestedBytes += ByteTotal(size)
         lastTime = request.time
         // Under pixel cost every request is priced (and its rule counted), hit or miss.
-        let (cost, priced) = price(request)
-        if let priced { tally.costSources!.count(priced) }
+        let (cost, priced, shaped) = price(request)
+        if let priced {
+            tally.costSources!.count(priced)
+            tally.bitmap.count(shaped)
+        }
         if http != nil {  // the HTTP mode decides what to ask of the backend
             let hit = try answerHTTP(request, cost: cost)
             if schedule != nil { recordOutcome(hit) }
@@ -389,10 +396,13 @@ struct ReplayLoop<Backend: CacheBackend> {
             if counting { tally.deletes += 1 }
             try backend.remove(request)
         case .set:
-            let (cost, priced) = price(request)
+            let (cost, priced, shaped) = price(request)
             if counting {
                 tally.sets += 1
-                if let priced { tally.costSources!.count(priced) }
+                if let priced {
+                    tally.costSources!.count(priced)
+                    tally.bitmap.count(shaped)
+                }
             }
             guard fits(request, cost: cost) else {
                 if counting { tally.tooLarge += 1 }
@@ -452,8 +462,8 @@ struct ReplayLoop<Backend: CacheBackend> {
 
     /// What the request costs, and the pixel rule that priced it (`ReplayOptions.price`).
     @inline(__always)
-    private func price(_ request: Request) -> (cost: Int, price: PixelCostRules.Price?) {
-        ReplayOptions.price(request, ignoreObjectSize: ignoreObjectSize, pricesPixels: pricesPixels, rules: pixelRules)
+    private func price(_ request: Request) -> (cost: Int, price: PixelCostRules.Price?, bitmap: BitmapPricing.Effect) {
+        ReplayOptions.price(request, ignoreObjectSize: ignoreObjectSize, pricesPixels: pricesPixels, rules: pixelRules, bitmap: bitmap)
     }
 
     /// The object's memory (a materialized bitmap) or a disk backend's body, or nil.

@@ -162,14 +162,16 @@ public struct RunPlan: Sendable {
             runOptions.warmupRequests = Int((Double(summary.requests - summary.droppedZeroSize) * warmupFraction).rounded(.down))
         }
         runOptions.materialize = options.materialize && backend.holdsPayloads
+        // A preset's library decodes, downsamples and pads its own way (pixel cost only).
+        runOptions.bitmap = model == .pixels ? TierPreset.named(backend.name).map { BitmapPricing(bitmap: $0.bitmap, display: options.display) } : nil
         // Warned runs keep each request's outcome, for the counterfactual of `warningCost`.
         runOptions.recordOutcomes = options.memoryWarnings != nil
         let warmedKeys = runOptions.warmupRequests > 0 ? try warmedKeys(runOptions.warmupRequests) : 0
         return capacities.map { capacity in
             let bytes = capacity.resolve(workingSetBytes: summary.workingSetBytes)
             var config = BackendConfig(capacityBytes: bytes, seed: seed, options: backendOptions)
-            let (ignoreSize, pricesPixels, rules) = (runOptions.ignoreObjectSize, model == .pixels, runOptions.pixelRules)
-            config.memoryCost = { ReplayOptions.price($0, ignoreObjectSize: ignoreSize, pricesPixels: pricesPixels, rules: rules).cost }
+            let (ignoreSize, pricesPixels, rules, bitmap) = (runOptions.ignoreObjectSize, model == .pixels, runOptions.pixelRules, runOptions.bitmap)
+            config.memoryCost = { ReplayOptions.price($0, ignoreObjectSize: ignoreSize, pricesPixels: pricesPixels, rules: rules, bitmap: bitmap).cost }
             config.diskCost = { ignoreSize ? 1 : $0.size }
             config.countsObjects = ignoreSize
             config.materialize = runOptions.materialize

@@ -16,6 +16,8 @@ public struct RunSetup {
         public var device: String?
         /// `--url-units`: `pixels` (default) or `points` (URL sizes × the device's scale).
         public var urlUnits: String?
+        /// `--display WxH@scale|recorded`: the size the app's library downsampled to.
+        public var display: String?
         /// Capacities already parsed (a sweep's range); when set, `capacities` is not read.
         public var parsedCapacities: [Capacity]?
         public var cost = "auto"
@@ -85,6 +87,10 @@ public struct RunSetup {
         var options = ReplayOptions()
         options.pixelRules = try ReplayOptionText.pixelRules(
             inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits, device: device)
+        options.display = try arguments.display.map(DisplayOption.init(parsing:))
+        if options.display != nil && costModel == .encoded {
+            throw WorkbenchError("--display shapes decoded bitmaps: it applies to --cost pixels (or auto), not encoded")
+        }
         options.timing = arguments.timing
         // Not given: scaled to a short trace (counting its requests, up to a bound, only then).
         let counted = arguments.sampleEvery == nil || arguments.warningWindow == nil
@@ -105,6 +111,9 @@ public struct RunSetup {
             if arguments.cacheDirectory != nil {
                 throw WorkbenchError("--cache-dir does not apply to --mode http: the stored responses' headers live in the replay, so a reopened cache would have bodies without them")
             }
+        }
+        if options.display == .recorded && recording == nil {
+            throw WorkbenchError("--display recorded takes each request's display size from an app recording, and \(path) is not one; give a size, e.g. --display 120x90@3")
         }
         try RecordedReplaySetup.apply(lifecycle: recording?.lifecycle, background: arguments.background, trace: path, to: &options)
         if arguments.disagreements != nil && !options.comparesWithApp {

@@ -130,6 +130,7 @@ public enum TableReport {
         notes += pixelRuleNotes(results)
         notes += deviceNotes(results)
         notes += ModelNotes.notes(results)
+        notes += LibraryBehaviourNotes.notes(results)
         for result in results where (result.spread?.disagreements ?? 0) > 0 {
             notes.append("\(TableReport.rowLabel(result)): \(result.spread!.disagreements) of \(result.spread!.repeats) repeats counted different hits than the first (the row shows the first's counts); replays are meant to be deterministic for a trace, options and seed")
         }
