@@ -99,6 +99,8 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         if let ratio = try? ReplayOptionText.decodedRatio(text) { precondition(ratio > 0 && ratio <= 1000, "ratio out of range") }
         _ = try? ReplayOptionText.inferDimensions(text)
+        // --estimate: one of four words, whatever else is refused.
+        if let point = try? ReplayOptionText.estimate(text) { precondition(["central", "low", "high"].contains(point.rawValue), "estimate point") }
         if let rate = try? ReplayOptionText.samplingRate(text) { precondition(rate > 0 && rate <= 1, "sampling rate out of range") }
         if let keys = try? ReplayOptionText.sampleSize(text) { precondition(keys >= 1 && keys <= Int(Int32.max), "sample size out of range") }
         // --display: in range, and every library's downsampled size within the image, above 0.

@@ -7,6 +7,11 @@ public func fuzzURLDimensions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     let unchecked = ImageURLDimensions.infer(bytes)
     if let found = unchecked { checkLimits(found) }
+    // A width-only convention states 1…100,000 px, and only where no full size is stated by a query.
+    if let width = ImageURLDimensions.width(bytes) {
+        precondition(width.width >= 1 && width.width <= 100_000, "implausible width")
+        if width.rule == .queryWidth { precondition(unchecked?.rule != .query, "a query with a height read as width-only") }
+    }
     guard size > 4 else { return 0 }
     // 0 to 2^32 - 1 bytes: from always-plausible to larger than any bitmap the limits allow.
     let encoded = Int(bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })

@@ -241,6 +241,60 @@ def knee_lines(results, known):
     return lines
 
 
+# MARK: estimated prices (issue 43 §2)
+
+# DecodedSizeEstimate.rangeFactor and .scaleFreeBackends (Swift): the estimate's range is its
+# central decoded size ÷ and × 2, and these backends decide by cost ÷ capacity alone.
+ESTIMATE_FACTOR = 2
+SCALE_FREE = {"lru", "nscache"}
+PRICE_COLUMNS = ("cost_from_recorded", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_estimate", "cost_from_encoded")
+
+
+def priced_requests(row):
+    """Requests the pixel rules priced (the sum of the cost_from_* columns present)."""
+    return sum(int(row[c]) for c in PRICE_COLUMNS if filled(row, c))
+
+
+def estimate_lines(results):
+    """One sentence per backend whose pixel-cost rows rest mostly on the decoded-size estimate
+    (it priced more than half of the priced requests), and the knee as a range over the
+    estimate's range. The range is exact by scale invariance only when the estimate priced
+    every request at its central value (one common factor, 2) and the backend is scale-free:
+    prices × 2 at capacity × 2 replay identically, so the curve at the high end is this curve
+    at half the capacity and the knee moves from K to 2K (K/2 at the low end). Otherwise no
+    range is computed and the sentence says how to get one. O(rows)."""
+    if "cost_from_estimate" not in results:
+        return []
+    lines = []
+    for label, rows in results.groupby("label", sort=False):
+        rows = rows[rows["cost_model"].astype(str) == "pixels"].sort_values("capacity_bytes")
+        mostly = [(int(r["cost_from_estimate"]), priced_requests(r)) for _, r in rows.iterrows()
+                  if filled(r, "cost_from_estimate") and 2 * int(r["cost_from_estimate"]) > priced_requests(r)]
+        if not mostly:
+            continue
+        estimated, priced = mostly[0]
+        counts = f"{estimated:,} of {priced:,} priced requests" if len(set(mostly)) == 1 else "most priced requests in each row"
+        text = (f"{e(label)}: this answer rests mostly on estimates — {counts} were priced by the decoded-size estimate "
+                f"(encoded bytes at the format\u2019s median bits per pixel, HTTP Archive 2024), whose decoded sizes could be half to twice those replayed.")
+        central = all("estimate=central" in str(r.get("pixel_rules", "")) for _, r in rows.iterrows())
+        every = len(mostly) == len(rows) and all(est == total for est, total in mostly)
+        if rows["capacity_bytes"].nunique() >= 3 and rows["object_hit_ratio"].max() > 0:
+            plateau = rows["object_hit_ratio"].max()
+            knee = rows[rows["object_hit_ratio"] >= plateau - KNEE_POINTS].iloc[0]
+            if every and central and rows.iloc[0]["backend"] in SCALE_FREE and str(knee.get("ignore_obj_size", "no")) != "yes":
+                size = knee["capacity_bytes"]
+                text += (f" Its knee, {e(capacity_text(knee))} at the estimate\u2019s central value, is {e(plot.size_label(size / ESTIMATE_FACTOR))} "
+                         f"at its low end and {e(plot.size_label(size * ESTIMATE_FACTOR))} at its high end (exact: every request was estimated, "
+                         f"and prices \u00d7 2 at capacity \u00d7 2 replay identically).")
+            else:
+                why = ("not every priced request was estimated" if not every else "the replay was not at the estimate\u2019s central value" if not central
+                       else f"{rows.iloc[0]['backend']} does not decide by cost \u00f7 capacity alone")
+                text += (f" No size range is computed for its knee, {e(capacity_text(knee))} ({e(why)}): replay with --estimate low and "
+                         f"--estimate high to see it move.")
+        lines.append(text)
+    return lines
+
+
 def bound_lines(results, online):
     lines = []
     for bound, measure, name in (("belady", "object_hit_ratio", "Belady (the furthest next use goes first: an upper bound on hits for unit sizes only)"),
@@ -375,6 +429,7 @@ def reading(results):
     lines = ceiling_lines(results, known)
     lines += ([RULE] + comparisons) if comparisons else []
     lines += knee_lines(results, known)
+    lines += estimate_lines(results)
     lines += bound_lines(results, online)
     lines += disk_lines(results)
     lines += merged(contention_notes(results) + warning_notes(results) + model_notes(results, known) + not_ranked_notes(results)

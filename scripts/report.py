@@ -72,7 +72,7 @@ def parameters(results):
 
 
 PRICE_RULES = (("cost_from_recorded", "at the app's recorded cost"), ("cost_from_dimensions", "from the trace's dimensions"), ("cost_from_url", "from URL rules"),
-               ("cost_from_ratio", "by --decoded-ratio"), ("cost_from_encoded", "at their encoded size"))
+               ("cost_from_ratio", "by --decoded-ratio"), ("cost_from_estimate", "by the decoded-size estimate"), ("cost_from_encoded", "at their encoded size"))
 
 
 def pricing(results):

@@ -62,6 +62,7 @@ KINDS = [
         "hits": COUNT, "trace_requests": COUNT, "warmup_requests": COUNT, "too_large": COUNT, "memory_hits": COUNT,
         "disk_hits": COUNT, "disk_evictions": COUNT, "memory_expired": COUNT, "memory_refused": COUNT,
         "cost_from_recorded": COUNT, "cost_from_dimensions": COUNT, "cost_from_url": COUNT, "cost_from_ratio": COUNT, "cost_from_encoded": COUNT,
+        "cost_from_estimate": COUNT,
         # Counterfactual warning cost (a replay without warnings): may be negative (a warning that helped).
         "warning_hits_lost": SIGNED, "warning_memory_hits_lost": SIGNED, "warning_hits_lost_per_warning": SIGNED,
         "warning_recovery_requests": COUNT,

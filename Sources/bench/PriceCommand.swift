@@ -41,6 +41,7 @@ struct PriceCommand: ParsableCommand {
             arguments.cost = pricing.cost
             arguments.inferDimensions = pricing.inferDimensions ?? "url"
             arguments.decodedRatio = pricing.decodedRatio
+            arguments.estimate = pricing.estimate
             arguments.urlUnits = urlUnits
             arguments.device = device
             arguments.csv = csv

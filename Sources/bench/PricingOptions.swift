@@ -12,4 +12,7 @@ struct PricingOptions: ParsableArguments {
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions: decoded bytes = R × encoded bytes, or per image type from the content type or URL extension (jpeg=8,png=4,gif=12; other=R for the rest) (default: charge the encoded size, counted and reported).", valueName: "R|TYPE=R,…"))
     var decodedRatio: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests still without dimensions or ratio: the decoded size estimated from the encoded size and the format's median bits per pixel (JPEG 2.0, PNG 3.8, GIF 6.7, AVIF 1.4, WebP 1.3; HTTP Archive 2024), at the centre of its range or at its low (½×) or high (2×) end; `off` charges the encoded size (default: central).", valueName: "central|low|high|off"))
+    var estimate: String?
 }

@@ -254,6 +254,7 @@ struct ReplayArguments: ParsableArguments {
         arguments.cost = pricing.cost
         arguments.inferDimensions = pricing.inferDimensions
         arguments.decodedRatio = pricing.decodedRatio
+        arguments.estimate = pricing.estimate
         arguments.ignoreObjectSize = ignoreObjectSize
         arguments.warmup = warmup
         arguments.timing = !noTiming

@@ -126,19 +126,19 @@ struct DeviceTests {
         #expect(run.status == 0, "\(run.err)")
         let row = try #require(try csvRows(folder.path + "/r.csv").first)
         #expect(row["cost_from_ratio"] == "5" && row["cost_from_encoded"] == "0")
-        #expect(row["pixel_rules"] == "url=off;decoded-ratio=jpeg:8.0/png:4.0/gif:12.0/other:2.0")
+        #expect(row["pixel_rules"] == "url=off;decoded-ratio=jpeg:8.0/png:4.0/gif:12.0/other:2.0;estimate=central")
         #expect(run.out.contains("ratio by image type (content type, else URL extension; other: the other= ratio, for types without their own): jpeg:1,png:1,gif:1,other:2"), "\(run.out)")
-        // Without other=, the webp and the unknown one are charged their encoded size, and counted.
+        // Without other= (and the estimate off), the webp and the unknown one are charged their encoded size, and counted.
         let partial = try bench(["run", "--trace", har, "--backend", "lru", "--cost", "pixels", "--infer-dimensions", "off",
-                                 "--decoded-ratio", "jpeg=8", "--no-timing", "--csv", folder.path + "/q.csv"])
+                                 "--decoded-ratio", "jpeg=8", "--estimate", "off", "--no-timing", "--csv", folder.path + "/q.csv"])
         let partialRow = try #require(try csvRows(folder.path + "/q.csv").first)
         #expect(partial.status == 0 && partialRow["cost_from_ratio"] == "1" && partialRow["cost_from_encoded"] == "4")
         #expect(partial.out.contains("pixel costs by rule, in requests: ratio:1,encoded:4; ratio by image type (content type, else URL extension; other: the other= ratio, for types without their own): jpeg:1 —"), "\(partial.out)")
         // A type given but never met: said as none, the requests counted as encoded.
-        let unmet = try bench(["price", har, "--infer-dimensions", "off", "--decoded-ratio", "avif=3"])
+        let unmet = try bench(["price", har, "--infer-dimensions", "off", "--decoded-ratio", "avif=3", "--estimate", "off"])
         #expect(unmet.out.contains("requests by rule (a replay's cost_from_* columns): encoded:5") && unmet.out.contains("for types without their own): none"), "\(unmet.out)")
         // The single number keeps its meaning and its label.
-        #expect(try ReplayOptionText.decodedRatios("8").other == 8 && PixelCostRules(decodedRatio: 8).description == "url=on;decoded-ratio=8.0")
+        #expect(try ReplayOptionText.decodedRatios("8").other == 8 && PixelCostRules(decodedRatio: 8).description == "url=on;decoded-ratio=8.0;estimate=central")
     }
 
     @Test("--url-units points: URL sizes × the device's scale (cost × s²), unless the URL states @Nx or dpr")

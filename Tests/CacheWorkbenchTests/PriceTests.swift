@@ -8,9 +8,9 @@ import Testing
 struct PriceTests {
     @Test("a WxH segment is a size only in Thumbor's layout; a small ratio folder and a width give the height", arguments: [
         ("https://thumbor.example/unsafe/300x200/smart/img.example/a.jpg", 300, 200, "thumbor"),
-        ("https://thumbor.example/unsafe/fit-in/320x240/smart/f.jpg", 320, 240, "thumbor"),
+        ("https://thumbor.example/unsafe/fit-in/320x240/smart/f.jpg", 320, 240, "thumbor-fit-in"),
         // signature (28 URL-safe base64 characters ending =), then meta, trim, crop, fit-in, a flipped size
-        ("https://t.example/0123456789abcdefABCDEF_-xyz=/meta/trim/10x20:300x400/adaptive-full-fit-in/-640x480/smart/a.jpg", 640, 480, "thumbor"),
+        ("https://t.example/0123456789abcdefABCDEF_-xyz=/meta/trim/10x20:300x400/adaptive-full-fit-in/-640x480/smart/a.jpg", 640, 480, "thumbor-fit-in"),
         ("/unsafe/300x200/a.jpg", 300, 200, "thumbor"),
         ("https://news.example/images/16x9/1200/story.jpg", 1200, 675, "aspect-ratio"),
         ("https://news.example/images/4x3/640/story.jpg", 640, 480, "aspect-ratio"),
@@ -29,6 +29,9 @@ struct PriceTests {
         "https://news.example/images/16x9/-1200/story.jpg",
         "https://news.example/images/33x9/1200/story.jpg",  // 33 is past the ratio terms (1…32)
         "https://gfx.example/image/19679280/90/fourByThree/35309ff782add/a.jpg",  // a named ratio: no documented convention
+        // Issue 43's traps, seen on real sites: banner and social-card folders, a crop parameter.
+        "https://news.example/img/980x240/a.jpg", "https://news.example/img/1200x630/a.jpg", "https://news.example/img/a.jpg?cac=0980x244",
+        "https://news.example/images/16x9/story2024.jpg",  // the width-as-file-name spelling needs a whole number
     ])
     func noConvention(url: String) {
         #expect(ImageURLDimensions.infer(url) == nil, "\(String(describing: ImageURLDimensions.infer(url)))")
@@ -49,9 +52,11 @@ struct PriceTests {
         let request = Request(time: 0, key: "https://blog.example/up/logo-16x9.png", size: 5000)
         let byRatio = PixelCostRules(decodedRatio: 8).price(of: request)
         #expect(byRatio.cost == 40_000 && byRatio.source == .ratio && byRatio.rejected?.rule == .filename)
-        let byEncoded = PixelCostRules().price(of: request)
+        let byEncoded = PixelCostRules(estimate: nil).price(of: request)
         #expect(byEncoded.cost == 5000 && byEncoded.source == .encoded && byEncoded.rejected != nil)
-        #expect(PixelCostRules().cost(of: request) == (5000, .encoded))
+        #expect(PixelCostRules(estimate: nil).cost(of: request) == (5000, .encoded))
+        // By default the PNG estimate prices it (issue 43): 5,000 × 16 ÷ 3.8 = 21,052.6 → 21,053; central 42,106.
+        #expect(PixelCostRules().cost(of: request) == (42_106, .estimate) && PixelCostRules().price(of: request).rejected != nil)
     }
 
     /// A HAR whose URLs carry aspect-ratio folders, with a Thumbor URL, a bare WxH folder and
@@ -76,7 +81,8 @@ struct PriceTests {
     }
 
     static let priceColumns = ["key", "requests", "rule", "url_rule", "width", "height", "encoded_bytes", "decoded_bytes",
-                               "rejected_rule", "rejected_width", "rejected_height", "price_changed"]
+                               "rejected_rule", "rejected_width", "rejected_height", "price_changed",
+                               "estimate_type", "estimate_low_bytes", "estimate_high_bytes", "url_width", "url_width_rule"]
 
     /// `bench price --csv`'s rows by column, read quote-aware (URLs hold commas), header checked.
     static func priceRows(_ path: String) throws -> [[String: String]] {
@@ -94,7 +100,9 @@ struct PriceTests {
     func listing() throws {
         let folder = TemporaryFolder()
         let har = Self.aspectRatioHAR(in: folder)
-        let result = try bench(["price", har, "--cost", "pixels", "--csv", folder.path + "/p.csv"])
+        // --estimate off: this listing checks the URL rules and the encoded fallback (the
+        // estimate that now precedes it: PriceEstimateTests).
+        let result = try bench(["price", har, "--cost", "pixels", "--estimate", "off", "--csv", folder.path + "/p.csv"])
         #expect(result.status == 0, "\(result.err)")
         let out = result.out
         #expect(Self.row(out, "https://news.example/images/16x9/1200/a.jpg") == ["url:aspect-ratio", "1200", "675", "80000", "3240000", "2", "https://news.example/images/16x9/1200/a.jpg"])
@@ -102,11 +110,11 @@ struct PriceTests {
         #expect(Self.row(out, "https://news.example/images/1x1/300/c.jpg").prefix(6) == ["url:aspect-ratio", "300", "300", "20000", "360000", "1"])
         #expect(Self.row(out, "https://news.example/images/16x9/d.jpg").prefix(6) == ["encoded", "-", "-", "30000", "30000", "1"])
         #expect(Self.row(out, "https://cdn.example/300x200/e.jpg").prefix(6) == ["encoded", "-", "-", "10000", "10000", "1"])
-        #expect(Self.row(out, "https://thumbor.example/unsafe/fit-in/320x240/smart/f.jpg").prefix(6) == ["url:thumbor", "320", "240", "15000", "307200", "1"])
+        #expect(Self.row(out, "https://thumbor.example/unsafe/fit-in/320x240/smart/f.jpg").prefix(6) == ["url:thumbor-fit-in", "320", "240", "15000", "307200", "1"])
         #expect(out.contains("https://blog.example/up/logo-16x9.png  (rejected filename 16x9: decoded 576 < encoded 5000)"))
         #expect(out.contains("https://img.example/g.jpg?w=100&h=50  (rejected query 100x50: decoded 20000 < encoded 30000)"))
-        #expect(out.contains(": 8 unique objects in 9 requests, priced under --cost pixels (url=on;decoded-ratio=none)"))
-        #expect(out.contains("objects by rule: url:thumbor 1, url:aspect-ratio 3, encoded 4\n"))
+        #expect(out.contains(": 8 unique objects in 9 requests, priced under --cost pixels (url=on;decoded-ratio=none;estimate=off)"))
+        #expect(out.contains("objects by rule: url:thumbor-fit-in 1, url:aspect-ratio 3, encoded 4\n"))
         #expect(out.contains("requests by rule (a replay's cost_from_* columns): url:5,encoded:4\n"))
         // 80,000 + 50,000 + 20,000 + 30,000 + 10,000 + 5,000 + 15,000 + 30,000; decoded as listed above.
         #expect(out.contains("first-request totals: encoded 240000 bytes, decoded 5211000 bytes"))
@@ -126,7 +134,7 @@ struct PriceTests {
         #expect(Self.row(ratio.out, "https://blog.example/up/logo-16x9.png").prefix(6) == ["ratio", "-", "-", "5000", "40000", "1"])
         #expect(ratio.out.contains("requests by rule (a replay's cost_from_* columns): url:5,ratio:4\n"))
         // --infer-dimensions off: every request by its encoded size, nothing rejected.
-        let off = try bench(["price", har, "--infer-dimensions", "off"])
+        let off = try bench(["price", har, "--infer-dimensions", "off", "--estimate", "off"])
         #expect(off.out.contains("requests by rule (a replay's cost_from_* columns): encoded:9\n") && off.out.contains("URL inferences rejected (decoded below encoded): none"))
     }
 
@@ -134,13 +142,13 @@ struct PriceTests {
     func agreesWithReplay() throws {
         let folder = TemporaryFolder()
         let har = Self.aspectRatioHAR(in: folder)
-        let run = try bench(["run", "--trace", har, "--backend", "lru,nscache", "--cost", "pixels", "--capacity", "4MiB", "--csv", folder.path + "/r.csv"])
+        let run = try bench(["run", "--trace", har, "--backend", "lru,nscache", "--cost", "pixels", "--estimate", "off", "--capacity", "4MiB", "--csv", folder.path + "/r.csv"])
         #expect(run.status == 0, "\(run.err)")
         for row in try csvRows(folder.path + "/r.csv") {
             #expect(row["cost_from_url"] == "5" && row["cost_from_encoded"] == "4" && row["cost_from_ratio"] == "0" && row["cost_from_dimensions"] == "0")
         }
         // The fallback note does not claim the rejected URL sizes were absent.
-        #expect(run.out.contains("4 of 9 requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size)"))
+        #expect(run.out.contains("4 of 9 requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size; the decoded-size estimate is off)"))
         // One note for both rows, not one per row.
         // logo-16x9.png and g.jpg?w=100&h=50: two requests whose URL size was rejected.
         #expect(run.out.components(separatedBy: "pixel costs by rule, in requests: url:5,encoded:4; URL sizes rejected for decoding below the encoded bytes: 2 — every pixel-cost row (2)").count == 2, "\(run.out)")
@@ -149,7 +157,7 @@ struct PriceTests {
         // Counterfactual with URL sizes off (encoded: 80,000 + 50,000 + 20,000 fit): 1 hit.
         let lru = try csvRows(folder.path + "/r.csv").first { $0["backend"] == "lru" }
         #expect(lru?["hits"] == "0")
-        let encoded = try bench(["run", "--trace", har, "--backend", "lru", "--cost", "pixels", "--infer-dimensions", "off", "--capacity", "4MiB", "--csv", folder.path + "/e.csv"])
+        let encoded = try bench(["run", "--trace", har, "--backend", "lru", "--cost", "pixels", "--infer-dimensions", "off", "--estimate", "off", "--capacity", "4MiB", "--csv", folder.path + "/e.csv"])
         let encodedRows = try csvRows(folder.path + "/e.csv")
         #expect(encoded.status == 0 && encodedRows.first?["hits"] == "1")
     }
@@ -192,7 +200,9 @@ struct PriceTests {
         // The news site's query-sized thumbnails (gfx.omni-cdn.se …?w=140&h=74) are read by the query rule.
         let news = try Self.priceRows(folder.path + "/webpagetest_aftonbladet_first_repeat.har.csv")
         #expect(news.contains { $0["url_rule"] == "query" && $0["width"] == "140" && $0["height"] == "74" })
-        // Its 43-byte trans_1x1.gif decodes to 4 bytes: the file name's 1x1 is rejected, the encoded size prices it.
-        #expect(news.contains { $0["key"]!.hasSuffix("/trans_1x1.gif") && $0["rule"] == "encoded" && $0["rejected_rule"] == "filename" && $0["encoded_bytes"] == "43" })
+        // Its 43-byte trans_1x1.gif decodes to 4 bytes: the file name's 1x1 is rejected, and the
+        // GIF estimate prices it: 43 × 16 ÷ 6.7 = 102.69 → 103 at the low end, 206 central.
+        #expect(news.contains { $0["key"]!.hasSuffix("/trans_1x1.gif") && $0["rule"] == "estimate" && $0["rejected_rule"] == "filename"
+                                && $0["encoded_bytes"] == "43" && $0["decoded_bytes"] == "206" })
     }
 }

@@ -114,7 +114,7 @@ struct Trust2ReportTests {
         "get_miss_p99_ns", "set_p50_ns", "set_p99_ns",
         // Issue 21 §4: the reading's ceiling, classes, pricing and warning cost read these as numbers too.
         "hits", "trace_requests", "warmup_requests", "too_large", "memory_hits", "disk_hits", "disk_evictions", "memory_expired",
-        "memory_refused", "cost_from_recorded", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded", "warning_hits_lost",
+        "memory_refused", "cost_from_recorded", "cost_from_dimensions", "cost_from_url", "cost_from_ratio", "cost_from_encoded", "cost_from_estimate", "warning_hits_lost",
         "warning_memory_hits_lost", "warning_hits_lost_per_warning", "warning_recovery_requests",
         // The ceiling from the row itself.
         "unique_objects", "compulsory_misses",

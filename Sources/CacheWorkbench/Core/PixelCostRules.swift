@@ -11,11 +11,16 @@
 /// 3. `ratio`: the encoded size × the ratio for the request's image type (`ratioByType`,
 ///    the type from `ImageType`), else × `decodedRatio` (explicit, user-given assumptions;
 ///    each type's count is reported);
-/// 4. `encoded`: the encoded size itself — a fallback that undercounts decoded memory
-///    several-fold, counted and called out in the results.
+/// 4. `estimate`: the decoded size estimated from the encoded size and the format's median
+///    bits per pixel (`DecodedSizeEstimate`), at `estimate`'s point of its half-to-twice
+///    range (central by default; nil = off); a width-only URL (`?w=`, Wikimedia's `220px-`)
+///    is listed beside it, since a width alone gives no pixel count;
+/// 5. `encoded`: the encoded size itself — for what the estimate cannot price (unknown
+///    format, HEIC, or the estimate off); it undercounts decoded memory several-fold, counted
+///    and called out in the results.
 public struct PixelCostRules: Sendable, Equatable {
     public enum Source: Int, Sendable, CaseIterable {
-        case recorded, dimensions, url, ratio, encoded
+        case recorded, dimensions, url, ratio, estimate, encoded
 
         public var name: String {
             switch self {
@@ -23,6 +28,7 @@ public struct PixelCostRules: Sendable, Equatable {
             case .dimensions: "dimensions"
             case .url: "url"
             case .ratio: "ratio"
+            case .estimate: "estimate"
             case .encoded: "encoded"
             }
         }
@@ -38,16 +44,22 @@ public struct PixelCostRules: Sendable, Equatable {
     /// Pixels per point of URL sizes (rule 2): 1 when URLs give pixels (every documented
     /// convention), the device's scale under `--url-units points`.
     public var pointScale = 1
+    /// Rule 4's point of the estimate's range (`--estimate`); nil: rule 4 is off.
+    public var estimate: DecodedSizeEstimate.Point? = .central
 
-    public init(inferFromURL: Bool = true, decodedRatio: Double? = nil, ratioByType: [ImageType: Double] = [:], pointScale: Int = 1) {
+    public init(inferFromURL: Bool = true, decodedRatio: Double? = nil, ratioByType: [ImageType: Double] = [:], pointScale: Int = 1,
+                estimate: DecodedSizeEstimate.Point? = .central) {
         self.inferFromURL = inferFromURL
         self.decodedRatio = decodedRatio
         self.ratioByType = ratioByType
         self.pointScale = pointScale
+        self.estimate = estimate
     }
 
-    /// Whether rule 3 reads a request's type (from its content type or URL).
-    public var needsImageType: Bool { !ratioByType.isEmpty }
+    /// Whether rules 3 or 4 read a request's type (from its content type or URL).
+    public var needsImageType: Bool { hasTypeRatios || estimate != nil }
+    /// Whether rule 3 has ratios of its own per type (`--decoded-ratio jpeg=8`).
+    public var hasTypeRatios: Bool { !ratioByType.isEmpty }
 
     /// One request's price with everything that explains it, for `bench price`'s audit.
     public struct Price: Sendable {
@@ -63,6 +75,11 @@ public struct PixelCostRules: Sendable, Equatable {
         public var rejected: ImageURLDimensions.Found?
         /// Source `ratio`: the type whose own ratio priced it; nil = `decodedRatio` did.
         public var ratioType: ImageType?
+        /// Source `estimate`: the format estimated and its decoded costs at the range's ends.
+        public var estimateType: ImageType?
+        public var estimateRange: DecodedSizeEstimate.Range?
+        /// Source `estimate`: a width the URL states without a height (listed, not priced).
+        public var statedWidth: ImageURLDimensions.Width?
     }
 
     /// The pixel cost of `request` and the rule that gave it. O(1), or O(key length) when a
@@ -98,16 +115,21 @@ public struct PixelCostRules: Sendable, Equatable {
             return Price(cost: scaled >= Double(SizeLimits.largestObject) ? SizeLimits.largestObject : Int(scaled), source: .ratio, rejected: rejected,
                          ratioType: typeRatio == nil ? nil : type)
         }
+        if let point = estimate, let type, let range = DecodedSizeEstimate.costs(encoded: request.size, type: type) {
+            let width = inferFromURL ? request.name.flatMap(ImageURLDimensions.width) : nil
+            return Price(cost: range[point], source: .estimate, rejected: rejected, estimateType: type, estimateRange: range, statedWidth: width)
+        }
         return Price(cost: request.size, source: .encoded, rejected: rejected)
     }
 
-    /// `url=on;decoded-ratio=none` (`jpeg:8/png:4/other:6` per type; `;url-units=points@3`
-    /// when URL sizes are points), for the results.
+    /// `url=on;decoded-ratio=none;estimate=central` (`jpeg:8/png:4/other:6` per type;
+    /// `;url-units=points@3` when URL sizes are points; `estimate=off`), for the results.
     public var description: String {
         let perType = ImageType.allCases.compactMap { type in ratioByType[type].map { "\(type.rawValue):\($0)" } }
             + (decodedRatio.map { ["\(otherLabel(isEmpty: ratioByType.isEmpty))\($0)"] } ?? [])
         let ratio = perType.isEmpty ? "none" : perType.joined(separator: "/")
         return "url=\(inferFromURL ? "on" : "off");decoded-ratio=\(ratio)" + (pointScale == 1 ? "" : ";url-units=points@\(pointScale)")
+            + ";estimate=\(estimate?.rawValue ?? "off")"
     }
 
     /// The default ratio's label: bare alone (as before per-type ratios), `other:` among types.
@@ -120,6 +142,8 @@ public struct CostSourceCounts: Sendable, Equatable {
     /// Requests of `ratio` by the type whose own ratio priced them (`ImageType` order), and
     /// last those `decodedRatio` priced (no ratio of their type, or no known type).
     public var ratioByType = [Int](repeating: 0, count: ImageType.allCases.count + 1)
+    /// Requests of `estimate` by their format (`ImageType` order).
+    public var estimateByType = [Int](repeating: 0, count: ImageType.allCases.count)
     /// Requests whose URL size was rejected (decoding below the encoded bytes) and that the
     /// next rule priced; already counted under that rule, so not part of `total`.
     public var urlRejected = 0
@@ -141,7 +165,18 @@ public struct CostSourceCounts: Sendable, Equatable {
         if price.source == .ratio {
             ratioByType[price.ratioType.map { ImageType.allCases.firstIndex(of: $0)! } ?? ImageType.allCases.count] += 1
         }
+        if let type = price.estimateType { estimateByType[ImageType.allCases.firstIndex(of: type)!] += 1 }
     }
+
+    /// `jpeg:120,png:20` (zeros left out; `none`), the requests the estimate priced by format.
+    public var estimateTypesDescription: String {
+        let counted = zip(ImageType.allCases, estimateByType).filter { $0.1 > 0 }.map { "\($0.0.rawValue):\($0.1)" }
+        return counted.isEmpty ? "none" : counted.joined(separator: ",")
+    }
+
+    /// Whether the estimate priced more than half of the priced requests (an answer resting
+    /// mostly on estimates says so).
+    public var restsMostlyOnEstimates: Bool { self[.estimate] * 2 > total }
 
     /// `jpeg:20,png:10,other:3` (zeros left out; `none` when no request was priced by a ratio),
     /// for rules with per-type ratios.

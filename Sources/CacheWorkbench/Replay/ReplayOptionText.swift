@@ -60,21 +60,34 @@ public enum ReplayOptionText {
     /// The pixel-pricing options given with `--cost encoded`, where no object is priced by
     /// pixels: refused (exit 2), naming both, rather than ignored without a word.
     /// `inferDimensions` is nil when not given (its default, `url`, is no choice of the user's).
-    public static func checkPricingApplies(cost: CostModel?, inferDimensions: String?, decodedRatio: String?, urlUnits: String?) throws {
+    public static func checkPricingApplies(cost: CostModel?, inferDimensions: String?, decodedRatio: String?, urlUnits: String?, estimate: String? = nil) throws {
         guard cost == .encoded else { return }
-        let given = [("--infer-dimensions", inferDimensions), ("--decoded-ratio", decodedRatio), ("--url-units", urlUnits)].filter { $0.1 != nil }
+        let given = [("--infer-dimensions", inferDimensions), ("--decoded-ratio", decodedRatio), ("--url-units", urlUnits), ("--estimate", estimate)]
+            .filter { $0.1 != nil }
         guard let first = given.first else { return }
         let names = given.map(\.0)
         let listed = names.count == 1 ? first.0 : names.dropLast().joined(separator: ", ") + " and " + names.last!
         throw WorkbenchError("\(listed) \(names.count == 1 ? "prices" : "price") objects by pixels, which --cost encoded does not do: every object costs its size column; drop \(names.count == 1 ? "it" : "them") or use --cost pixels or auto")
     }
 
-    /// The pixel rules from `--infer-dimensions` (nil: `url`), `--decoded-ratio`, `--url-units` and `--device`.
-    public static func pixelRules(inferDimensions: String?, decodedRatio: String?, urlUnits: String?, device: DeviceClass?) throws -> PixelCostRules {
+    /// The pixel rules from `--infer-dimensions` (nil: `url`), `--decoded-ratio`, `--url-units`, `--device`
+    /// and `--estimate` (nil: central).
+    public static func pixelRules(inferDimensions: String?, decodedRatio: String?, urlUnits: String?, device: DeviceClass?,
+                                  estimate: String? = nil) throws -> PixelCostRules {
         let ratios = try decodedRatio.map(decodedRatios)
         return PixelCostRules(
             inferFromURL: try self.inferDimensions(inferDimensions ?? "url"), decodedRatio: ratios?.other, ratioByType: ratios?.byType ?? [:],
-            pointScale: try pointScale(urlUnits: urlUnits, device: device))
+            pointScale: try pointScale(urlUnits: urlUnits, device: device), estimate: try self.estimate(estimate ?? "central"))
+    }
+
+    /// `--estimate`: `central`, `low`, `high`, or `off` (nil).
+    public static func estimate(_ text: String) throws -> DecodedSizeEstimate.Point? {
+        let lowered = text.trimmingSpaces.lowercased()
+        if lowered == "off" { return nil }
+        guard let point = DecodedSizeEstimate.Point(rawValue: lowered) else {
+            throw WorkbenchError("--estimate must be central, low, high or off, not \(ErrorText.quote(text))")
+        }
+        return point
     }
 
     /// `--device NAME`, or nil when not given.

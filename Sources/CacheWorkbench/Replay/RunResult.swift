@@ -130,6 +130,8 @@ extension RunResult {
         + ["app_hit_ratio", "app_compared", "app_agreeing", "background_events"]
         // The first pixel rule, added after the others (an app recording's own cost).
         + ["cost_from_recorded"]
+        // The decoded-size estimate's rule (issue 43), before the encoded fallback.
+        + ["cost_from_estimate"]
         + runColumnNames
 
     /// A HAR's independent runs (`--har-runs`, docs/columns.md): the mode, the runs, and
@@ -292,6 +294,7 @@ extension RunResult {
             + [.from(t.admission?.admitted), .from(t.admission?.rejected), .wide(t.hitBytes), .wide(t.requestedBytes - t.hitBytes)]
             + [.from(t.agreement?.appHitRatio), .from(t.agreement?.compared), .from(t.agreement?.agreeing), t.backgroundResponse == nil ? .empty : .int(t.backgrounds)]
             + [t.costSources.map { .int($0[.recorded]) } ?? .empty]
+            + [t.costSources.map { .int($0[.estimate]) } ?? .empty]
             + runCells
     }
 

@@ -25,6 +25,8 @@ public struct RunSetup {
         public var inferDimensions: String?
         /// Decoded bytes per encoded byte for requests without dimensions (pixel cost).
         public var decodedRatio: String?
+        /// `--estimate`: the decoded-size estimate's point (`central`, `low`, `high`) or `off`; nil: central.
+        public var estimate: String?
         public var ignoreObjectSize = false
         /// `--warmup`: a request count (`100000`) or a share of the trace (`0.2`, `20%`).
         public var warmup: String?
@@ -75,7 +77,8 @@ public struct RunSetup {
             throw WorkbenchError("unknown cost model '\(arguments.cost)'; known: auto, \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         try ReplayOptionText.checkPricingApplies(
-            cost: costModel, inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits)
+            cost: costModel, inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits,
+            estimate: arguments.estimate)
         let httpSettings = try ReplayOptionText.httpSettings(arguments.http)
         let path = try arguments.trace ?? BundledTrace.path(http: httpSettings != nil)
         var file = try TraceFile(
@@ -86,7 +89,8 @@ public struct RunSetup {
         let device = try ReplayOptionText.device(arguments.device)
         var options = ReplayOptions()
         options.pixelRules = try ReplayOptionText.pixelRules(
-            inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits, device: device)
+            inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits, device: device,
+            estimate: arguments.estimate)
         options.display = try arguments.display.map(DisplayOption.init(parsing:))
         if options.display != nil && costModel == .encoded {
             throw WorkbenchError("--display shapes decoded bitmaps: it applies to --cost pixels (or auto), not encoded")

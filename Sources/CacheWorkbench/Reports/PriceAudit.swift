@@ -17,6 +17,8 @@ public struct PriceAudit {
         public var cost = "pixels"
         public var inferDimensions = "url"
         public var decodedRatio: String?
+        /// `--estimate` (nil: central).
+        public var estimate: String?
         /// `--url-units` (pixels or points) and `--device` (its scale for points).
         public var urlUnits: String?
         public var device: String?
@@ -56,7 +58,7 @@ public struct PriceAudit {
         }
         rules = try ReplayOptionText.pixelRules(
             inferDimensions: arguments.inferDimensions, decodedRatio: arguments.decodedRatio, urlUnits: arguments.urlUnits,
-            device: ReplayOptionText.device(arguments.device))
+            device: ReplayOptionText.device(arguments.device), estimate: arguments.estimate)
         trace = try TraceFile(path: arguments.trace, format: arguments.format.map(TraceFormat.named), skipBadRows: arguments.skipBad,
                               formatOptions: arguments.formatOptions)
         if let csv = arguments.csv { try OutputFile.check(outputs: [("--csv", csv)], inputs: [arguments.trace]) }
@@ -95,9 +97,23 @@ public struct PriceAudit {
         return (outcome, Self.tableText(outcome, trace: arguments.trace))
     }
 
-    /// `url:thumbor`, `dimensions`, `encoded`: the rule as the listing names it.
+    /// `url:thumbor`, `estimate:jpeg`, `dimensions`, `encoded`: the rule as the listing names it.
     static func ruleName(_ price: PixelCostRules.Price) -> String {
-        price.urlRule.map { "url:\($0.rawValue)" } ?? price.ratioType.map { "ratio:\($0.rawValue)" } ?? price.source.name
+        price.urlRule.map { "url:\($0.rawValue)" } ?? price.ratioType.map { "ratio:\($0.rawValue)" }
+            ?? price.estimateType.map { "estimate:\($0.rawValue)" } ?? price.source.name
+    }
+
+    /// `estimate 1000–4000 bytes; URL width 300 (query-width): about 222 px tall at this price`:
+    /// the estimate's range and any width the URL states, for the listing.
+    static func estimateText(_ price: PixelCostRules.Price) -> String {
+        guard let range = price.estimateRange else { return "" }
+        var text = "estimate \(range.low)–\(range.high) bytes"
+        if let stated = price.statedWidth {
+            // pixels = cost ÷ 4; height = pixels ÷ width, at least 1 (a width is at least one row).
+            let height = max(1, Int((Double(price.cost) / 4 / Double(stated.width)).rounded()))
+            text += "; URL width \(stated.width) (\(stated.rule.rawValue)), no height: about \(height) px tall at this price"
+        }
+        return text
     }
 
     static func rejectedText(_ price: PixelCostRules.Price, encodedSize: Int) -> String {
@@ -116,6 +132,7 @@ public struct PriceAudit {
                 + String(entry.encodedSize).padding(12, left: true) + String(price.cost).padding(12, left: true)
                 + String(entry.requests).padding(10, left: true) + "  " + ErrorText.escapingControls(entry.key)
             if price.rejected != nil { line += "  (" + rejectedText(price, encodedSize: entry.encodedSize) + ")" }
+            if price.estimateRange != nil { line += "  (" + estimateText(price) + ")" }
             lines.append(line)
         }
         lines.append("")
@@ -127,24 +144,30 @@ public struct PriceAudit {
     static func summaryLines(_ outcome: Outcome, trace: String) -> [String] {
         var objectsByRule: [String: Int] = [:]
         var encodedTotal: ByteTotal = 0, decodedTotal: ByteTotal = 0
+        // The decoded total with every estimated object at its range's low and high end.
+        var lowTotal: ByteTotal = 0, highTotal: ByteTotal = 0
         for entry in outcome.entries {
             objectsByRule[ruleName(entry.price), default: 0] += 1
             encodedTotal += ByteTotal(entry.encodedSize)
             decodedTotal += ByteTotal(entry.price.cost)
+            lowTotal += ByteTotal(entry.price.estimateRange?.low ?? entry.price.cost)
+            highTotal += ByteTotal(entry.price.estimateRange?.high ?? entry.price.cost)
         }
         let requests = outcome.requestsByRule.total
         var lines = ["\(ErrorText.escapingControls(trace)): \(outcome.entries.count) unique objects in \(requests) requests, priced under --cost pixels (\(outcome.rules.description))"]
         let order = PixelCostRules.Source.allCases.flatMap { source in
             source == .url ? ImageURLDimensions.Rule.allCases.map { "url:\($0.rawValue)" }
-                : source == .ratio ? ImageType.allCases.map { "ratio:\($0.rawValue)" } + [source.name] : [source.name]
+                : source == .ratio ? ImageType.allCases.map { "ratio:\($0.rawValue)" } + [source.name]
+                : source == .estimate ? ImageType.allCases.map { "estimate:\($0.rawValue)" } : [source.name]
         }
         let byRule = order.filter { objectsByRule[$0] != nil }.map { "\($0) \(objectsByRule[$0]!)" }
         lines.append("objects by rule: " + (byRule.isEmpty ? "none" : byRule.joined(separator: ", ")))
         lines.append("requests by rule (a replay's cost_from_* columns): \(outcome.requestsByRule.description.isEmpty ? "none" : outcome.requestsByRule.description)")
-        if outcome.rules.needsImageType {
+        if outcome.rules.hasTypeRatios {
             lines.append("ratio requests by image type (content type, else URL extension; other: the other= ratio, for types without their own): \(outcome.requestsByRule.ratioTypesDescription)")
         }
         lines.append("first-request totals: encoded \(encodedTotal) bytes, decoded \(decodedTotal) bytes (the working set `%` capacities are shares of under --cost pixels)")
+        lines += estimateLines(outcome, low: lowTotal, high: highTotal)
         let rejectedObjects = outcome.entries.filter { $0.price.rejected != nil }.count
         lines.append(rejectedObjects == 0
             ? "URL inferences rejected (decoded below encoded): none"
@@ -156,17 +179,55 @@ public struct PriceAudit {
         return lines
     }
 
+    /// What the estimate priced, at which point, its range over the totals, any width-only
+    /// URLs, and — when it priced most requests — that the answer rests mostly on it.
+    static func estimateLines(_ outcome: Outcome, low: ByteTotal, high: ByteTotal) -> [String] {
+        let estimated = outcome.entries.filter { $0.price.source == .estimate }
+        let counts = outcome.requestsByRule
+        var lines: [String] = []
+        if let point = outcome.rules.estimate {
+            let medians = ImageType.allCases.compactMap { type in DecodedSizeEstimate.medianBitsPerPixel(type).map { "\(type.rawValue) \($0)" } }
+            lines.append("estimate (decoded size = encoded bytes × 8 ÷ the format's median bits per pixel × 4: \(medians.joined(separator: ", ")); "
+                         + "HTTP Archive, Web Almanac 2024; HEIC and unknown formats not estimated): objects \(estimated.count), requests \(counts[.estimate]) "
+                         + "(\(counts.estimateTypesDescription)), priced at its \(point == .central ? "central value" : "\(point.rawValue) end")"
+                         + (estimated.isEmpty ? "" : "; over its range (half to twice the central decoded size) the first-request decoded total is \(low) to \(high) bytes"))
+        } else {
+            lines.append("estimate: off (--estimate off); requests without dimensions or ratio are charged their encoded size")
+        }
+        let widthOnly = estimated.filter { $0.price.statedWidth != nil }
+        if !widthOnly.isEmpty {
+            let byRule = ImageURLDimensions.WidthRule.allCases.compactMap { rule in
+                let count = widthOnly.filter { $0.price.statedWidth?.rule == rule }.count
+                return count == 0 ? nil : "\(rule.rawValue) \(count)"
+            }
+            lines.append("\(widthOnly.count) estimated objects state a width but no height in the URL (\(byRule.joined(separator: ", "))): a width alone gives no pixel count, so the estimate priced them; each line shows the height its price implies")
+        }
+        if counts.restsMostlyOnEstimates {
+            let share = String(format2: 100 * Double(counts[.estimate]) / Double(max(counts.total, 1)))
+            lines.append("These prices rest mostly on the estimate: \(counts[.estimate]) of \(counts.total) requests (\(share)%) were priced by it, so the decoded sizes — and any capacity sized from them — could be half to twice these (its range), and single images lie farther off")
+        }
+        return lines
+    }
+
     static func csvText(_ outcome: Outcome) -> String {
-        var lines = ["key,requests,rule,url_rule,width,height,encoded_bytes,decoded_bytes,rejected_rule,rejected_width,rejected_height,price_changed"]
+        var lines = ["key,requests,rule,url_rule,width,height,encoded_bytes,decoded_bytes,rejected_rule,rejected_width,rejected_height,price_changed,"
+                     + "estimate_type,estimate_low_bytes,estimate_high_bytes,url_width,url_width_rule"]
         for entry in outcome.entries {
             let price = entry.price
-            lines.append([
+            let priced: [String] = [
                 CSVReport.escape(entry.key), String(entry.requests), price.source.name, price.urlRule?.rawValue ?? "",
                 price.width > 0 ? String(price.width) : "", price.width > 0 ? String(price.height) : "",
                 String(entry.encodedSize), String(price.cost),
+            ]
+            let rejected: [String] = [
                 price.rejected?.rule.rawValue ?? "", price.rejected.map { String($0.width) } ?? "", price.rejected.map { String($0.height) } ?? "",
                 entry.priceChanged ? "true" : "false",
-            ].joined(separator: ","))
+            ]
+            let estimated: [String] = [
+                price.estimateType?.rawValue ?? "", price.estimateRange.map { String($0.low) } ?? "", price.estimateRange.map { String($0.high) } ?? "",
+                price.statedWidth.map { String($0.width) } ?? "", price.statedWidth?.rule.rawValue ?? "",
+            ]
+            lines.append((priced + rejected + estimated).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -296,8 +296,9 @@ public enum TableReport {
     public static func fallbackNotes(_ results: [RunResult]) -> [String] {
         let pricing = results.filter { $0.encodedFallbacks > 0 }.map { result in
             let priced = result.tally.costSources?.total ?? 0
-            return "\(TableReport.rowLabel(result)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
-        }
+            let estimate = result.pixelRules.estimate == nil ? "the decoded-size estimate is off" : "no format the decoded-size estimate knows (JPEG, PNG, GIF, WebP, AVIF)"
+            return "\(TableReport.rowLabel(result)): \(result.encodedFallbacks) of \(priced) requests had no dimensions (none in the trace, none in the URL that decodes to at least its encoded size; \(estimate)) and were charged their encoded size under pixel cost, which undercounts decoded memory; give --decoded-ratio R to price them at R × encoded (columns cost_from_*)"
+        } + estimateNotes(results)
         let policies = results.filter { $0.tally.finalFacts.fallbacks > 0 }.map { result in
             let facts = result.tally.finalFacts
             return "\(TableReport.rowLabel(result)): \(facts.fallbacks) \(facts.fallbackRule ?? "decisions followed the workbench's own rule")"

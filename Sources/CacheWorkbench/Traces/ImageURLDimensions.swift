@@ -14,13 +14,41 @@
 ///   `thumbor/url.py` regex and its docs ("Usage", "Security"). A bare `/300x200/` folder
 ///   elsewhere is not a size by any documented convention (it is often a ratio, a layout
 ///   name or a date) and is not read.
+/// - `thumbor-fit-in`: the same layout with `[adaptive-][full-]fit-in` before the size, or
+///   a `fit-in` segment directly followed by `WxH` anywhere (url.py makes `unsafe`/the
+///   signature optional: thumbor/thumbor 3d5fbe93, `thumbor/url.py`, `Url.unsafe_or_hash`
+///   and `Url.fit_in`). Thumbor's docs ("Usage": fit-in) say the image is not cropped but
+///   fitted inside an imaginary W × H box, and is not enlarged without the `upscale()`
+///   filter: so W × H is an UPPER BOUND — the bitmap has at most W × H pixels, one side
+///   reaching the box when the original is larger. It is priced at the box (an overstatement
+///   by the box's unused share: 11% for a 4:3 image in a 3:2 box), and named apart.
 /// - `aspect-ratio`: a segment `AxB` with both terms 1…32 (`16x9`, `4x3`, `1x1`: a ratio
 ///   folder, not pixels) directly followed by a segment that is a whole number: the width;
 ///   the height is width × B / A, rounded. This is a news-CMS folder habit that issue 21
 ///   names from real traffic (e.g. `/16x9/1200/name.jpg`), not a documented CDN API — which
-///   is why every URL rule is also checked against the encoded size (below).
+///   is why every URL rule is also checked against the encoded size (below). Issue 43's news
+///   site writes the width as the FILE NAME instead (`/16x9/160.jpg` → 160 × 90, `/4x3/320.jpg`
+///   → 320 × 240): a last segment whose name before the extension (and any `@Nx`) is a whole
+///   number is read as the width too. No CDN documents either spelling (searched: none found),
+///   so a ratio followed by anything else (`/16x9/story.jpg`) states nothing.
 /// - `filename`: a file name ending `-WxH.ext` or `_WxH.ext` (WordPress's generated
-///   sizes, `photo-300x200.jpg`, developer.wordpress.org add_image_size).
+///   sizes, `photo-300x200.jpg`, developer.wordpress.org add_image_size), also with a
+///   content-hash or version segment between the size and the extension
+///   (`icon-196x196.v503bbf1.png`: webpack's `[name].[contenthash].[ext]` template,
+///   webpack.js.org/configuration/output/#template-strings; Django's
+///   ManifestStaticFilesStorage `name.55e7cbb9ba48.css`): a dot-separated segment of 4 to 64
+///   letters and digits, with at least one digit, is skipped.
+///
+/// Width-only conventions (`width(_:)`) state a width and no height, so they give no pixel
+/// count by themselves; `PixelCostRules` lists the width beside the decoded-size estimate:
+/// - `query-width`: `w`/`width` (times `dpr`) without `h`/`height` — imgix's `w` alone keeps
+///   the aspect ratio (docs.imgix.com/apis/rendering/size/w: "the height will be scaled").
+/// - `wikimedia`: a thumbnail `…/thumb/a/ab/Name.jpg/220px-Name.jpg` is 220 px wide: the
+///   pattern of Wikimedia's thumbnail handler (wikimedia/operations-software-thumbor-plugins
+///   26ebba5a, `wikimedia_thumbor/handler/images/images.py`, `ImagesHandler.regex`: optional
+///   `qlow-`, `lossy-`, `lossless-`, `pageN-`, `langX-`, then `(?P<width>\d+)px-`), which
+///   MediaWiki writes as `{width}px-{name}`. A `thumb` folder is required: a file NAMED
+///   `Commons-logo-31px.png` is an original, not a thumbnail.
 /// - `@Nx`: Apple's scale suffix (`icon@2x.png`, Human Interface Guidelines, "Images")
 ///   multiplies dimensions found by another rule by N; alone it states no size.
 ///
@@ -40,8 +68,15 @@
 /// Complexity: O(length of the URL); the path's segment list is the only allocation.
 public enum ImageURLDimensions {
     public enum Rule: String, Sendable, CaseIterable {
-        case query, cloudinary, thumbor, aspectRatio = "aspect-ratio", filename
+        case query, cloudinary, thumbor, thumborFitIn = "thumbor-fit-in", aspectRatio = "aspect-ratio", filename
     }
+
+    /// The conventions that state a width alone (no height).
+    public enum WidthRule: String, Sendable, CaseIterable {
+        case queryWidth = "query-width", wikimedia
+    }
+
+    public typealias Width = (width: UInt32, rule: WidthRule)
 
     /// The largest dimension believed: no image a cache would hold is wider.
     static let largestDimension: UInt64 = 100_000
@@ -85,7 +120,10 @@ public enum ImageURLDimensions {
             return dimensions
         }
         let queried = fromQuery(query)
-        if let found = accept(queried.map { ($0.0, $0.1) }, .query, statesRatio: queried?.2 ?? false) { return (found, rejected) }
+        let querySize = queried.flatMap { query in query.height.map { (query.width, $0) } }
+        if let found = accept(querySize, .query, statesRatio: queried?.statesRatio ?? false) {
+            return (found, rejected)
+        }
         // The path's segments (after the scheme and host).
         var segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         if let first = segments.first, first.last == UInt8(ascii: ":") { segments.removeFirst(min(2, segments.count)) }
@@ -93,7 +131,8 @@ public enum ImageURLDimensions {
         var cloudinary: (Double, Double, Bool)?
         for segment in folders where cloudinary == nil { cloudinary = fromCloudinary(UnsafeRawBufferPointer(rebasing: segment)) }
         if let found = accept(cloudinary.map { ($0.0, $0.1) }, .cloudinary, statesRatio: cloudinary?.2 ?? false) { return (found, rejected) }
-        if let found = accept(fromThumbor(folders), .thumbor) { return (found, rejected) }
+        let thumbor = fromThumbor(folders)
+        if let found = accept(thumbor.map { ($0.0, $0.1) }, thumbor?.fitIn == true ? .thumborFitIn : .thumbor) { return (found, rejected) }
         if let found = accept(fromAspectRatio(segments[...]), .aspectRatio) { return (found, rejected) }
         if let last = segments.last, let found = accept(fromFilename(UnsafeRawBufferPointer(rebasing: last)), .filename) {
             return (found, rejected)
@@ -109,8 +148,50 @@ public enum ImageURLDimensions {
         return (w, h, rule)
     }
 
-    /// `w=`/`width=` and `h=`/`height=`, times `dpr=`; and whether a `dpr` was given.
-    private static func fromQuery(_ query: UnsafeRawBufferPointer) -> (Double, Double, Bool)? {
+    /// The width a URL states without a height (`query-width`, `wikimedia`), for URLs whose
+    /// `infer` finds no full size; nil when none, or outside 1…100,000 px. O(URL length).
+    public static func width(_ url: String) -> Width? {
+        var url = url
+        return url.withUTF8 { width(UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func width(_ bytes: UnsafeRawBufferPointer) -> Width? {
+        let queryStart = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let path = UnsafeRawBufferPointer(rebasing: bytes[..<min(queryStart, fragmentStart)])
+        func checkedWidth(_ value: Double, _ rule: WidthRule) -> Width? {
+            guard value >= 1, value <= Double(largestDimension) else { return nil }
+            return (UInt32(value.rounded()), rule)
+        }
+        if queryStart < fragmentStart, let queried = fromQuery(UnsafeRawBufferPointer(rebasing: bytes[(queryStart + 1)..<fragmentStart])),
+           queried.height == nil {
+            return checkedWidth(queried.width, .queryWidth)
+        }
+        let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        guard let last = segments.last, segments.dropLast().contains(where: { matches(UnsafeRawBufferPointer(rebasing: $0), "thumb") }),
+              let width = wikimediaWidth(UnsafeRawBufferPointer(rebasing: last))
+        else { return nil }
+        return checkedWidth(width, .wikimedia)
+    }
+
+    /// `220px-Name.jpg`, `lossy-page1-220px-Name.tif.jpg`: the digits right before the first
+    /// `px-`, starting the name or after a `-`. O(name length).
+    private static func wikimediaWidth(_ name: UnsafeRawBufferPointer) -> Double? {
+        var index = name.startIndex
+        while index + 3 <= name.endIndex {
+            if name[index] == UInt8(ascii: "p"), name[index + 1] == UInt8(ascii: "x"), name[index + 2] == UInt8(ascii: "-") {
+                let before = UnsafeRawBufferPointer(rebasing: name[..<index])
+                let start = before.lastIndex(of: UInt8(ascii: "-")).map { $0 + 1 } ?? before.startIndex
+                return wholeNumber(UnsafeRawBufferPointer(rebasing: before[start...]))
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// `w=`/`width=` and `h=`/`height=` (the height may be absent), times `dpr=`; and whether a
+    /// `dpr` was given. Nil without a width.
+    private static func fromQuery(_ query: UnsafeRawBufferPointer) -> (width: Double, height: Double?, statesRatio: Bool)? {
         guard !query.isEmpty else { return nil }
         var width: Double?, height: Double?, dpr = 1.0, statesRatio = false
         for pair in query.split(separator: UInt8(ascii: "&")) {
@@ -127,8 +208,8 @@ public enum ImageURLDimensions {
                 statesRatio = true
             }
         }
-        guard let width, let height else { return nil }
-        return (width * dpr, height * dpr, statesRatio)
+        guard let width else { return nil }
+        return (width * dpr, height.map { $0 * dpr }, statesRatio)
     }
 
     /// `w_300,h_200,c_fill` (any order), times `dpr_2.0`; and whether a `dpr_` was given.
@@ -155,19 +236,34 @@ public enum ImageURLDimensions {
 
     /// Thumbor's size segment, found by walking its URL layout: `unsafe` or a signature,
     /// then the optional `debug`, `meta`, `trim…`, crop `AxB:CxD` and `…fit-in` segments, in
-    /// thumbor/url.py's order. O(segments).
-    private static func fromThumbor(_ segments: ArraySlice<Slice<UnsafeRawBufferPointer>>) -> (Double, Double)? {
-        guard let marker = segments.firstIndex(where: { isThumborMarker(UnsafeRawBufferPointer(rebasing: $0)) }) else { return nil }
+    /// thumbor/url.py's order; else a `fit-in` segment directly followed by the size. And
+    /// whether the size is a fit-in box. O(segments).
+    private static func fromThumbor(_ segments: ArraySlice<Slice<UnsafeRawBufferPointer>>) -> (Double, Double, fitIn: Bool)? {
+        guard let marker = segments.firstIndex(where: { isThumborMarker(UnsafeRawBufferPointer(rebasing: $0)) }) else {
+            for index in segments.indices.dropLast() where isFitIn(UnsafeRawBufferPointer(rebasing: segments[index])) {
+                if let size = dimensionsPair(UnsafeRawBufferPointer(rebasing: segments[index + 1])) { return (size.0, size.1, true) }
+            }
+            return nil
+        }
         var index = marker + 1
+        var fitIn = false
         let optional: [(UnsafeRawBufferPointer) -> Bool] = [
             { matches($0, "debug") }, { matches($0, "meta") },
             { $0.count >= 4 && matches(UnsafeRawBufferPointer(rebasing: $0.prefix(4)), "trim") },
             { $0.contains(UInt8(ascii: ":")) && $0.contains(UInt8(ascii: "x")) },  // crop AxB:CxD
             { $0.count >= 6 && matches(UnsafeRawBufferPointer(rebasing: $0.suffix(6)), "fit-in") },
         ]
-        for isOption in optional where index < segments.endIndex && isOption(UnsafeRawBufferPointer(rebasing: segments[index])) { index += 1 }
-        guard index < segments.endIndex else { return nil }
-        return dimensionsPair(UnsafeRawBufferPointer(rebasing: segments[index]))
+        for (position, isOption) in optional.enumerated() where index < segments.endIndex && isOption(UnsafeRawBufferPointer(rebasing: segments[index])) {
+            fitIn = fitIn || position == optional.count - 1
+            index += 1
+        }
+        guard index < segments.endIndex, let size = dimensionsPair(UnsafeRawBufferPointer(rebasing: segments[index])) else { return nil }
+        return (size.0, size.1, fitIn)
+    }
+
+    /// `fit-in`, `adaptive-fit-in`, `full-fit-in`, `adaptive-full-fit-in` (url.py's `Url.fit_in`).
+    private static func isFitIn(_ segment: UnsafeRawBufferPointer) -> Bool {
+        matches(segment, "fit-in") || matches(segment, "adaptive-fit-in") || matches(segment, "full-fit-in") || matches(segment, "adaptive-full-fit-in")
     }
 
     /// `unsafe`, or a Thumbor signature: URL-safe base64 of a 20-byte HMAC-SHA1, 28 characters
@@ -181,13 +277,15 @@ public enum ImageURLDimensions {
         }
     }
 
-    /// `16x9/1200`: a ratio of two terms 1…32, then the width; the height follows. O(segments).
+    /// `16x9/1200/…` or `16x9/1200.jpg`: a ratio of two terms 1…32, then the width as a folder
+    /// or as the last segment's name; the height follows. O(segments).
     private static func fromAspectRatio(_ segments: ArraySlice<Slice<UnsafeRawBufferPointer>>) -> (Double, Double)? {
         for index in segments.indices.dropLast() {
+            let next = UnsafeRawBufferPointer(rebasing: segments[index + 1])
             guard let ratio = dimensionsPair(UnsafeRawBufferPointer(rebasing: segments[index])),
                   (1...32).contains(ratio.0), (1...32).contains(ratio.1),
                   !segments[index].contains(UInt8(ascii: "-")),  // a flip is Thumbor's, not a ratio
-                  let width = wholeNumber(UnsafeRawBufferPointer(rebasing: segments[index + 1]))
+                  let width = wholeNumber(next) ?? (index + 1 == segments.endIndex - 1 ? wholeNumber(fileStem(next)) : nil)
             else { continue }
             return (width, (width * ratio.1 / ratio.0).rounded())
         }
@@ -205,13 +303,34 @@ public enum ImageURLDimensions {
         return (width, height)
     }
 
-    /// `name-300x200.jpg`, `name_300x200@2x.png`.
+    /// `name-300x200.jpg`, `name_300x200@2x.png`, `icon-196x196.v503bbf1.png`.
     private static func fromFilename(_ name: UnsafeRawBufferPointer) -> (Double, Double)? {
-        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
-        var stem = UnsafeRawBufferPointer(rebasing: name[..<dot])
-        if let at = stem.lastIndex(of: UInt8(ascii: "@")) { stem = UnsafeRawBufferPointer(rebasing: stem[..<at]) }
+        guard name.contains(UInt8(ascii: ".")) else { return nil }
+        var stem = fileStem(name)
+        if let dot = stem.lastIndex(of: UInt8(ascii: ".")), isVersion(UnsafeRawBufferPointer(rebasing: stem[(dot + 1)...])) {
+            stem = UnsafeRawBufferPointer(rebasing: stem[..<dot])
+        }
         guard let mark = stem.lastIndex(where: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else { return nil }
         return dimensionsPair(UnsafeRawBufferPointer(rebasing: stem[(mark + 1)...]))
+    }
+
+    /// A file name without its extension and `@Nx` suffix: `160@2x.jpg` → `160`.
+    private static func fileStem(_ name: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var stem = name.lastIndex(of: UInt8(ascii: ".")).map { UnsafeRawBufferPointer(rebasing: name[..<$0]) } ?? name
+        if let at = stem.lastIndex(of: UInt8(ascii: "@")) { stem = UnsafeRawBufferPointer(rebasing: stem[..<at]) }
+        return stem
+    }
+
+    /// A content hash or version between the name and the extension: 4 to 64 ASCII letters
+    /// and digits, at least one a digit (`v503bbf1`, `55e7cbb9ba48`; not `min`).
+    private static func isVersion(_ part: UnsafeRawBufferPointer) -> Bool {
+        guard (4...64).contains(part.count) else { return false }
+        var digits = 0
+        for byte in part {
+            let lower = byte | 0x20
+            if byte &- UInt8(ascii: "0") < 10 { digits += 1 } else if !(lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) { return false }
+        }
+        return digits > 0
     }
 
     /// N from a final `@Nx` before the extension (1 when absent or implausible).
