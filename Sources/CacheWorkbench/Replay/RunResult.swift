@@ -128,6 +128,8 @@ extension RunResult {
         + ["app_hit_ratio", "app_compared", "app_agreeing", "background_events"]
         // The first pixel rule, added after the others (an app recording's own cost).
         + ["cost_from_recorded"]
+        // Every counted request's outcome, for the report's paired test (`OutcomeBits.base64`).
+        + ["outcome_bits"]
 
     /// What memory warnings cost, against the counterfactual replay (`WarningCost`), and the
     /// windows' and sampling's sizes as used.
@@ -272,6 +274,7 @@ extension RunResult {
             + [.from(t.admission?.admitted), .from(t.admission?.rejected), .wide(t.hitBytes), .wide(t.requestedBytes - t.hitBytes)]
             + [.from(t.agreement?.appHitRatio), .from(t.agreement?.compared), .from(t.agreement?.agreeing), t.backgroundResponse == nil ? .empty : .int(t.backgrounds)]
             + [t.costSources.map { .int($0[.recorded]) } ?? .empty]
+            + [t.requests > 0 && t.outcomes.count == t.requests ? .text(t.outcomes.base64) : .empty]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no
