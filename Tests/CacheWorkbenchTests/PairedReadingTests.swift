@@ -63,6 +63,19 @@ struct PairedReadingTests {
             + "requests to tell them apart (about 338 each would be needed)."))
     }
 
+    @Test("43 §4: at the limit, 2^20 requests (a 174,764-character cell, over Python csv's default field limit), the rows are still read and paired")
+    func largestCell() throws {
+        let folder = TemporaryFolder()
+        // autopurge hits 0–599, nscache 0–499: b = 100, c = 0; (100 − 1)²/100 = 98.01, p far below 0.0001.
+        // 4 · ⌈131,072 / 3⌉ = 174,764 base64 characters a cell.
+        let rows = [Self.row("autopurge", requests: 1 << 20, hits: Array(0..<600), family: "ios"),
+                    Self.row("nscache", requests: 1 << 20, hits: Array(0..<500), family: "ios")]
+        #expect(rows[0]["outcome_bits"]?.count == 174_764)
+        let lines = try ReadingTests.reading(ReadingTests.page([ReadingTests.csv(rows, extra: ["model_of", "outcome_bits"], in: folder)], in: folder))
+        #expect(lines.contains { $0.contains("<b>autopurge</b> has the best hit ratio, 0.06%, 0.01 points above nscache, a difference significant at 95% "
+            + "(paired over the same 1,048,576 requests: 100 only autopurge hit, 0 only nscache; McNemar χ² p < 0.0001).") })
+    }
+
     @Test("43 §4: a row without outcomes is compared unpaired, and the rule counts each kind; bits that contradict the row's hits are not trusted")
     func mixedAndUntrusted() throws {
         let folder = TemporaryFolder()
