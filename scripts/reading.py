@@ -1,10 +1,14 @@
 """The reading of `bench report`: sentences computed from a results CSV's numbers, each a
 claim that says what it rests on (issue 21 §4).
 
-- Ties are ties: two hit ratios differ only when the difference exceeds 1.96 standard
-  errors of a difference of two proportions over the requests replayed (95%); otherwise the
-  backends are indistinguishable on this trace, and the reading says how many requests
-  would tell the observed difference apart.
+- Ties are ties, tested paired: rows replayed over the same requests (same trace, checksum,
+  mode, requests and warm-up) whose `outcome_bits` hold every request's outcome are compared
+  with McNemar's test on b (requests the first hit and the second missed) and c (the
+  reverse): exact two-sided binomial when b + c < 25, else χ² with continuity correction,
+  different at 95% (p < 0.05). A pair without both rows' outcomes (an older CSV, a trace over
+  2^20 requests, a `mattson` point) falls back to the unpaired rule: the difference must exceed
+  1.96 standard errors of a difference of two proportions. The rule sentence says which
+  comparisons used which; a tie says how many requests would tell the difference apart.
 - The ceiling: the best possible hit ratio of the trace is re-requests / requests, where
   re-requests = requests − compulsory_misses (each row carries the replay's compulsory misses
   and the trace's unique_objects). A CSV written before those columns falls back to a run that
@@ -12,14 +16,18 @@ claim that says what it rests on (issue 21 §4).
   request); without either the ceiling is said to be unknown.
 - Like with like: rows are ranked only within one cost model and one class: two-tier
   caches (memory_hits filled) with tiers, disk caches (write_amplification filled) with disk
-  caches, memory caches with memory caches. The offline bounds and foundation-nscache (the
-  Linux swift-corelibs NSCache, not an iOS cache) are never ranked.
+  caches, memory caches with memory caches, and policy simulators (`model_of` policy, as the
+  workbench's BackendRegistry classes them) only with each other, never among iOS caches.
+  The offline bounds and the Linux corelibs objects (`model_of` linux-corelibs) are never
+  ranked. A CSV without `model_of` falls back to the backend names (foundation-nscache
+  unranked) and the rule sentence says policy simulators could not be told apart.
 - Memory warnings cost what the counterfactual replay measured (warning_hits_lost …); a CSV
   without those columns says "not measured", never an estimate from the timeline.
 - Repeated notes are merged: one line per distinct note with the rows it covers.
 
 Every value from a CSV enters a sentence through `e` (escaped). All of it is O(rows log rows).
 """
+import base64
 import html
 import math
 
@@ -33,9 +41,13 @@ OFFLINE = {"belady", "pfoo-l"}
 NOT_IOS = {"foundation-nscache"}
 KNEE_POINTS = 0.01  # "within 1 point of the plateau"
 Z95 = 1.96  # two-sided 95% normal quantile
-RULE = ("Rule for every comparison below: two hit ratios differ only when the difference is larger than 1.96 standard errors of "
-        "a difference of two proportions, √(p₁(1−p₁)/n₁ + p₂(1−p₂)/n₂) over the requests replayed (95%); a smaller difference is a tie. "
-        "Rows are compared only within one cost model and one class (memory caches, two-tier caches, disk caches).")
+UNPAIRED_RULE = ("two hit ratios differ only when the difference is larger than 1.96 standard errors of "
+                 "a difference of two proportions, √(p₁(1−p₁)/n₁ + p₂(1−p₂)/n₂) over the requests replayed (95%); a smaller difference is a tie")
+PAIRED_RULE = ("rows replayed over the same requests are paired, and two hit ratios differ only when McNemar's test on b (requests the "
+               "first hit and the second missed) and c (the reverse) gives p < 0.05: exact two-sided binomial, p = min(1, 2·P(X ≤ min(b, c))) "
+               "with X ~ Binomial(b + c, ½), when b + c < 25, else the χ² form with continuity correction, (|b − c| − 1)²/(b + c) against "
+               "χ²₁ (above 3.84); otherwise they are a tie")
+CLASSES = "Rows are compared only within one cost model and one class (memory caches, two-tier caches, disk caches, policy simulators)."
 
 
 # The bidirectional controls (embeddings, overrides, isolates and marks, Unicode UAX #9):
@@ -77,9 +89,15 @@ def hits(row):
 
 
 def cache_class(row):
-    """memory, tier or disk, from the columns each kind of backend fills; None: never ranked."""
-    if row["backend"] in OFFLINE or row["backend"] in NOT_IOS:
+    """memory, tier or disk, from the columns each kind of backend fills; policy simulators
+    apart, from `model_of` (what BackendRegistry says the backend models); None: never ranked."""
+    if row["backend"] in OFFLINE:
         return None
+    family = str(row["model_of"]) if filled(row, "model_of") else None
+    if family == "linux-corelibs" or (family is None and row["backend"] in NOT_IOS):
+        return None
+    if family == "policy":
+        return "policy simulators"
     if filled(row, "memory_hits") or filled(row, "disk_hits"):
         return "two-tier caches"
     if filled(row, "write_amplification"):
@@ -167,37 +185,132 @@ def names(rows):
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
-def comparison(capacity_rows, model, kind):
-    """One sentence: the best of a group, or the tie, with the rule's numbers."""
+# MARK: the paired test (McNemar) over per-request outcomes
+
+EXACT_BELOW = 25  # b + c below this: the exact binomial form; from it on, χ² with continuity correction
+
+
+def outcome_bits(row):
+    """The row's per-request outcomes as an integer (bit i: request i hit), or None: no
+    outcome_bits cell, or one that does not decode to exactly `requests` bits with `hits` set
+    (never trusted when it disagrees with the row). O(requests)."""
+    if not filled(row, "outcome_bits") or str(row["outcome_bits"]) == "":
+        return None
+    text = str(row["outcome_bits"]).lstrip("'")  # a cell starting with + carries the CSV's formula guard '
+    try:
+        data = base64.b64decode(text, validate=True)
+    except ValueError:
+        return None
+    count = int(row["requests"])
+    if len(data) != (count + 7) // 8:
+        return None
+    bits = int.from_bytes(data, "little")
+    return bits if bits >> count == 0 and bits.bit_count() == hits(row) else None
+
+
+def same_requests(a, b):
+    """Rows replayed over the same requests, in the same order: one trace (and checksum), mode,
+    count and warm-up."""
+    return all(str(a.get(c, "")) == str(b.get(c, "")) for c in ("trace", "trace_sha256", "mode", "requests", "warmup_requests"))
+
+
+def discordant(a, b):
+    """(b, c): requests `a` hit and `b` missed, and the reverse; None when the two cannot be
+    paired (other requests, or a row without its outcomes). O(requests / 64)."""
+    if not same_requests(a, b):
+        return None
+    x, y = outcome_bits(a), outcome_bits(b)
+    if x is None or y is None:
+        return None
+    return (x & ~y).bit_count(), (y & ~x).bit_count()
+
+
+def mcnemar(b, c):
+    """(two-sided p, form): exact binomial below EXACT_BELOW discordant requests, else χ²₁ with
+    continuity correction (its survival function is erfc(√(x/2)))."""
+    n = b + c
+    if n < EXACT_BELOW:
+        tail = sum(math.comb(n, k) for k in range(min(b, c) + 1)) / 2**n
+        return min(1.0, 2 * tail), "exact"
+    return math.erfc(math.sqrt((abs(b - c) - 1) ** 2 / n / 2)), "χ²"
+
+
+def p_text(p):
+    return "p < 0.0001" if p < 0.0001 else f"p = {p:.4f}"
+
+
+class Difference:
+    """`best` against `other` (other's hit ratio no higher): paired when both carry their
+    outcomes over the same requests, else unpaired; `tied` when the rule cannot tell them apart."""
+
+    def __init__(self, best, other):
+        self.best, self.other = best, other
+        self.gap = best["object_hit_ratio"] - other["object_hit_ratio"]
+        pair = discordant(best, other)
+        self.paired = pair is not None
+        if self.paired:
+            self.b, self.c = pair
+            self.p, self.form = mcnemar(self.b, self.c)
+            self.tied = self.p >= 0.05
+        else:
+            self.tied = self.gap == 0 or self.gap <= margin(best, other)
+
+    def evidence(self):
+        """b, c and p, for a sentence (paired only)."""
+        return (f"paired over the same {int(self.best['requests']):,} requests: {self.b:,} only {e(self.best['label'])} hit, {self.c:,} only "
+                f"{e(self.other['label'])}; McNemar {self.form} {p_text(self.p)}")
+
+    def needed(self):
+        """Requests at these discordance rates for a normal-approximation z of 1.96 (paired)."""
+        n = int(self.best["requests"])
+        return math.floor(n * Z95**2 * (self.b + self.c) / (self.b - self.c) ** 2) + 1
+
+    def beyond(self, rows):
+        if not self.paired:
+            return (f"{100 * self.gap:.2f} points above {e(self.other['label'])}, more than the uncertainty (±{100 * margin(self.best, self.other):.2f} "
+                    f"points over {requests_text(rows)})")
+        return f"{100 * self.gap:.2f} points above {e(self.other['label'])}, a difference significant at 95% ({self.evidence()})"
+
+
+def comparison(capacity_rows, model, kind, tests):
+    """One sentence: the best of a group, or the tie, with the rule's numbers. Each test made
+    (best against another row) is appended to `tests`, paired or not."""
     rows = capacity_rows.sort_values(["object_hit_ratio", "label"], ascending=[False, True]).drop_duplicates("label")
     if len(rows) < 2:
         return None
     best = rows.iloc[0]
-    tied = rows[[rows.iloc[i]["object_hit_ratio"] == best["object_hit_ratio"] or
-                 best["object_hit_ratio"] - rows.iloc[i]["object_hit_ratio"] <= margin(best, rows.iloc[i]) for i in range(len(rows))]]
+    differences = [Difference(best, rows.iloc[i]) for i in range(1, len(rows))]
+    tests += differences
+    # The leaders: the best and every row down to the first the rule tells apart (paired, a
+    # lower row can still be a tie with the best: said apart, below).
+    told = next((i for i, d in enumerate(differences) if not d.tied), len(differences))
+    tied = rows.iloc[: told + 1]
+    stragglers = [d for d in differences[told:] if d.tied]
     where = f"At {e(capacity_text(best))} ({e(model)} cost), among {kind}"
     if len(tied) == len(rows):
-        worst = rows.iloc[-1]
-        gap = best["object_hit_ratio"] - worst["object_hit_ratio"]
+        worst, last = rows.iloc[-1], differences[-1]
+        gap = last.gap
         if gap == 0:
             return f"{where}: {names(rows)} are indistinguishable on this trace: the same hit ratio, {e(percent(best['object_hit_ratio']))}."
-        return (f"{where}: {names(rows)} are indistinguishable on this trace: hit ratios {e(percent(worst['object_hit_ratio']))}–"
-                f"{e(percent(best['object_hit_ratio']))}; the largest difference, {100 * gap:.2f} points, is within its uncertainty "
+        spread = f"{where}: {names(rows)} are indistinguishable on this trace: hit ratios {e(percent(worst['object_hit_ratio']))}–{e(percent(best['object_hit_ratio']))}; "
+        if last.paired:
+            return (spread + f"the largest difference, {100 * gap:.2f} points, is not significant at 95% ({last.evidence()}): too few requests to "
+                    f"tell them apart (about {last.needed():,} at these rates would be needed).")
+        return (spread + f"the largest difference, {100 * gap:.2f} points, is within its uncertainty "
                 f"(±{100 * margin(best, worst):.2f} points over {requests_text(rows)}): too few requests to tell them apart "
                 f"(about {needed_requests(best, worst):,} each would be needed).")
-    below = rows[~rows["label"].isin(tied["label"])].iloc[0]  # the closest one the rule tells apart
-    gap = best["object_hit_ratio"] - below["object_hit_ratio"]
-    beyond = (f"{100 * gap:.2f} points above {e(below['label'])}, more than the uncertainty (±{100 * margin(best, below):.2f} points over "
-              f"{requests_text(rows)})")
+    below = differences[told]  # the closest one the rule tells apart
+    still = "".join(f" {e(d.other['label'])}, lower still, is not told apart from {e(best['label'])} ({d.evidence() if d.paired else f'within ±{100 * margin(best, d.other):.2f} points'})." for d in stragglers)
     if len(tied) == 1:
-        return f"{where}: <b>{e(best['label'])}</b> has the best hit ratio, {e(percent(best['object_hit_ratio']))}, {beyond}."
-    low = tied.iloc[-1]
+        return f"{where}: <b>{e(best['label'])}</b> has the best hit ratio, {e(percent(best['object_hit_ratio']))}, {below.beyond(rows)}.{still}"
+    low, lowest = tied.iloc[-1], differences[len(tied) - 2]
+    within = (f"not significant at 95%: {lowest.evidence()}" if lowest.paired else f"within ±{100 * margin(best, low):.2f} points")
     return (f"{where}: {names(tied)} lead with {e(percent(low['object_hit_ratio']))}–{e(percent(best['object_hit_ratio']))}, "
-            f"indistinguishable from each other on this trace (within ±{100 * margin(best, low):.2f} points); the best, "
-            f"{e(best['label'])}, is {beyond}.")
+            f"indistinguishable from each other on this trace ({within}); the best, "
+            f"{e(best['label'])}, is {below.beyond(rows)}.{still}")
 
 
-def comparison_lines(results, known):
+def comparison_lines(results, known, tests):
     lines = []
     classes = results.apply(cache_class, axis=1) if len(results) else pd.Series(dtype=object)
     ranked = results.assign(cache_class=classes)
@@ -207,11 +320,31 @@ def comparison_lines(results, known):
     for (trace, model, kind, capacity), rows in groups:
         if all(known.get(ceiling_key(row), (None,))[0] == 0 for _, row in rows.iterrows()):
             continue  # no reuse: the ceiling's line says there is nothing to compare or size
-        sentence = comparison(rows, model, kind)
+        sentence = comparison(rows, model, kind, tests)
         if sentence:
             # Rows of different traces are never compared; with several, each sentence names its trace.
             lines.append(f"On {e(trace)}: {sentence}" if several else sentence)
     return lines
+
+
+def rule_line(results, tests):
+    """The rule the comparisons used: paired where both rows carry their outcomes, the
+    unpaired fallback elsewhere, with how many of each and why."""
+    paired = sum(1 for t in tests if t.paired)
+    unpaired = len(tests) - paired
+    if unpaired == 0:
+        text = f"Rule for every comparison below: {PAIRED_RULE}. {CLASSES}"
+    elif paired == 0:
+        why = ("this CSV has no per-request outcomes (no outcome_bits column: written before it)" if "outcome_bits" not in results else
+               "no two rows compared below both carry their per-request outcomes over the same requests (outcome_bits is empty above "
+               "2^20 requests, for a mattson point and a failed row)")
+        text = f"Rule for every comparison below: {why}, so rows are not paired: {UNPAIRED_RULE}. {CLASSES}"
+    else:
+        text = (f"Rule for the comparisons below ({paired} of {len(tests)} paired): {PAIRED_RULE}. The other {unpaired}, whose rows do "
+                f"not both carry their per-request outcomes over the same requests (outcome_bits), use the unpaired rule: {UNPAIRED_RULE}. {CLASSES}")
+    if "model_of" not in results:
+        text += " This CSV has no model_of column (written before it): policy simulators cannot be told from memory caches, so both are ranked as memory caches."
+    return text
 
 
 # MARK: knees, bounds, disks
@@ -425,9 +558,10 @@ def reading(results):
     results = results[results["requests"] > 0]  # a row that replayed nothing has no ratio to read
     known = ceilings(results)
     online = results[~results["backend"].isin(OFFLINE)]
-    comparisons = comparison_lines(results, known)
+    tests = []
+    comparisons = comparison_lines(results, known, tests)
     lines = ceiling_lines(results, known)
-    lines += ([RULE] + comparisons) if comparisons else []
+    lines += ([rule_line(results, tests)] + comparisons) if comparisons else []
     lines += knee_lines(results, known)
     lines += estimate_lines(results)
     lines += bound_lines(results, online)

@@ -15,6 +15,10 @@ import sys
 
 import pandas as pd
 
+# A results row's outcome_bits cell holds up to 2^20 requests' outcomes, 174,764 base64
+# characters (docs/columns.md); the csv module's default limit is 131,072.
+csv.field_size_limit(1 << 18)
+
 
 def fail(path, reason):
     """The scripts' one error line (bench shows what follows `plot: error: `) and exit 2."""

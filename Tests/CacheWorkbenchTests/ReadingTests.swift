@@ -54,9 +54,12 @@ struct ReadingTests {
         return page[start.upperBound..<end.lowerBound].components(separatedBy: "</li>").filter { !$0.isEmpty }.map { String($0.dropFirst("<li>".count)) }
     }
 
-    static let rule = "Rule for every comparison below: two hit ratios differ only when the difference is larger than 1.96 standard errors of a "
+    /// These CSVs have neither outcome_bits nor model_of (issue 43 §4): the unpaired fallback, said.
+    static let rule = "Rule for every comparison below: this CSV has no per-request outcomes (no outcome_bits column: written before it), "
+        + "so rows are not paired: two hit ratios differ only when the difference is larger than 1.96 standard errors of a "
         + "difference of two proportions, √(p₁(1−p₁)/n₁ + p₂(1−p₂)/n₂) over the requests replayed (95%); a smaller difference is a tie. "
-        + "Rows are compared only within one cost model and one class (memory caches, two-tier caches, disk caches)."
+        + "Rows are compared only within one cost model and one class (memory caches, two-tier caches, disk caches, policy simulators). "
+        + "This CSV has no model_of column (written before it): policy simulators cannot be told from memory caches, so both are ranked as memory caches."
 
     @Test("21 §4: a 2-request difference over 337 requests is a tie, said with its uncertainty; 40 requests is a difference; the ceiling from the run that evicted nothing")
     func tiesAndCeiling() throws {

@@ -226,5 +226,5 @@ warnings_unrecovered,warning_window,sample_every,disk_refused,durability,model_o
 library_hits,unique_objects,compulsory_misses,command,points_at_once,gets,sets,deletes,admitted,rejected,hit_bytes,\
 miss_bytes,app_hit_ratio,app_compared,app_agreeing,background_events,cost_from_recorded,cost_from_estimate,har_runs,runs,\
 run_hit_ratio_mean,run_hit_ratio_min,run_hit_ratio_max,run_hit_ratios,run_byte_hit_ratio_mean,run_byte_hit_ratio_min,\
-run_byte_hit_ratio_max,run_byte_hit_ratios
+run_byte_hit_ratio_max,run_byte_hit_ratios,outcome_bits
 """

@@ -14,6 +14,8 @@
 /// - any other status: fetched (200, or a redirect or error that went to the network).
 /// The repeat view's request is predicted at its own start time; an absent URL at the
 /// repeat view's page start (the earliest the page could have asked for it).
+/// The headline agreement counts only the URLs asked again (304 or fetched), the outcomes
+/// the recording shows; the absent ones are counted apart (`ProfileCheck.shown`).
 /// Complexity: O(n) model steps per profile plus a copy of the model's table per URL.
 public struct HTTPCheck: Sendable {
     public enum Prediction: String, CaseIterable, Sendable { case fresh, revalidate, fetch }
@@ -47,6 +49,15 @@ public struct HTTPCheck: Sendable {
         }
 
         public var agreeing: Int { checks.filter { $0.observed.agrees(with: $0.predicted) }.count }
+
+        /// URLs whose repeat-view outcome the recording shows: asked again (a 304 or another
+        /// status). An absent URL was served from the browser's cache or not asked at all, and a
+        /// WebPageTest repeat view lists network requests only, so the HAR cannot say which.
+        public var shown: [URLCheck] { checks.filter { $0.observed != .absent } }
+        public var shownAgreeing: Int { shown.filter { $0.observed.agrees(with: $0.predicted) }.count }
+        /// Absent URLs with evidence that the page did not ask for them (a cache-busting query,
+        /// no-store): not a cache's choice either way.
+        public var notAsked: Int { checks.filter { $0.observed == .absent && $0.reason?.hasPrefix("not asked") == true }.count }
     }
 
     public var path: String
@@ -181,7 +192,11 @@ public struct HTTPCheck: Sendable {
         for check in profiles {
             let total = check.checks.count
             lines.append("")
-            lines.append("profile \(check.profile.rawValue): \(check.agreeing) of \(total) first-view URLs agree")
+            // The headline counts only what the recording shows; the absent URLs come apart.
+            let shown = check.shown.count
+            lines.append("profile \(check.profile.rawValue): \(check.shownAgreeing) of \(shown) first-view URLs agree where the recording shows the browser's choice (asked again in the repeat view: 304 or fetched)")
+            let absent = Prediction.allCases.map { check.count($0, .absent) }
+            lines.append("  not shown: \(total - shown) of \(total) first-view URLs are absent from the repeat view, a hit from the browser's cache or not asked, which the recording cannot tell apart (predicted fresh \(absent[0]), revalidate \(absent[1]), fetch \(absent[2]); \(check.notAsked) not asked on evidence: a cache-busting query or no-store); with them, \(check.agreeing) of \(total) agree if every absent URL was a cache hit")
             let heading: [String] = Observation.allCases.map { $0.rawValue.padding(10, left: true) }
             lines.append("  predicted \\ browser" + heading.joined() + "total".padding(8, left: true))
             for predicted in Prediction.allCases {

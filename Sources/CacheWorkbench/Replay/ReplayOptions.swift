@@ -41,7 +41,8 @@ public struct ReplayOptions: Sendable {
     /// trace (`RunSetup`); nil when set directly.
     public var sampling: ShortTraceSampling?
     /// Keep every counted request's outcome (`ReplayTally.outcomes`), to compare a warned
-    /// replay with the same replay without warnings (`WarningCost`).
+    /// replay with the same replay without warnings (`WarningCost`) and, up to
+    /// `OutcomeBits.pairedRequestLimit` requests, for the report's paired test (`outcome_bits`).
     public var recordOutcomes = false
     /// Keep a memory/hit-ratio sample at every memory sample point and warning.
     public var timeline = false

@@ -452,11 +452,11 @@ struct ReplayLoop<Backend: CacheBackend> {
         backend.admits(request, cost: cost) ?? (cost <= capacity)
     }
 
-    /// Whether the next requests need nothing of `handle` but rules 1–5 on ids and sizes:
-    /// no timing, warm-up, warnings, outcomes, HTTP, operations or pixels (a `KeyOnlyBackend`
-    /// holds no payloads and stores no bytes, by its contract).
+    /// Whether the next requests need nothing of `handle` but rules 1–5 on ids and sizes (and
+    /// each outcome kept when asked): no timing, warm-up, warnings, HTTP, operations or pixels
+    /// (a `KeyOnlyBackend` holds no payloads and stores no bytes, by its contract).
     var isPlain: Bool {
-        !timing && warmupLeft == 0 && schedule == nil && http == nil && !honoursOperations && !recordsOutcomes && !pricesPixels
+        !timing && warmupLeft == 0 && schedule == nil && http == nil && !honoursOperations && !pricesPixels
             && nextLifecycle == lifecycle.count && agreement == nil
     }
 
@@ -653,7 +653,9 @@ extension ReplayLoop where Backend: KeyOnlyBackend {
                 let cost = ignoreObjectSize ? 1 : size
                 requestedBytes += ByteTotal(cost)
                 let id = record.pointee.id
-                if backend.getKey(id) {
+                let hit = backend.getKey(id)
+                if recordsOutcomes { tally.outcomes.append(hit) }  // the report's paired test
+                if hit {
                     hits &+= 1
                     hitBytes += ByteTotal(cost)
                 } else if cost > capacity {  // rule 3 (the backend has no rule of its own)

@@ -164,8 +164,10 @@ public struct RunPlan: Sendable {
         runOptions.materialize = options.materialize && backend.holdsPayloads
         // A preset's library decodes, downsamples and pads its own way (pixel cost only).
         runOptions.bitmap = model == .pixels ? TierPreset.named(backend.name).map { BitmapPricing(bitmap: $0.bitmap, display: options.display) } : nil
-        // Warned runs keep each request's outcome, for the counterfactual of `warningCost`.
-        runOptions.recordOutcomes = options.memoryWarnings != nil
+        // Warned runs keep each request's outcome, for the counterfactual of `warningCost`;
+        // every run of a trace short enough keeps them for the report's paired test.
+        let counted = summary.requests - summary.droppedZeroSize - runOptions.warmupRequests
+        runOptions.recordOutcomes = options.memoryWarnings != nil || counted <= OutcomeBits.pairedRequestLimit
         let warmedKeys = runOptions.warmupRequests > 0 ? try warmedKeys(runOptions.warmupRequests) : 0
         return capacities.map { capacity in
             let bytes = capacity.resolve(workingSetBytes: summary.workingSetBytes)
@@ -188,8 +190,12 @@ public struct RunPlan: Sendable {
         measurement: DiskMeasurement?, runIndex: Int, trace: any Trace, loadSeconds: Double?, environment: RunEnvironment
     ) -> RunResult {
         var tally = tally
-        tally.outcomes = OutcomeBits()  // compared; not needed any more
         tally.latencyRecorders = nil  // summarized; a histogram per row would add up in a sweep
+        // Kept for the `outcome_bits` cell when they cover every counted request within the
+        // limit (a warned run's past it were kept for the counterfactual alone).
+        if tally.outcomes.count != tally.requests || tally.requests > OutcomeBits.pairedRequestLimit || tally.failure != nil {
+            tally.outcomes = OutcomeBits()
+        }
         let backend = point.backend
         // Under --mode ops a first request may be a set, and a get of a key never set
         // always misses: "misses no cache avoids" is not the first-request count, so

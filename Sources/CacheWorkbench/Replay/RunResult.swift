@@ -133,6 +133,8 @@ extension RunResult {
         // The decoded-size estimate's rule (issue 43), before the encoded fallback.
         + ["cost_from_estimate"]
         + runColumnNames
+        // Every counted request's outcome, for the report's paired test (`OutcomeBits.base64`).
+        + ["outcome_bits"]
 
     /// A HAR's independent runs (`--har-runs`, docs/columns.md): the mode, the runs, and
     /// under `cold` each run's hit ratios, their mean and range.
@@ -296,6 +298,7 @@ extension RunResult {
             + [t.costSources.map { .int($0[.recorded]) } ?? .empty]
             + [t.costSources.map { .int($0[.estimate]) } ?? .empty]
             + runCells
+            + [t.requests > 0 && t.outcomes.count == t.requests ? .text(t.outcomes.base64) : .empty]
     }
 
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no
