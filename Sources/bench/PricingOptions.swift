@@ -4,7 +4,7 @@ import CacheWorkbench
 /// How an object is priced: shared by `run`, `sweep` (through ReplayArguments) and `price`, so
 /// the three accept the same spellings with the same help.
 struct PricingOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the trace has dimensions; `bench price` audits pixels).", valueName: "model"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What an object costs: `pixels` (width × height × 4, else size), `encoded` (the size column), or `auto` (pixels for memory backends when the pixel rules price the trace's images: dimensions, a URL convention, a ratio or the decoded-size estimate; `bench price` audits pixels).", valueName: "model"))
     var cost = "auto"
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pixel cost for requests without dimensions: `url` reads them from image-CDN URL conventions (w=/h= queries, Cloudinary w_,h_, Thumbor WxH, -WxH file names, @2x), `off` does not (default: url).", valueName: "url|off"))

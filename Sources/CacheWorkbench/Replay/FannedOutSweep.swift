@@ -111,7 +111,7 @@ struct FannedOutSweep {
     ) throws -> PassFigures {
         try plan.checkBackendOptions()
         let trace = plan.trace
-        let hasDimensions = plan.costModel == nil ? try RunPlan.hasDimensions(trace) : false
+        let pricesPixels = plan.costModel == nil ? try RunPlan.pricesPixels(trace, rules: plan.options.pixelRules) : false
         if plan.options.operations { try RunPlan.checkOperations(trace) }
         let nextAccess = points.contains(where: \.backend.needsFuture) ? try NextAccess.compute(trace) : nil
         // The warm-up's distinct keys, scanned once per warm-up length (not once per point).
@@ -130,7 +130,7 @@ struct FannedOutSweep {
             single.backends = [point.backend]
             single.capacities = [point.capacity]
             guard let prepared = try single.preparedPoints(
-                point.backend, trace: trace, summaries: plan.knownSummaries, hasDimensions: hasDimensions, nextAccess: nextAccess,
+                point.backend, trace: trace, summaries: plan.knownSummaries, pricesPixels: pricesPixels, nextAccess: nextAccess,
                 warmedKeys: warmedKeys
             ).first else { continue }
             lanes.append(try Lane(point: point, prepared: prepared, plan: single))

@@ -9,8 +9,9 @@ public struct RunPlan: Sendable {
     /// Timing, sampling, warnings, timeline. Its cost model is replaced per backend when
     /// `costModel` is nil, and `materialize` applies to backends that hold payloads.
     public var options: ReplayOptions
-    /// nil = auto: `pixels` for backends that hold payloads when the trace has dimensions
-    /// (a decoded image is what a memory cache holds), `encoded` otherwise.
+    /// nil = auto: `pixels` for backends that hold payloads when the pixel rules price the
+    /// trace's images (`pricesPixels`: a decoded image is what a memory cache holds),
+    /// `encoded` otherwise.
     public var costModel: CostModel?
     /// Backend options by name (`key-hash` → `cf`); each backend takes the ones it knows.
     public var backendOptions: [String: String] = [:]
@@ -87,7 +88,7 @@ public struct RunPlan: Sendable {
         if preload { try plan.preloadTrace() }
         let trace = plan.trace
         let loadSeconds = plan.loadSeconds
-        let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
+        let pricesPixels = costModel == nil ? try Self.pricesPixels(trace, rules: options.pixelRules) : false
         if options.http != nil { try Self.checkHTTPFacts(trace) }
         if options.operations { try Self.checkOperations(trace) }
         // Offline policies read the future: one pass for every request's next access.
@@ -103,7 +104,7 @@ public struct RunPlan: Sendable {
         }
         for backend in backends {
             let warmed = { (count: Int) in try TraceSummary.uniqueKeys(trace, firstRequests: count) }
-            for point in try preparedPoints(backend, trace: trace, summaries: summaries, hasDimensions: hasDimensions, nextAccess: nextAccess, warmedKeys: warmed) {
+            for point in try preparedPoints(backend, trace: trace, summaries: summaries, pricesPixels: pricesPixels, nextAccess: nextAccess, warmedKeys: warmed) {
                 willRun(backend, point.bytes)
                 // `--repeat K`: K independent replays of the point; the row keeps the median
                 // of each timing figure (`RepeatSpread`), the counts of the first (all equal).
@@ -146,10 +147,10 @@ public struct RunPlan: Sendable {
     /// its cost model. Needs `scanSummaries()` first (`summaries`). `warmedKeys` counts the
     /// distinct keys of the first N requests (a scan of them unless the caller remembers).
     func preparedPoints(
-        _ backend: BackendKind, trace: any Trace, summaries: [CostModel: TraceSummary], hasDimensions: Bool, nextAccess: NextAccess?,
+        _ backend: BackendKind, trace: any Trace, summaries: [CostModel: TraceSummary], pricesPixels: Bool, nextAccess: NextAccess?,
         warmedKeys: (Int) throws -> Int = { _ in 0 }
     ) throws -> [PreparedPoint] {
-        let model = costModel(for: backend, hasDimensions: hasDimensions)
+        let model = costModel(for: backend, pricesPixels: pricesPixels)
         let capacities = capacities(for: backend)
         let summary = summaries[model]!
         if summary.workingSetBytes == 0, capacities.contains(where: \.needsWorkingSet) {
@@ -222,8 +223,8 @@ public struct RunPlan: Sendable {
     /// (`MaterializedMemoryEstimate`). Needs `scanSummaries()` first.
     public func checkMaterializedMemory(concurrent: Int) throws {
         guard options.materialize, backends.contains(where: \.holdsPayloads) else { return }
-        let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
-        try materializedPeak(hasDimensions: hasDimensions, concurrent: concurrent)
+        let pricesPixels = costModel == nil ? try Self.pricesPixels(trace, rules: options.pixelRules) : false
+        try materializedPeak(pricesPixels: pricesPixels, concurrent: concurrent)
             .check(availableBytes: MaterializedMemoryEstimate.availableBytes(), preloadedTrace: preload)
     }
 
@@ -231,10 +232,10 @@ public struct RunPlan: Sendable {
     /// (1% of a decoded working set can be far more memory than a user expects), once per
     /// share and cost model. Needs `scanSummaries()` first.
     public func largeShareNotes() throws -> [String] {
-        let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
+        let pricesPixels = costModel == nil ? try Self.pricesPixels(trace, rules: options.pixelRules) : false
         var notes: [String] = []
         for backend in backends {
-            let model = costModel(for: backend, hasDimensions: hasDimensions)
+            let model = costModel(for: backend, pricesPixels: pricesPixels)
             guard let workingSet = knownSummaries[model]?.workingSetBytes, !options.ignoreObjectSize else { continue }
             for capacity in capacities(for: backend) where capacity.needsWorkingSet {
                 let bytes = capacity.resolve(workingSetBytes: workingSet)
@@ -247,10 +248,10 @@ public struct RunPlan: Sendable {
     }
 
     /// The payload memory this plan's materialized points hold at their peak, `concurrent` at a time.
-    func materializedPeak(hasDimensions: Bool, concurrent: Int) -> MaterializedMemoryEstimate {
+    func materializedPeak(pricesPixels: Bool, concurrent: Int) -> MaterializedMemoryEstimate {
         var points: [MaterializedMemoryEstimate.Point] = []
         for backend in backends where options.materialize && backend.holdsPayloads {
-            guard let workingSet = knownSummaries[costModel(for: backend, hasDimensions: hasDimensions)]?.workingSetBytes else { continue }
+            guard let workingSet = knownSummaries[costModel(for: backend, pricesPixels: pricesPixels)]?.workingSetBytes else { continue }
             for capacity in capacities(for: backend) {
                 let bytes = capacity.resolve(workingSetBytes: workingSet)
                 points.append(.init(label: "\(backend.label) at \(capacity)", bytes: ByteTotal(bytes) < workingSet ? bytes : Int(clamping: workingSet)))
@@ -387,7 +388,7 @@ public struct RunPlan: Sendable {
     /// profile's key is made from the URL), and so do a recording's disagreements with the app
     /// (listed by key).
     var keepsKeyNames: Bool {
-        backends.contains { $0.needsKeyNames } || (costModel == .pixels && (options.pixelRules.inferFromURL || options.pixelRules.needsImageType))
+        backends.contains { $0.needsKeyNames } || (mayPricePixels && (options.pixelRules.inferFromURL || options.pixelRules.needsImageType))
             || options.http != nil || options.comparesWithApp
     }
 
@@ -404,19 +405,26 @@ public struct RunPlan: Sendable {
     /// needs the working set, and keeps the scans for `execute`.
     /// Once for all points: every row carries the trace's unique objects.
     public mutating func scanSummaries() throws {
-        let hasDimensions = costModel == nil ? try Self.hasDimensions(trace) : false
+        let pricesPixels = costModel == nil ? try Self.pricesPixels(trace, rules: options.pixelRules) : false
         for backend in backends {
-            let model = costModel(for: backend, hasDimensions: hasDimensions)
+            let model = costModel(for: backend, pricesPixels: pricesPixels)
             if knownSummaries[model] == nil {
                 knownSummaries[model] = try TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
             }
         }
     }
 
+    /// Whether some row may price pixels: asked for, or `auto` with a backend that holds
+    /// payloads (whose URL conventions and image types then need the key's text).
+    var mayPricePixels: Bool {
+        costModel.map { $0 == .pixels } ?? backends.contains(where: \.holdsPayloads)
+    }
+
     /// The cost model a backend's rows use: the one asked for, else pixels for backends
-    /// that hold payloads when the trace has dimensions, else encoded.
-    func costModel(for backend: BackendKind, hasDimensions: Bool) -> CostModel {
-        costModel ?? (backend.holdsPayloads && hasDimensions ? .pixels : .encoded)
+    /// that hold payloads when the pixel rules price the trace's images (`pricesPixels`),
+    /// else encoded.
+    func costModel(for backend: BackendKind, pricesPixels: Bool) -> CostModel {
+        costModel ?? (backend.holdsPayloads && pricesPixels ? .pixels : .encoded)
     }
 
     /// `--mode http` answers from recorded responses: the trace must have them (HAR).
@@ -436,9 +444,13 @@ public struct RunPlan: Sendable {
         }
     }
 
-    /// Whether the trace's first requests carry pixel dimensions.
-    static func hasDimensions(_ trace: any Trace) throws -> Bool {
-        guard let chunk = try trace.open(keepKeyNames: false).nextChunk() else { return false }
-        return chunk.contains { $0.hasDimensions }
+    /// Whether `--cost auto` charges memory backends decoded bitmaps: the trace's first
+    /// requests include one the pixel rules price by more than its encoded size's fallback —
+    /// its dimensions, a recorded cost, a URL convention, a ratio or the decoded-size estimate
+    /// (issue 43: an image without dimensions is no longer charged its encoded size, 16–37×
+    /// below its bitmap; the notes say how many rows rest on which rule). O(first chunk).
+    static func pricesPixels(_ trace: any Trace, rules: PixelCostRules) throws -> Bool {
+        guard let chunk = try trace.open(keepKeyNames: rules.inferFromURL || rules.needsImageType).nextChunk() else { return false }
+        return chunk.contains { $0.hasDimensions || rules.cost(of: $0).source != .encoded }
     }
 }

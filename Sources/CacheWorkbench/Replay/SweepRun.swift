@@ -274,12 +274,12 @@ public struct SweepRun {
     /// `scanSummaries()`. O(resumed rows × columns).
     func checkResumedRows(_ journal: SweepJournal, plan: RunPlan, environment: RunEnvironment) throws {
         guard !journal.finishedRows.isEmpty else { return }
-        let hasDimensions = plan.costModel == nil ? try RunPlan.hasDimensions(plan.trace) : false
+        let pricesPixels = plan.costModel == nil ? try RunPlan.pricesPixels(plan.trace, rules: plan.options.pixelRules) : false
         let columns = RunResult.columnNames
         var expected: [Int: [String]] = [:]
         var checked: [Int: Bool] = [:]  // points whose backend_options is compared too
         for backend in plan.backends {
-            let prepared = try plan.preparedPoints(backend, trace: plan.trace, summaries: plan.knownSummaries, hasDimensions: hasDimensions, nextAccess: nil)
+            let prepared = try plan.preparedPoints(backend, trace: plan.trace, summaries: plan.knownSummaries, pricesPixels: pricesPixels, nextAccess: nil)
             for point in points where point.backend.label == backend.label && journal.finishedRows[point.index] != nil {
                 guard let made = prepared.first(where: { $0.capacity == point.capacity }) else { continue }
                 var result = plan.result(
@@ -310,10 +310,10 @@ public struct SweepRun {
     /// Each point's estimated cost (`SweepPlan.estimate`), by point index; needs the plan's
     /// summaries (`scanSummaries`). 0 for a point whose summary is missing.
     func pointEstimates(_ plan: RunPlan) -> [Int: Double] {
-        let hasDimensions = plan.costModel == nil ? ((try? RunPlan.hasDimensions(plan.trace)) ?? false) : false
+        let pricesPixels = plan.costModel == nil ? ((try? RunPlan.pricesPixels(plan.trace, rules: plan.options.pixelRules)) ?? false) : false
         var estimates: [Int: Double] = [:]
         for point in points {
-            guard let summary = plan.knownSummaries[plan.costModel(for: point.backend, hasDimensions: hasDimensions)] else { continue }
+            guard let summary = plan.knownSummaries[plan.costModel(for: point.backend, pricesPixels: pricesPixels)] else { continue }
             estimates[point.index] = SweepPlan.estimate(
                 point.backend, requests: summary.requests, capacityBytes: point.capacity.resolve(workingSetBytes: summary.workingSetBytes),
                 materialized: plan.options.materialize && point.backend.holdsPayloads)
@@ -327,12 +327,12 @@ public struct SweepRun {
     public func makePlan(command: [String], revision: String, estimates: Bool = true) throws -> SweepPlan {
         let trace = URL(fileURLWithPath: plan.trace.label).standardizedFileURL.path
         let mode = ReplayMode(plan.options).rawValue
-        let hasDimensions = estimates && plan.costModel == nil ? try RunPlan.hasDimensions(plan.trace) : false
+        let pricesPixels = estimates && plan.costModel == nil ? try RunPlan.pricesPixels(plan.trace, rules: plan.options.pixelRules) : false
         var summaries: [CostModel: TraceSummary] = [:]
         return SweepPlan(revision: revision, command: command, points: try points.map { point in
             var estimate = 0.0
             if estimates {
-                let model = plan.costModel(for: point.backend, hasDimensions: hasDimensions)
+                let model = plan.costModel(for: point.backend, pricesPixels: pricesPixels)
                 let summary = try summaries[model] ?? TraceSummary.scan(
                     plan.trace, costModel: model, rules: plan.options.pixelRules, ignoreObjectSize: plan.options.ignoreObjectSize)
                 summaries[model] = summary

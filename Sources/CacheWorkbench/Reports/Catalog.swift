@@ -29,7 +29,7 @@ public enum Catalog {
             let names = format.extensions.isEmpty ? "" : " (.\(format.extensions.joined(separator: ", .")))"
             text += "  \(format.name)  \(format.summary)\(names)\n"
         }
-        text += "\nCost models (--cost): auto (pixels for memory backends when the trace has dimensions, else encoded), \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))\n"
+        text += "\nCost models (--cost): auto (pixels for memory backends when the pixel rules price the trace's images: dimensions, URL, ratio or the decoded-size estimate; else encoded), \(CostModel.allCases.map(\.rawValue).joined(separator: ", "))\n"
         return text
     }
 }
