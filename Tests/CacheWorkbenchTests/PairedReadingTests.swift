@@ -197,7 +197,9 @@ struct WalkthroughTests {
         // Figures the page quotes, each found in the commands' output or the files they wrote (the report's reading).
         let reports = try ["memory-report.html", "settings-report.html"].map { try String(contentsOfFile: copy + "/" + $0, encoding: .utf8) }.joined()
         for figure in ["1058", "9.07MiB", "re-requests         90.08% of requests (the most any cache can hit)", "image dimensions    none in this trace",
-                       "1058 of 1058 requests had no dimensions", "working set 72.57MiB pixels",
+                       "These prices rest mostly on the estimate: 1058 of 1058 requests (100.00%) were priced by it",
+                       "this answer rests mostly on estimates — 1058 of 1058 requests were priced by the decoded-size estimate",
+                       "working set 145.44MiB pixels", "working set 72.57MiB pixels",
                        "nscache at 4MiB: 5 memory warnings cost 105 hits (21.00 per warning)", "5 memory warnings cost 81 hits (16.20 per warning)"] {
             #expect(outputs.contains(figure), "\(figure)")
         }

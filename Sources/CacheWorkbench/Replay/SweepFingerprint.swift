@@ -39,7 +39,7 @@ extension SweepRun {
         var fields: [(String, String)] = [
             ("--trace", trace), ("checksum", checksum), ("--format", arguments.format ?? ""), ("--backend", backends), ("capacities", capacities),
             ("--cost", arguments.cost), ("--infer-dimensions", arguments.inferDimensions ?? "url"), ("--decoded-ratio", arguments.decodedRatio ?? ""),
-            ("--device", arguments.device ?? ""), ("--url-units", arguments.urlUnits ?? ""), ("--estimate", arguments.estimate ?? ""),
+            ("--device", arguments.device ?? ""), ("--url-units", arguments.urlUnits ?? ""), ("--estimate", arguments.estimate ?? ""), ("--display", arguments.display ?? ""),
             ("--ignore-obj-size", flag(arguments.ignoreObjectSize)), ("--warmup", arguments.warmup ?? ""), ("--no-timing", flag(!arguments.timing)),
             ("--no-materialize", flag(!arguments.materialize)), ("--preload", flag(arguments.preload)), ("--seed", String(arguments.seed)),
             ("--sample-every", arguments.sampleEvery.map(String.init) ?? "auto"), ("--repeat", String(arguments.repeats)),
