@@ -17,7 +17,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // `swift package generate-documentation` (docs/api.md); used only when asked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -26,6 +25,9 @@ let package = Package(
         // System libraries (scripts/bootstrap installs their -dev packages).
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // SHA-256 (trace checksum, plan identities, `files` entry names): the system's libcrypto
+        // instead of swift-crypto's BoringSSL copy, which cost the clean build minutes.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // jemalloc options compiled into every binary that links the library.
         .target(name: "CJemallocConfig"),
         // A cache-line prefetch hint for the memory backends' hot paths.
@@ -40,8 +42,8 @@ let package = Package(
                 "CPrefetch",
                 "CDiskIO",
                 "CSQLite",
+                "CCrypto",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),

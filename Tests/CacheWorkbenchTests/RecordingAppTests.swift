@@ -132,7 +132,7 @@ struct RecordingAppTests {
         let listed = try String(contentsOfFile: folder.path + "/d.csv", encoding: .utf8).split(separator: "\n").dropFirst()
         #expect(listed.count == 60 - (Int(counterfactual["app_agreeing"] ?? "") ?? 0) && listed.allSatisfy { CSVRowText.fields(of: String($0))[1] == "lru" })
 
-        // The app links the recorder alone: nothing of Crypto, SQLite, jemalloc or the
+        // The app links the recorder alone: nothing of SQLite, jemalloc or the
         // workbench was compiled (SwiftPM plans their folders, with no object in them) or linked.
         let buildFolder = Self.products
         let compiled = try FileManager.default.contentsOfDirectory(atPath: buildFolder).filter { $0.hasSuffix(".build") }.filter { name in
@@ -140,8 +140,8 @@ struct RecordingAppTests {
             return objects == true
         }
         #expect(Set(compiled) == ["CacheTraceRecorder.build", "image_server.build", "recording_app.build"], "\(compiled.sorted())")
-        // (libssl and libcrypto do appear: the system's, through FoundationNetworking's libcurl;
-        // swift-crypto's BoringSSL would be linked statically, and its objects are absent above.)
+        // (libssl and libcrypto do appear: through FoundationNetworking's libcurl, so the
+        // workbench's own targets, which would link it for SHA-256, are absent from the build above.)
         let linked = try runBounded(60, "/usr/bin/ldd", [buildFolder + "/recording-app"])
         #expect(linked.status == 0 && linked.out.contains("libFoundationNetworking"))
         for library in ["jemalloc", "sqlite"] { #expect(!linked.out.lowercased().contains(library), "\(library)") }

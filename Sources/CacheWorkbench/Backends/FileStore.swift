@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// A file-per-entry disk cache as SDWebImage, Kingfisher and Nuke keep one: each body is a
@@ -86,8 +85,7 @@ public final class FileStore: CacheBackend {
     }
 
     static func fileName(for key: String) -> String {
-        var key = key
-        return key.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)).withUnsafeBytes { HexText.encode($0) } }
+        SHA256Digest.hex(key)
     }
 
     private func path(_ fileName: String) -> String { directory + "/" + fileName }

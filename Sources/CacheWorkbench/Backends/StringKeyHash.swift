@@ -1,4 +1,3 @@
-import Crypto
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -115,13 +114,11 @@ struct HashedKey: Equatable {
             hash = UInt64(bitPattern: Int64(hasher.finalize()))
         case .digest:
             var key = key
-            let digest = key.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+            let digest = key.withUTF8 { SHA256Digest.hash(UnsafeRawBufferPointer($0)) }
             // 64 hex characters stand for the 32 digest bytes; the first 8 bytes are the hash.
             var first: UInt64 = 0
-            text = digest.withUnsafeBytes { bytes in
-                for byte in bytes.prefix(8) { first = first << 8 | UInt64(byte) }
-                return HexText.encode(bytes)
-            }
+            for byte in digest.prefix(8) { first = first << 8 | UInt64(byte) }
+            text = HexText.encode(digest)
             hash = first
         }
     }

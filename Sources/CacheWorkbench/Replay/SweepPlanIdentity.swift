@@ -1,16 +1,12 @@
-import Crypto
-
 /// A plan's identity, written in every row a run of the plan makes (`plan_id`): SHA-256 of
 /// the plan as `encoded()` writes it (keys sorted: the revision, the whole command and
 /// every point), so two plans that differ anywhere, `--warmup` included, have different
 /// identities and `bench merge` refuses to mix their rows. A separate file from
-/// `SweepPlan.swift` so the plan fuzz target builds without swift-crypto.
+/// `SweepPlan.swift` so the plan fuzz target builds without libcrypto.
 ///
 /// Complexity: O(plan size).
 extension SweepPlan {
     public func identity() throws -> String {
-        var hasher = SHA256()
-        hasher.update(data: Array(try encoded().utf8))
-        return hasher.finalize().withUnsafeBytes { HexText.encode($0) }
+        SHA256Digest.hex(try encoded())
     }
 }
