@@ -153,8 +153,13 @@ public struct MissRatioCurveRun {
 
     public func execute(progress: ProgressLine) throws -> Outcome {
         progress.begin("scan \(path)")
-        let summary = try TraceSummary.scan(trace, costModel: .encoded, ignoreObjectSize: arguments.ignoreObjectSize)
+        // The working set the capacities are shares of: from the trace's facts (the cache, or
+        // one read that also keeps them for the next command).
+        let obtained = try TraceFacts.obtain(trace)
+        let summary = try obtained?.facts.summary(ignoreObjectSize: arguments.ignoreObjectSize)
+            ?? TraceSummary.scan(trace, costModel: .encoded, ignoreObjectSize: arguments.ignoreObjectSize)
         progress.finish()
+        for note in obtained.map({ TraceFactsNote.lines($0, trace: path) }) ?? [] { progress.note(note) }
         guard summary.requests > summary.droppedZeroSize else { throw WorkbenchError("\(path): no request with a size above 0") }
         // The trees sum live sizes in Ints.
         guard ByteTotal(summary.uniqueKeys) * ByteTotal(summary.largestSize) <= ByteTotal(Int.max) else {

@@ -96,9 +96,13 @@ public struct RunSetup {
             throw WorkbenchError("--display shapes decoded bitmaps: it applies to --cost pixels (or auto), not encoded")
         }
         options.timing = arguments.timing
-        // Not given: scaled to a short trace (counting its requests, up to a bound, only then).
-        let counted = arguments.sampleEvery == nil || arguments.warningWindow == nil
-            ? try ShortTraceSampling.countRequests(file, httpMode: httpSettings != nil) : ShortTraceSampling.countLimit
+        // The file's checksum and working set, from the cache or from one read (`TraceFacts`).
+        let obtained = try TraceFacts.obtain(file)
+        // Not given: scaled to a short trace (its replayed requests, up to a bound: from the
+        // facts, except in --mode http, which counts HEAD requests too and reads a HAR).
+        let counted = arguments.sampleEvery != nil && arguments.warningWindow != nil ? ShortTraceSampling.countLimit
+            : httpSettings == nil && obtained != nil ? min(obtained!.facts.summary.requests - obtained!.facts.summary.droppedZeroSize, ShortTraceSampling.countLimit)
+            : try ShortTraceSampling.countRequests(file, httpMode: httpSettings != nil)
         let sampling = ShortTraceSampling(requests: counted, sampleEvery: arguments.sampleEvery, warningWindow: arguments.warningWindow)
         options.sampling = sampling
         options.memorySampleInterval = sampling.sampleEvery
@@ -131,8 +135,13 @@ public struct RunSetup {
         plan = RunPlan(
             trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),
             capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: capacities.text, device: device), options: options, preload: arguments.preload,
-            traceChecksum: try TraceChecksum.sha256(path: path))
+            traceChecksum: try obtained?.facts.sha256 ?? TraceChecksum.sha256(path: path))
+        if let obtained {
+            plan.knownSummaries[.encoded] = obtained.facts.summary(ignoreObjectSize: options.ignoreObjectSize)
+            plan.factsNotes = TraceFactsNote.lines(obtained, trace: path)
+        }
         plan.costModel = costModel
+        plan.knownPricesPixels = try plan.autoPricesPixels()
         plan.device = device
         if let device, !arguments.capacityGiven {
             plan.defaultCapacityRule = "no --capacity: the default \(arguments.capacities) (only the presets have a library limit on \(device.name))"
@@ -206,6 +215,7 @@ public struct RunSetup {
         defer { withExtendedLifetime(locks) {} }
         let environment = RunEnvironment.current()
         var plan = self.plan
+        for note in plan.factsNotes { progress.note(note) }
         plan.options.progress = { progress.update($0) }
         // Points in run order (one backend label each), for "k/N" and the ETA.
         let order = plan.backends.flatMap { backend in plan.capacities(for: backend).map { _ in backend.label } }

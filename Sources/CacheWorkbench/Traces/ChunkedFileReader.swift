@@ -28,6 +28,8 @@ final class ChunkedFileReader {
     let totalBytes: Int?
     /// Size of a compressed file.
     let compressedBytes: Int?
+    /// Fed every block read (`ByteTap`), when one was set as this reader was made.
+    private let tap: ByteTap?
 
     init(path: String, initialCapacity: Int = 1 << 20) throws(TraceError) {
         self.path = path
@@ -64,6 +66,8 @@ final class ChunkedFileReader {
             compressedBytes = nil
             totalBytes = size
         }
+        if let tap = ByteTap.current, found != nil { tap.missedCompressed = true }
+        tap = found == nil ? ByteTap.current : nil
         self.capacity = initialCapacity
         self.buffer = .allocate(byteCount: initialCapacity, alignment: 16)
         posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
@@ -104,6 +108,7 @@ final class ChunkedFileReader {
         while true {
             let count = read(fd, buffer + end, capacity - end)
             if count > 0 {
+                tap?.update(UnsafeRawBufferPointer(start: buffer + end, count: count))
                 end += count
                 return true
             }
