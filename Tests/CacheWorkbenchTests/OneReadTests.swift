@@ -208,6 +208,31 @@ struct OneReadTests {
         #expect(result.out.contains("objects               30788") && result.out.contains("compulsory miss ratio 0.1026 of requests"))
     }
 
+    @Test("a compressed trace: one decompression for the facts the first time, none after; its checksum still the decompressed bytes'; a pipe still refused")
+    func compressed() throws {
+        let folder = TemporaryFolder()
+        let environment = Self.environment(folder)
+        let trace = folder.path + "/t.oracleGeneral.gz"
+        let gzip = try runBounded(120, "/bin/sh", ["-c", "gzip -c -1 < \"$0\" > \"$1\"", Self.fixture.trace, trace])
+        try #require(gzip.status == 0, "\(gzip.err)")
+        var reads: [Int] = []
+        for round in 1...2 {
+            let csv = folder.path + "/gz\(round).csv"
+            let result = try Self.measured(
+                ["run", "--trace", trace, "--backend", "lru", "--capacity", "4MiB", "--no-timing", "--csv", csv], environment: environment, folder: folder.path)
+            #expect(result.status == 0, "\(result.err)")
+            #expect(result.err.contains("from the trace facts cache of") == (round == 2), "\(result.err)")
+            // 1ab180c's checksum of a compressed trace: SHA-256 of its decompressed bytes.
+            #expect(try Self.hits(csv) == ["lru 4194304": "13443"])
+            reads.append(result.rchar)
+        }
+        // Each pass reads the decompressed stream (7.2 MB) and gzip's compressed bytes; the
+        // first command makes two passes, the second one.
+        #expect(reads[1] < reads[0] - Self.traceBytes / 2 && reads[1] > Self.traceBytes)
+        let piped = try runBounded(120, "/bin/sh", ["-c", "cat \"$0\" | \"$1\" run --trace /dev/stdin --backend lru", Self.fixture.trace, try builtBench])
+        #expect(piped.status == 2 && piped.err.split(separator: "\n").count == 1 && piped.err.contains("is not a regular file"), "\(piped.err)")
+    }
+
     @Test("the cache: a changed file is read again, a damaged entry ignored and rewritten, XDG_CACHE_HOME and HOME respected, nothing beside the trace")
     func cache() throws {
         let folder = TemporaryFolder()

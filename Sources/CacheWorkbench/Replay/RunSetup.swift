@@ -201,6 +201,9 @@ public struct RunSetup {
     public struct Outcome {
         public var results: [RunResult]
         public var table: String
+        /// Where the trace's checksum and working set came from (`TraceFactsNote`), said
+        /// after the run (before it, a refusal would no longer be one line).
+        public var factsNotes: [String] = []
         public var anyFailed: Bool { results.contains(where: \.failed) }
         /// Requests priced by the encoded-size fallback under pixel cost, per run: said on
         /// stderr as well as under the table and in the CSV.
@@ -215,7 +218,6 @@ public struct RunSetup {
         defer { withExtendedLifetime(locks) {} }
         let environment = RunEnvironment.current()
         var plan = self.plan
-        for note in plan.factsNotes { progress.note(note) }
         plan.options.progress = { progress.update($0) }
         // Points in run order (one backend label each), for "k/N" and the ETA.
         let order = plan.backends.flatMap { backend in plan.capacities(for: backend).map { _ in backend.label } }
@@ -241,6 +243,6 @@ public struct RunSetup {
         if let jsonPath { try OutputFile.write(JSONReport.render(results, environment: environment), to: jsonPath) }
         if let timelinePath { try OutputFile.write(TimelineReport.render(results), to: timelinePath) }
         if let disagreementsPath { try OutputFile.write(AgreementReport.csv(results), to: disagreementsPath) }
-        return Outcome(results: results, table: TableReport.render(results, environment: environment))
+        return Outcome(results: results, table: TableReport.render(results, environment: environment), factsNotes: plan.factsNotes)
     }
 }

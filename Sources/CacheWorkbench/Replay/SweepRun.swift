@@ -109,7 +109,6 @@ public struct SweepRun {
     public func execute(progress: ProgressLine) throws -> Outcome {
         let environment = RunEnvironment.current()
         var plan = self.plan
-        for note in plan.factsNotes { progress.note(note) }
         if plan.preload {
             progress.begin("preload")
             progress.show("reading \(plan.trace.label) into memory")
@@ -228,7 +227,7 @@ public struct SweepRun {
             try OutputFile.write(text, to: csvPath)
             try journal?.remove()
         }
-        var notes = TableReport.fallbackNotes(results)
+        var notes = plan.factsNotes + TableReport.fallbackNotes(results)
         if atOnce > 1 {
             notes.append("\(atOnce) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
         }

@@ -28,7 +28,8 @@ final class ChunkedFileReader {
     let totalBytes: Int?
     /// Size of a compressed file.
     let compressedBytes: Int?
-    /// Fed every block read (`ByteTap`), when one was set as this reader was made.
+    /// Fed every block read (`ByteTap`; a compressed file's decompressed blocks, the bytes
+    /// `TraceChecksum` hashes), when one was set as this reader was made.
     private let tap: ByteTap?
 
     init(path: String, initialCapacity: Int = 1 << 20) throws(TraceError) {
@@ -66,8 +67,8 @@ final class ChunkedFileReader {
             compressedBytes = nil
             totalBytes = size
         }
-        if let tap = ByteTap.current, found != nil { tap.missedCompressed = true }
-        tap = found == nil ? ByteTap.current : nil
+        tap = ByteTap.current
+        if found != nil { ByteTap.current?.readDecompressed = true }
         self.capacity = initialCapacity
         self.buffer = .allocate(byteCount: initialCapacity, alignment: 16)
         posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))

@@ -28,8 +28,9 @@ public struct TraceFacts: Sendable, Equatable {
     }
 
     /// One read of `file`: its requests summarized as they are decoded and its bytes hashed
-    /// as they are read (`ByteTap`). A compressed file's bytes are hashed apart (a second
-    /// read, of the compressed bytes; its decompressed stream is what the pass reads).
+    /// as they are read (`ByteTap`; a compressed file's decompressed bytes, as
+    /// `TraceChecksum` hashes them). A reader that stopped before the end of an
+    /// uncompressed file (its tap short of the file's size) has its file hashed apart.
     /// nil when `file` is not a regular file whose identity can be taken.
     public static func scan(_ file: TraceFile) throws -> TraceFacts? {
         guard let before = TraceFileIdentity.of(path: file.path) else { return nil }
@@ -40,7 +41,7 @@ public struct TraceFacts: Sendable, Equatable {
         guard TraceFileIdentity.of(path: file.path) == before else {
             throw TraceError(path: file.path, line: nil, reason: "changed while it was read; run again once it is written")
         }
-        let digest = !tap.missedCompressed && tap.count == before.size ? tap.finish() : try TraceChecksum.sha256(path: file.path)
+        let digest = tap.count == before.size || tap.readDecompressed ? tap.finish() : try TraceChecksum.sha256(path: file.path)
         return TraceFacts(identity: before, sha256: digest, summary: summary, computed: Date().timeIntervalSince1970)
     }
 
