@@ -40,7 +40,7 @@ struct RunCommand: ParsableCommand {
         try reportingErrors {
             let outcome = try RunSetup(replay.setupArguments()).execute(progress: ProgressLine())
             try replay.reading.writeReadingNotes(path: replay.trace, runs: .honoured(httpMode: replay.mode.lowercased() == "http"))
-            for note in outcome.fallbackNotes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
+            for note in outcome.factsNotes + outcome.fallbackNotes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
             try StandardOutput.writeTable(outcome.table, besides: [replay.csv, replay.json, replay.timeline, replay.disagreements])
             if outcome.anyFailed { throw ExitCode(1) }
         }

@@ -79,7 +79,8 @@ struct SweepCommand: ParsableCommand {
                 let given = Array(CommandLine.arguments.drop { $0 != "sweep" }.dropFirst())
                 guard FileManager.default.fileExists(atPath: plan) else {
                     if shard != nil { throw WorkbenchError("--shard runs a plan, and \(plan) does not exist; write it first (bench sweep … --plan \(plan))") }
-                    let made = try PlannedSweep.writePlan(arguments, commandLine: given, to: plan)
+                    let (made, notes) = try PlannedSweep.writePlan(arguments, commandLine: given, to: plan)
+                    for note in notes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
                     FileDescriptorOutput.write("bench: wrote \(plan): \(made.points.count) points; run it with bench sweep --plan \(plan) --shard I/N (or --csv FILE for all of it here)\n", to: 2)
                     return
                 }

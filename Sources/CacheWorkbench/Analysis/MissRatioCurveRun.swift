@@ -153,7 +153,11 @@ public struct MissRatioCurveRun {
 
     public func execute(progress: ProgressLine) throws -> Outcome {
         progress.begin("scan \(path)")
-        let summary = try TraceSummary.scan(trace, costModel: .encoded, ignoreObjectSize: arguments.ignoreObjectSize)
+        // The working set the capacities are shares of: from the trace's facts (the cache, or
+        // one read that also keeps them for the next command).
+        let obtained = try TraceFacts.obtain(trace)
+        let summary = try obtained?.facts.summary(ignoreObjectSize: arguments.ignoreObjectSize)
+            ?? TraceSummary.scan(trace, costModel: .encoded, ignoreObjectSize: arguments.ignoreObjectSize)
         progress.finish()
         guard summary.requests > summary.droppedZeroSize else { throw WorkbenchError("\(path): no request with a size above 0") }
         // The trees sum live sizes in Ints.
@@ -176,7 +180,7 @@ public struct MissRatioCurveRun {
             exact = curves
             for (index, reference) in zip(sampled, references) { exact![index] = reference }
         }
-        var notes: [String] = []
+        var notes = obtained.map { TraceFactsNote.lines($0, trace: path) } ?? []
         for curve in curves where curve.sizeChanges > 0 {
             notes.append("\(curve.kind.label): \(curve.sizeChanges) requests change their key's size: the curve uses each request's own size, a replay keeps the stored size on a hit, so up to that many outcomes can differ from `bench run`")
         }

@@ -73,6 +73,8 @@ struct FannedOutSweep {
     /// What the pass cost the process, for the note under the table (nil fields where
     /// `/proc` or jemalloc do not say).
     struct PassFigures {
+        /// Rows the reader skipped (`--skip-bad`), for a curve fed beside the points.
+        var skippedRows = 0
         /// Bytes the process read from the trace's opening to the last block (`rchar`).
         var bytesRead: Int?
         /// The trace file's size, when it is one uncompressed file.
@@ -106,12 +108,12 @@ struct FannedOutSweep {
     /// point's row, in `points` order, after the pass. `progress` gets the fraction read.
     @discardableResult
     static func run(
-        _ plan: RunPlan, points: [SweepRun.Point], workers: Int, environment: RunEnvironment,
+        _ plan: RunPlan, points: [SweepRun.Point], workers: Int, environment: RunEnvironment, curve: LRUMissRatioCurve.Pass? = nil,
         progress: (Double) -> Void, finished: (SweepRun.Point, RunResult) throws -> Void
     ) throws -> PassFigures {
         try plan.checkBackendOptions()
         let trace = plan.trace
-        let pricesPixels = plan.costModel == nil ? try RunPlan.pricesPixels(trace, rules: plan.options.pixelRules) : false
+        let pricesPixels = try plan.autoPricesPixels()
         if plan.options.operations { try RunPlan.checkOperations(trace) }
         let nextAccess = points.contains(where: \.backend.needsFuture) ? try NextAccess.compute(trace) : nil
         // The warm-up's distinct keys, scanned once per warm-up length (not once per point).
@@ -143,13 +145,23 @@ struct FannedOutSweep {
         let readBefore = ProcessStatusProbe.bytesRead()
         let source = try trace.open(keepKeyNames: plan.keepsKeyNames)
         let traceError = Mutex<(any Error)?>(nil)
+        let curve = curve.map(SharedCurve.init)
         var block: [Request] = []
         block.reserveCapacity(Self.block)
         func feedBlock() throws {
             block.withUnsafeBufferPointer { buffer in
                 // Read-only while the cores share it.
                 let shared = SharedRequests(buffer: buffer)
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                // lru's exact curve (`SweepRun.lruCurveJob`), when fed here, is one more task.
+                DispatchQueue.concurrentPerform(iterations: workers + (curve == nil ? 0 : 1)) { worker in
+                    if worker == workers, let curve {
+                        do {
+                            try curve.pass.feed(shared.buffer)
+                        } catch {
+                            traceError.withLock { $0 = $0 ?? error }
+                        }
+                        return
+                    }
                     for lane in cores[worker] {
                         guard let replay = lane.replay else { continue }
                         let began = MonotonicClock.now()
@@ -176,6 +188,7 @@ struct FannedOutSweep {
         }
         if !block.isEmpty { try feedBlock() }
         var figures = PassFigures()
+        figures.skippedRows = source.skippedRows
         if let before = readBefore, let after = ProcessStatusProbe.bytesRead() { figures.bytesRead = after.seen - before.after }
         // A compressed trace is read through a pipe, decompressed: its file size says nothing.
         if let file = trace as? TraceFile, Compression.byExtension(file.path) == nil,
@@ -214,6 +227,11 @@ struct FannedOutSweep {
     private static func cost(_ lane: Lane) -> Double {
         SweepPlan.estimate(lane.prepared.backend, requests: 1_000_000, capacityBytes: lane.prepared.bytes, materialized: false)
     }
+}
+
+/// The curve fed beside the points: on one core per block, never two at once.
+private struct SharedCurve: @unchecked Sendable {
+    let pass: LRUMissRatioCurve.Pass
 }
 
 /// A chunk's requests, read by several cores at once and written by none.

@@ -69,14 +69,16 @@ public struct PlannedSweep {
     }
 
     /// `bench sweep … --plan FILE` for a new FILE: the sweep's plan written there (its
-    /// command from the command line's arguments, the trace made absolute), nothing run.
-    public static func writePlan(_ arguments: SweepRun.Arguments, commandLine: [String], to path: String) throws -> SweepPlan {
+    /// command from the command line's arguments, the trace made absolute), nothing run;
+    /// `notes` are where its trace's facts came from (`TraceFactsNote`), for stderr.
+    public static func writePlan(_ arguments: SweepRun.Arguments, commandLine: [String], to path: String) throws -> (plan: SweepPlan, notes: [String]) {
         let trace = try arguments.run.trace ?? BundledTrace.path(http: arguments.run.http.mode.lowercased() == "http")
-        let plan = try SweepRun(arguments).makePlan(
+        let sweep = try SweepRun(arguments)
+        let plan = try sweep.makePlan(
             command: SweepPlan.command(from: commandLine, trace: URL(fileURLWithPath: trace).standardizedFileURL.path),
             revision: RunEnvironment.current().gitRevision)
         try OutputFile.write(try plan.encoded(), to: path)
-        return plan
+        return (plan, sweep.factsNotes)
     }
 
     /// What differs between a point as the plan's command makes it now and as the plan

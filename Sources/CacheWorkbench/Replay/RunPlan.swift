@@ -30,6 +30,11 @@ public struct RunPlan: Sendable {
     public var firstRunIndex = 0
     /// Working-set scans already made, by cost model (a sweep scans once for all points).
     public var knownSummaries: [CostModel: TraceSummary] = [:]
+    /// Where the trace's checksum and working set came from when that is worth saying
+    /// (the cache, and when; a cache that could not be written), for stderr (`TraceFactsNote`).
+    public var factsNotes: [String] = []
+    /// `autoPricesPixels()` once asked, so the trace's first chunk is read for it once.
+    public var knownPricesPixels: Bool?
     /// Seconds the trace took to read into memory when `preloadTrace()` already did it.
     public var loadSeconds: Double?
     /// Replays per point (`--repeat`): timing figures are the median over them.
@@ -88,7 +93,7 @@ public struct RunPlan: Sendable {
         if preload { try plan.preloadTrace() }
         let trace = plan.trace
         let loadSeconds = plan.loadSeconds
-        let pricesPixels = costModel == nil ? try Self.pricesPixels(trace, rules: options.pixelRules) : false
+        let pricesPixels = try autoPricesPixels()
         if options.http != nil { try Self.checkHTTPFacts(trace) }
         if options.operations { try Self.checkOperations(trace) }
         // Offline policies read the future: one pass for every request's next access.
@@ -223,7 +228,7 @@ public struct RunPlan: Sendable {
     /// (`MaterializedMemoryEstimate`). Needs `scanSummaries()` first.
     public func checkMaterializedMemory(concurrent: Int) throws {
         guard options.materialize, backends.contains(where: \.holdsPayloads) else { return }
-        let pricesPixels = costModel == nil ? try Self.pricesPixels(trace, rules: options.pixelRules) : false
+        let pricesPixels = try autoPricesPixels()
         try materializedPeak(pricesPixels: pricesPixels, concurrent: concurrent)
             .check(availableBytes: MaterializedMemoryEstimate.availableBytes(), preloadedTrace: preload)
     }
@@ -232,7 +237,7 @@ public struct RunPlan: Sendable {
     /// (1% of a decoded working set can be far more memory than a user expects), once per
     /// share and cost model. Needs `scanSummaries()` first.
     public func largeShareNotes() throws -> [String] {
-        let pricesPixels = costModel == nil ? try Self.pricesPixels(trace, rules: options.pixelRules) : false
+        let pricesPixels = try autoPricesPixels()
         var notes: [String] = []
         for backend in backends {
             let model = costModel(for: backend, pricesPixels: pricesPixels)
@@ -405,13 +410,23 @@ public struct RunPlan: Sendable {
     /// needs the working set, and keeps the scans for `execute`.
     /// Once for all points: every row carries the trace's unique objects.
     public mutating func scanSummaries() throws {
-        let pricesPixels = costModel == nil ? try Self.pricesPixels(trace, rules: options.pixelRules) : false
+        let pricesPixels = try autoPricesPixels()
         for backend in backends {
             let model = costModel(for: backend, pricesPixels: pricesPixels)
             if knownSummaries[model] == nil {
                 knownSummaries[model] = try TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
             }
         }
+    }
+
+    /// Whether `--cost auto` prices pixels (`pricesPixels(_:rules:)`, a read of the trace's
+    /// first chunk), asked only when no cost model was given and a backend holds payloads:
+    /// the other backends' rows are encoded either way, so a plan of simulators reads
+    /// nothing for it. Remembered once known (`knownPricesPixels`, set by `RunSetup`).
+    func autoPricesPixels() throws -> Bool {
+        guard costModel == nil, backends.contains(where: \.holdsPayloads) else { return false }
+        if let knownPricesPixels { return knownPricesPixels }
+        return try Self.pricesPixels(trace, rules: options.pixelRules)
     }
 
     /// Whether some row may price pixels: asked for, or `auto` with a backend that holds

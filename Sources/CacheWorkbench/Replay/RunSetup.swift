@@ -96,9 +96,13 @@ public struct RunSetup {
             throw WorkbenchError("--display shapes decoded bitmaps: it applies to --cost pixels (or auto), not encoded")
         }
         options.timing = arguments.timing
-        // Not given: scaled to a short trace (counting its requests, up to a bound, only then).
-        let counted = arguments.sampleEvery == nil || arguments.warningWindow == nil
-            ? try ShortTraceSampling.countRequests(file, httpMode: httpSettings != nil) : ShortTraceSampling.countLimit
+        // The file's checksum and working set, from the cache or from one read (`TraceFacts`).
+        let obtained = try TraceFacts.obtain(file)
+        // Not given: scaled to a short trace (its replayed requests, up to a bound: from the
+        // facts, except in --mode http, which counts HEAD requests too and reads a HAR).
+        let counted = arguments.sampleEvery != nil && arguments.warningWindow != nil ? ShortTraceSampling.countLimit
+            : httpSettings == nil && obtained != nil ? min(obtained!.facts.summary.requests - obtained!.facts.summary.droppedZeroSize, ShortTraceSampling.countLimit)
+            : try ShortTraceSampling.countRequests(file, httpMode: httpSettings != nil)
         let sampling = ShortTraceSampling(requests: counted, sampleEvery: arguments.sampleEvery, warningWindow: arguments.warningWindow)
         options.sampling = sampling
         options.memorySampleInterval = sampling.sampleEvery
@@ -131,8 +135,13 @@ public struct RunSetup {
         plan = RunPlan(
             trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),
             capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: capacities.text, device: device), options: options, preload: arguments.preload,
-            traceChecksum: try TraceChecksum.sha256(path: path))
+            traceChecksum: try obtained?.facts.sha256 ?? TraceChecksum.sha256(path: path))
+        if let obtained {
+            plan.knownSummaries[.encoded] = obtained.facts.summary(ignoreObjectSize: options.ignoreObjectSize)
+            plan.factsNotes = TraceFactsNote.lines(obtained, trace: path)
+        }
         plan.costModel = costModel
+        plan.knownPricesPixels = try plan.autoPricesPixels()
         plan.device = device
         if let device, !arguments.capacityGiven {
             plan.defaultCapacityRule = "no --capacity: the default \(arguments.capacities) (only the presets have a library limit on \(device.name))"
@@ -192,6 +201,9 @@ public struct RunSetup {
     public struct Outcome {
         public var results: [RunResult]
         public var table: String
+        /// Where the trace's checksum and working set came from (`TraceFactsNote`), said
+        /// after the run (before it, a refusal would no longer be one line).
+        public var factsNotes: [String] = []
         public var anyFailed: Bool { results.contains(where: \.failed) }
         /// Requests priced by the encoded-size fallback under pixel cost, per run: said on
         /// stderr as well as under the table and in the CSV.
@@ -231,6 +243,6 @@ public struct RunSetup {
         if let jsonPath { try OutputFile.write(JSONReport.render(results, environment: environment), to: jsonPath) }
         if let timelinePath { try OutputFile.write(TimelineReport.render(results), to: timelinePath) }
         if let disagreementsPath { try OutputFile.write(AgreementReport.csv(results), to: disagreementsPath) }
-        return Outcome(results: results, table: TableReport.render(results, environment: environment))
+        return Outcome(results: results, table: TableReport.render(results, environment: environment), factsNotes: plan.factsNotes)
     }
 }

@@ -10,20 +10,51 @@ extension SweepRun {
     /// from the `pending` subset it computes: a point gets the same method, so the same row,
     /// whether it runs in a shard, alone on `--resume`, or with the whole sweep (a shard
     /// holding one `lru` point once replayed it where a local run used the curve).
-    func lruPointsFromCurve(_ plan: RunPlan, sweep: [Point], pending: [Point], environment: RunEnvironment) throws -> [Int: RunResult]? {
+    func lruCurveJob(_ plan: RunPlan, sweep: [Point], pending: [Point]) -> LRUCurveJob? {
         let isCurvePoint = { (point: Point) in point.backend.name == "lru" && point.backend.variant.isEmpty }
         let points = pending.filter(isCurvePoint)
         let options = plan.options
         guard sweep.filter(isCurvePoint).count >= 2, !points.isEmpty, options.http == nil, !options.operations, !options.timing, options.memoryWarnings == nil, !options.timeline,
               !options.comparesWithApp, !options.replaysBackgrounds, options.warmupRequests == 0,
-              plan.warmupFraction == nil, plan.coldRuns == nil, let lru = points.first?.backend, (plan.costModel ?? .encoded) == .encoded else { return nil }
+              plan.warmupFraction == nil, plan.coldRuns == nil, points.first != nil, (plan.costModel ?? .encoded) == .encoded else { return nil }
         let summary = plan.knownSummaries[.encoded]
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }
         let bytes = points.map { $0.capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0) }
-        let curve = try LRUMissRatioCurve.compute(
-            // Points of one capacity share its figures.
-            try plan.trace.open(keepKeyNames: false), capacities: Array(Set(bytes)), ignoreObjectSize: options.ignoreObjectSize,
-            expectedKeys: summary?.uniqueKeys)
+        // Points of one capacity share its figures.
+        let pass = LRUMissRatioCurve.Pass(
+            capacities: Array(Set(bytes)), ignoreObjectSize: options.ignoreObjectSize,
+            expectedRequests: summary?.requests, expectedKeys: summary?.uniqueKeys)
+        return LRUCurveJob(points: points, bytes: bytes, pass: pass)
+    }
+
+    /// A sweep's `lru` points computed by one exact curve (`lruCurveJob`), fed by its own
+    /// read of the trace or beside the fanned-out points in theirs (`FannedOutSweep`).
+    final class LRUCurveJob {
+        let points: [Point]
+        let bytes: [Int]
+        let pass: LRUMissRatioCurve.Pass
+
+        init(points: [Point], bytes: [Int], pass: LRUMissRatioCurve.Pass) {
+            (self.points, self.bytes, self.pass) = (points, bytes, pass)
+        }
+
+        /// The curve from a read of its own. O(requests).
+        func computeAlone(_ plan: RunPlan) throws -> LRUMissRatioCurve.Result {
+            let source = try plan.trace.open(keepKeyNames: false)
+            while let chunk = try source.nextChunk() {
+                try Interruption.check()
+                try chunk.withUnsafeBufferPointer { try pass.feed($0) }
+            }
+            return pass.finish(skippedRows: source.skippedRows)
+        }
+    }
+
+    /// The rows of the curve's points, or nil when the curve cannot stand for replays (a
+    /// request changed its key's size: the points are replayed instead).
+    func lruPointsFromCurve(_ job: LRUCurveJob, curve: LRUMissRatioCurve.Result, plan: RunPlan, environment: RunEnvironment) -> [Int: RunResult]? {
+        let options = plan.options
+        let summary = plan.knownSummaries[.encoded]
+        let (points, bytes, lru) = (job.points, job.bytes, job.points[0].backend)
         guard curve.sizeChanges == 0 else { return nil }
         var results: [Int: RunResult] = [:]
         for (point, capacity) in zip(points, bytes) {

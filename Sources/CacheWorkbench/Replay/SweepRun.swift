@@ -130,13 +130,17 @@ public struct SweepRun {
         var pending = points.filter { finished[$0.index] == nil }
         let state = SweepState(total: points.count, alreadyDone: finished.count)
         let started = MonotonicClock.now()
-        // LRU's points from one pass of its exact curve, where that gives the same rows.
+        // LRU's points from one pass of its exact curve, where that gives the same rows: fed
+        // beside the fanned-out points in their read when there is one, else by its own.
         var curvePoints = 0
-        if let fromCurve = try lruPointsFromCurve(plan, sweep: self.points, pending: pending, environment: environment) {
+        let curveJob = lruCurveJob(plan, sweep: self.points, pending: pending)
+        let onCurve = Set(curveJob?.points.map(\.index) ?? [])
+        func finishCurve(_ job: LRUCurveJob, _ curve: LRUMissRatioCurve.Result) throws {
+            guard let fromCurve = lruPointsFromCurve(job, curve: curve, plan: plan, environment: environment) else { return }
             for point in pending where fromCurve[point.index] != nil {
                 var result = fromCurve[point.index]!
                 result.sweepPoint = point.index
-                result.planID = planID
+                result.planID = self.planID
                 let row = result.cells.map(CSVReport.field).joined(separator: ",")
                 try state.finish(point, result: result, row: row) { _ in
                     try journal?.append(index: point.index, row: row)
@@ -147,13 +151,15 @@ public struct SweepRun {
             pending.removeAll { fromCurve[$0.index] != nil }
         }
         // Untimed simulator points: one read of the trace feeds them all.
-        let fanned = fanOut ? pending.filter { FannedOutSweep.fansOut(plan, $0.backend) } : []
+        let fanned = fanOut ? pending.filter { FannedOutSweep.fansOut(plan, $0.backend) && !onCurve.contains($0.index) } : []
         let fanWorkers = min(jobs, max(1, fanned.count))
         var passFigures: FannedOutSweep.PassFigures?
+        if let curveJob, fanned.count <= 1 { try finishCurve(curveJob, curveJob.computeAlone(plan)) }
         if fanned.count > 1 {
             progress.begin("one read")
-            passFigures = try FannedOutSweep.run(plan, points: fanned, workers: fanWorkers, environment: environment, progress: { fraction in
-                progress.show("one read of \(plan.trace.label) feeding \(fanned.count) points on \(fanWorkers) cores · " + String(format: "%.0f%%", fraction * 100))
+            let curve = curveJob
+            passFigures = try FannedOutSweep.run(plan, points: fanned, workers: fanWorkers, environment: environment, curve: curve?.pass, progress: { fraction in
+                progress.show("one read of \(plan.trace.label) feeding \(fanned.count + (curve == nil ? 0 : 1)) points on \(fanWorkers) cores · " + String(format: "%.0f%%", fraction * 100))
             }) { point, result in
                 var result = result
                 result.sweepPoint = point.index
@@ -168,6 +174,7 @@ public struct SweepRun {
             progress.finish()
             let done = Set(fanned.map(\.index))
             pending.removeAll { done.contains($0.index) }
+            if let curveJob, let passFigures { try finishCurve(curveJob, curveJob.pass.finish(skippedRows: passFigures.skippedRows)) }
         }
         // One worker per job, each taking the next pending point until none is left or a
         // point throws (a bad option or an unreadable trace stops the sweep; a backend
@@ -220,7 +227,7 @@ public struct SweepRun {
             try OutputFile.write(text, to: csvPath)
             try journal?.remove()
         }
-        var notes = TableReport.fallbackNotes(results)
+        var notes = plan.factsNotes + TableReport.fallbackNotes(results)
         if atOnce > 1 {
             notes.append("\(atOnce) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
         }
@@ -274,7 +281,7 @@ public struct SweepRun {
     /// `scanSummaries()`. O(resumed rows × columns).
     func checkResumedRows(_ journal: SweepJournal, plan: RunPlan, environment: RunEnvironment) throws {
         guard !journal.finishedRows.isEmpty else { return }
-        let pricesPixels = plan.costModel == nil ? try RunPlan.pricesPixels(plan.trace, rules: plan.options.pixelRules) : false
+        let pricesPixels = try plan.autoPricesPixels()
         let columns = RunResult.columnNames
         var expected: [Int: [String]] = [:]
         var checked: [Int: Bool] = [:]  // points whose backend_options is compared too
@@ -310,7 +317,7 @@ public struct SweepRun {
     /// Each point's estimated cost (`SweepPlan.estimate`), by point index; needs the plan's
     /// summaries (`scanSummaries`). 0 for a point whose summary is missing.
     func pointEstimates(_ plan: RunPlan) -> [Int: Double] {
-        let pricesPixels = plan.costModel == nil ? ((try? RunPlan.pricesPixels(plan.trace, rules: plan.options.pixelRules)) ?? false) : false
+        let pricesPixels = (try? plan.autoPricesPixels()) ?? false
         var estimates: [Int: Double] = [:]
         for point in points {
             guard let summary = plan.knownSummaries[plan.costModel(for: point.backend, pricesPixels: pricesPixels)] else { continue }
@@ -321,14 +328,17 @@ public struct SweepRun {
         return estimates
     }
 
+    /// Where the trace's checksum and working set came from (`TraceFactsNote`), for stderr.
+    public var factsNotes: [String] { plan.factsNotes }
+
     /// The sweep as a plan (`SweepPlan`): every point, to be run elsewhere as shards.
     /// With `estimates`, the trace is scanned once per cost model (requests, working set)
     /// to price each point (`SweepPlan.estimate`); without, every estimate is 0.
     public func makePlan(command: [String], revision: String, estimates: Bool = true) throws -> SweepPlan {
         let trace = URL(fileURLWithPath: plan.trace.label).standardizedFileURL.path
         let mode = ReplayMode(plan.options).rawValue
-        let pricesPixels = estimates && plan.costModel == nil ? try RunPlan.pricesPixels(plan.trace, rules: plan.options.pixelRules) : false
-        var summaries: [CostModel: TraceSummary] = [:]
+        let pricesPixels = estimates ? try plan.autoPricesPixels() : false
+        var summaries = plan.knownSummaries  // the encoded one from the trace's facts (`RunSetup`)
         return SweepPlan(revision: revision, command: command, points: try points.map { point in
             var estimate = 0.0
             if estimates {

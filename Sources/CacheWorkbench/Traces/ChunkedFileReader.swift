@@ -28,6 +28,9 @@ final class ChunkedFileReader {
     let totalBytes: Int?
     /// Size of a compressed file.
     let compressedBytes: Int?
+    /// Fed every block read (`ByteTap`; a compressed file's decompressed blocks, the bytes
+    /// `TraceChecksum` hashes), when one was set as this reader was made.
+    private let tap: ByteTap?
 
     init(path: String, initialCapacity: Int = 1 << 20) throws(TraceError) {
         self.path = path
@@ -64,6 +67,8 @@ final class ChunkedFileReader {
             compressedBytes = nil
             totalBytes = size
         }
+        tap = ByteTap.current
+        if found != nil { ByteTap.current?.readDecompressed = true }
         self.capacity = initialCapacity
         self.buffer = .allocate(byteCount: initialCapacity, alignment: 16)
         posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
@@ -104,6 +109,7 @@ final class ChunkedFileReader {
         while true {
             let count = read(fd, buffer + end, capacity - end)
             if count > 0 {
+                tap?.update(UnsafeRawBufferPointer(start: buffer + end, count: count))
                 end += count
                 return true
             }

@@ -16,7 +16,13 @@ public struct TraceSummary: Sendable, Equatable {
     public static func scan(
         _ trace: any Trace, costModel: CostModel, rules: PixelCostRules = PixelCostRules(), ignoreObjectSize: Bool = false
     ) throws -> TraceSummary {
-        let source = try trace.open(keepKeyNames: false)
+        try summarize(trace.open(keepKeyNames: false), costModel: costModel, rules: rules, ignoreObjectSize: ignoreObjectSize)
+    }
+
+    /// `scan` of an opened source (`TraceFacts.scan` opens it with its byte tap set).
+    static func summarize(
+        _ source: any RequestSource, costModel: CostModel, rules: PixelCostRules = PixelCostRules(), ignoreObjectSize: Bool = false
+    ) throws -> TraceSummary {
         var summary = TraceSummary()
         // An id set on the policy backends' open-addressing index: Set<UInt64> hashes with
         // SipHash and was most of a scan's time.

@@ -1,0 +1,29 @@
+import Crypto
+
+/// SHA-256 of the bytes a trace's reader reads from its file, as it reads them, so the
+/// pass that decodes the requests also yields the file's checksum (no second read). Set
+/// for the readers opened inside `ByteTap.$current.withValue(tap) { … }`: a
+/// `ChunkedFileReader` made there feeds every block it reads, for a compressed file the
+/// decompressed ones (the digest `TraceChecksum` has always given such a file).
+/// O(bytes read).
+public final class ByteTap: @unchecked Sendable {
+    @TaskLocal public static var current: ByteTap?
+
+    private var hasher = SHA256()
+    /// Bytes fed so far.
+    public private(set) var count = 0
+    /// A compressed file's reader fed it: its bytes are the decompressed stream.
+    public internal(set) var readDecompressed = false
+
+    public init() {}
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        hasher.update(bufferPointer: bytes)
+        count += bytes.count
+    }
+
+    /// The digest, as `sha256sum` prints it. Call once.
+    public func finish() -> String {
+        hasher.finalize().withUnsafeBytes { HexText.encode($0) }
+    }
+}

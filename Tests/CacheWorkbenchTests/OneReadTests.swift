@@ -1,0 +1,300 @@
+import Foundation
+import Testing
+@testable import CacheWorkbench
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 44 §1: how many times each command reads its trace, measured as the process's
+/// `rchar` (/proc/PID/io) at its exit, and the trace facts cache (`TraceFactsCache`) that
+/// lets a command on an unchanged file read it once. The trace is `bench gen`'s 300,000
+/// requests (seed 3) as oracleGeneral, 7,200,000 bytes; every expected count below is a
+/// literal taken from 1ab180c's build on that file (before this work), its SHA-256 from
+/// `sha256sum`.
+@Suite("one read per command", .serialized)
+struct OneReadTests {
+    static let traceBytes = 7_200_000
+    static let traceSHA256 = "6ea805ce9ef8ccd612bb7bd5876e7e5704833586273153ffa3885bb58afeb080"
+
+    /// The generated trace, made once for the suite (kept in its own folder).
+    nonisolated(unsafe) static let fixture: (folder: TemporaryFolder, trace: String) = {
+        let folder = TemporaryFolder()
+        let csv = folder.path + "/g.csv"
+        let trace = folder.path + "/t.oracleGeneral"
+        _ = try? bench(["gen", "--requests", "300000", "--keys", "id", "--plain", "--seed", "3", "--out", csv])
+        _ = try? bench(["convert", csv, trace])
+        try? FileManager.default.removeItem(atPath: csv)
+        return (folder, trace)
+    }()
+
+    /// Runs the built bench under `timeout` with `environment` (added to this process's),
+    /// waits for `timeout` to exit without reaping it (`WNOWAIT`), and reads its `rchar`:
+    /// Linux adds a reaped child's I/O counts to its parent's, so `timeout`'s figure holds
+    /// bench's whole run (and a decompressor's, which bench reaps), plus `timeout`'s own
+    /// start-up. Output goes to files in `folder`.
+    static func measured(_ arguments: [String], environment: [String: String], folder: String) throws -> (status: Int32, rchar: Int, out: String, err: String) {
+        let executable = try builtBench
+        let argv = ["/usr/bin/timeout", "-k", "5", "600", executable] + arguments
+        // Where the cache goes comes from `environment` alone, never from this process's.
+        let variables = ProcessInfo.processInfo.environment.filter { !["XDG_CACHE_HOME", "HOME"].contains($0.key) }
+            .merging(environment) { _, new in new }.map { "\($0.key)=\($0.value)" }
+        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        var cEnvironment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+        defer { (cArguments + cEnvironment).forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let (outPath, errPath) = (folder + "/measured.out", folder + "/measured.err")
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/timeout", &actions, nil, &cArguments, &cEnvironment)
+        try #require(spawned == 0)
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
+            try #require(errno == EINTR)
+        }
+        let io = try String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let line = try #require(io.split(separator: "\n").first { $0.hasPrefix("rchar: ") })
+        let rchar = try #require(Int(line.dropFirst("rchar: ".count)))
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return ((status >> 8) & 0xff, rchar, out, err)
+    }
+
+    /// What a command reads besides its trace: `bench list`'s start-up (the binary's
+    /// libraries, /proc), measured, plus 256 KiB for the rest (the format sniffer's 4 KiB
+    /// and the compression peek, /proc/meminfo and the environment probe, a cache entry of
+    /// under 1 KiB).
+    static func allowance(_ environment: [String: String], folder: String) throws -> Int {
+        try measured(["list"], environment: environment, folder: folder).rchar + (256 << 10)
+    }
+
+    /// `hits` by `backend capacity_bytes` of a results CSV, and every row's checksum, working set and unique objects.
+    static func hits(_ csv: String) throws -> [String: String] {
+        var found: [String: String] = [:]
+        for row in try csvRows(csv) {
+            #expect(row["trace_sha256"] == traceSHA256 && row["working_set_bytes"] == "7000221392" && row["unique_objects"] == "30788")
+            #expect(row["requests"] == "300000" && row["status"] == "ok")
+            found["\(row["backend"] ?? "") \(row["capacity_bytes"] ?? "")"] = row["hits"]
+        }
+        return found
+    }
+
+    /// A fresh cache folder (and HOME, so nothing falls back to the user's own).
+    static func environment(_ folder: TemporaryFolder) -> [String: String] {
+        ["XDG_CACHE_HOME": folder.path + "/xdg", "HOME": folder.path + "/home"]
+    }
+
+    static func cacheEntries(_ environment: [String: String]) -> [String] {
+        let folder = environment["XDG_CACHE_HOME"]! + "/cacheworkbench/trace-facts"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted().map { folder + "/" + $0 }
+    }
+
+    @Test("the fixture is the trace the literals came from")
+    func fixture() throws {
+        #expect(try TraceChecksum.sha256(path: Self.fixture.trace) == Self.traceSHA256)
+    }
+
+    @Test("run: facts and replay from two reads the first time, one read once the facts are kept; rows as before")
+    func run() throws {
+        let folder = TemporaryFolder()
+        let environment = Self.environment(folder)
+        try FileManager.default.createDirectory(atPath: folder.path + "/home", withIntermediateDirectories: true)
+        let allowance = try Self.allowance(environment, folder: folder.path)
+        let size = Double(Self.traceBytes)
+        for (round, bound) in [(1, 2.05), (2, 1.05)] {
+            let csv = folder.path + "/run\(round).csv"
+            // One point: a timed point replays alone, so a run of N points reads the trace N times (docs/run.md).
+            let result = try Self.measured(["run", "--trace", Self.fixture.trace, "--backend", "lru", "--capacity", "4MiB", "--csv", csv], environment: environment, folder: folder.path)
+            #expect(result.status == 0, "\(result.err)")
+            #expect(result.rchar <= Int(bound * size) + allowance, "round \(round): rchar \(result.rchar), allowance \(allowance)")
+            #expect(try Self.hits(csv) == ["lru 4194304": "13443"])
+            #expect(result.err.contains("from the trace facts cache of") == (round == 2), "\(result.err)")
+            // sample_every scaled to the trace's 300,000 requests, from the facts (N / 100)
+            #expect(try csvRows(csv).allSatisfy { $0["sample_every"] == "3000" })
+        }
+        // Before: 3.4× on a trace like this one (checksum, request count, working set, replay).
+        #expect(Self.cacheEntries(environment).count == 1)
+    }
+
+    @Test("sweep in bytes: one pass feeds lru's curve and the fanned-out points; rows as before")
+    func sweepBytes() throws {
+        let folder = TemporaryFolder()
+        let environment = Self.environment(folder)
+        let allowance = try Self.allowance(environment, folder: folder.path)
+        let expected = [
+            "lru 1048576": "3524", "lru 4194304": "13443", "lru 16777216": "39252", "fifo 1048576": "3470", "fifo 4194304": "12365",
+            "fifo 16777216": "33259", "sieve 1048576": "4490", "sieve 4194304": "39572", "sieve 16777216": "75697",
+        ]
+        for (round, bound) in [(1, 2.05), (2, 1.05)] {
+            let csv = folder.path + "/sweep\(round).csv"
+            let result = try Self.measured(
+                ["sweep", "--trace", Self.fixture.trace, "--backend", "lru,fifo,sieve", "--capacity", "1MiB..16MiB", "--points", "3", "--no-timing", "--csv", csv],
+                environment: environment, folder: folder.path)
+            #expect(result.status == 0, "\(result.err)")
+            #expect(result.rchar <= Int(bound * Double(Self.traceBytes)) + allowance, "round \(round): rchar \(result.rchar)")
+            #expect(try Self.hits(csv) == expected)
+            #expect(try csvRows(csv).filter { $0["backend"] == "lru" }.allSatisfy { $0["method"] == "mattson" })
+        }
+    }
+
+    @Test("sweep in %: the working set from the cache the second time, said on stderr; rows as before")
+    func sweepShares() throws {
+        let folder = TemporaryFolder()
+        let environment = Self.environment(folder)
+        let allowance = try Self.allowance(environment, folder: folder.path)
+        for (round, bound) in [(1, 2.05), (2, 1.05)] {
+            let csv = folder.path + "/shares\(round).csv"
+            let result = try Self.measured(
+                ["sweep", "--trace", Self.fixture.trace, "--backend", "lru,fifo", "--capacity", "1%,10%", "--no-timing", "--csv", csv],
+                environment: environment, folder: folder.path)
+            #expect(result.status == 0, "\(result.err)")
+            #expect(result.rchar <= Int(bound * Double(Self.traceBytes)) + allowance, "round \(round): rchar \(result.rchar)")
+            #expect(try Self.hits(csv) == ["lru 70002214": "79539", "lru 700022139": "166306", "fifo 70002214": "68652", "fifo 700022139": "152870"])
+            #expect(result.err.contains("checksum and working set from the trace facts cache of") == (round == 2), "\(result.err)")
+        }
+    }
+
+    @Test("mrc: one read once the working set is kept; the curve as before")
+    func mrc() throws {
+        let folder = TemporaryFolder()
+        let environment = Self.environment(folder)
+        let allowance = try Self.allowance(environment, folder: folder.path)
+        for (round, bound) in [(1, 2.05), (2, 1.05)] {
+            let csv = folder.path + "/mrc\(round).csv"
+            let result = try Self.measured(
+                ["mrc", "--trace", Self.fixture.trace, "--policy", "lru,fifo", "--capacity", "1MiB,8MiB", "--csv", csv], environment: environment, folder: folder.path)
+            #expect(result.status == 0, "\(result.err)")
+            #expect(result.rchar <= Int(bound * Double(Self.traceBytes)) + allowance, "round \(round): rchar \(result.rchar)")
+            let rows = try csvRows(csv).map { "\($0["policy"] ?? "") \($0["capacity_bytes"] ?? "") \($0["hits"] ?? "")" }
+            #expect(rows == ["lru 1048576 3524", "lru 8388608 23988", "fifo 1048576 3470", "fifo 8388608 20992"])
+        }
+    }
+
+    @Test("plan and shard: the plan's facts pass is the only read before the shards; each shard reads once")
+    func shard() throws {
+        let folder = TemporaryFolder()
+        let environment = Self.environment(folder)
+        let allowance = try Self.allowance(environment, folder: folder.path)
+        let plan = folder.path + "/plan.json"
+        let write = try Self.measured(
+            ["sweep", "--trace", Self.fixture.trace, "--backend", "lru,fifo,sieve", "--capacity", "1MiB..16MiB", "--points", "3", "--no-timing", "--plan", plan],
+            environment: environment, folder: folder.path)
+        #expect(write.status == 0, "\(write.err)")
+        #expect(write.rchar <= Int(1.05 * Double(Self.traceBytes)) + allowance, "plan: rchar \(write.rchar)")  // before: 2.3×
+        var hits: [String: String] = [:]
+        for shard in 0..<2 {
+            let run = try Self.measured(["sweep", "--plan", plan, "--shard", "\(shard)/2"], environment: environment, folder: folder.path)
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.rchar <= Int(1.05 * Double(Self.traceBytes)) + allowance, "shard \(shard): rchar \(run.rchar)")  // before: 5.7×
+            hits.merge(try Self.hits(folder.path + "/plan.shard-\(shard)-of-2.csv")) { first, _ in first }
+        }
+        #expect(hits.count == 9 && hits["lru 4194304"] == "13443" && hits["fifo 16777216"] == "33259" && hits["sieve 1048576"] == "4490")
+    }
+
+    @Test("analyze reads the trace once")
+    func analyze() throws {
+        let folder = TemporaryFolder()
+        let environment = Self.environment(folder)
+        let allowance = try Self.allowance(environment, folder: folder.path)
+        let result = try Self.measured(["analyze", Self.fixture.trace], environment: environment, folder: folder.path)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.rchar <= Int(1.05 * Double(Self.traceBytes)) + allowance, "rchar \(result.rchar)")
+        #expect(result.out.contains("objects               30788") && result.out.contains("compulsory miss ratio 0.1026 of requests"))
+    }
+
+    @Test("a compressed trace: one decompression for the facts the first time, none after; its checksum still the decompressed bytes'; a pipe still refused")
+    func compressed() throws {
+        let folder = TemporaryFolder()
+        let environment = Self.environment(folder)
+        let trace = folder.path + "/t.oracleGeneral.gz"
+        let gzip = try runBounded(120, "/bin/sh", ["-c", "gzip -c -1 < \"$0\" > \"$1\"", Self.fixture.trace, trace])
+        try #require(gzip.status == 0, "\(gzip.err)")
+        var reads: [Int] = []
+        for round in 1...2 {
+            let csv = folder.path + "/gz\(round).csv"
+            let result = try Self.measured(
+                ["run", "--trace", trace, "--backend", "lru", "--capacity", "4MiB", "--no-timing", "--csv", csv], environment: environment, folder: folder.path)
+            #expect(result.status == 0, "\(result.err)")
+            #expect(result.err.contains("from the trace facts cache of") == (round == 2), "\(result.err)")
+            // 1ab180c's checksum of a compressed trace: SHA-256 of its decompressed bytes.
+            #expect(try Self.hits(csv) == ["lru 4194304": "13443"])
+            reads.append(result.rchar)
+        }
+        // Each pass reads the decompressed stream (7.2 MB) and gzip's compressed bytes; the
+        // first command makes two passes, the second one.
+        #expect(reads[1] < reads[0] - Self.traceBytes / 2 && reads[1] > Self.traceBytes)
+        let piped = try runBounded(120, "/bin/sh", ["-c", "cat \"$0\" | \"$1\" run --trace /dev/stdin --backend lru", Self.fixture.trace, try builtBench])
+        #expect(piped.status == 2 && piped.err.split(separator: "\n").count == 1 && piped.err.contains("is not a regular file"), "\(piped.err)")
+    }
+
+    @Test("the cache: a changed file is read again, a damaged entry ignored and rewritten, XDG_CACHE_HOME and HOME respected, nothing beside the trace")
+    func cache() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/traces", withIntermediateDirectories: true)
+        let trace = folder.path + "/traces/copy.oracleGeneral"
+        try FileManager.default.copyItem(atPath: Self.fixture.trace, toPath: trace)
+        var environment = Self.environment(folder)
+        try FileManager.default.createDirectory(atPath: folder.path + "/home", withIntermediateDirectories: true)
+        let arguments = ["run", "--trace", trace, "--backend", "lru", "--capacity", "4MiB", "--no-timing"]
+        let first = try Self.measured(arguments, environment: environment, folder: folder.path + "/home")
+        #expect(first.status == 0 && !first.err.contains("trace facts cache"), "\(first.err)")
+        let entries = Self.cacheEntries(environment)
+        #expect(entries.count == 1)
+        let kept = try #require(entries.first)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/home").filter { !$0.hasPrefix("measured.") }.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/traces") == ["copy.oracleGeneral"])
+        let second = try Self.measured(arguments, environment: environment, folder: folder.path + "/home")
+        #expect(second.err.contains("from the trace facts cache of"), "\(second.err)")
+        #expect(second.rchar < first.rchar - Self.traceBytes / 2)
+
+        // A damaged entry (not JSON, then JSON with an impossible working set) is not trusted:
+        // the facts are read again (the same rows) and the entry rewritten whole.
+        let text = try String(contentsOfFile: kept, encoding: .utf8)
+        for damaged in ["{not json", text.replacingOccurrences(of: "\"workingSetBytes\":\"7000221392\"", with: "\"workingSetBytes\":\"1\"")] {
+            #expect(damaged != text)
+            try Data(damaged.utf8).write(to: URL(fileURLWithPath: kept))
+            let again = try Self.measured(arguments + ["--csv", folder.path + "/home/damaged.csv"], environment: environment, folder: folder.path + "/home")
+            #expect(again.status == 0 && !again.err.contains("trace facts cache"), "\(again.err)")
+            #expect(again.rchar > first.rchar - Self.traceBytes / 2)
+            #expect(try Self.hits(folder.path + "/home/damaged.csv") == ["lru 4194304": "13443"])
+            let rewritten = try JSONDecoder().decode(TraceFactsCache.Entry.self, from: Data(contentsOf: URL(fileURLWithPath: kept)))
+            #expect(rewritten.workingSetBytes == "7000221392" && rewritten.sha256 == Self.traceSHA256 && rewritten.uniqueKeys == 30788)
+            try FileManager.default.removeItem(atPath: folder.path + "/home/damaged.csv")
+        }
+
+        // A touched file (a new mtime and ctime) is a new version: read again, a new entry.
+        let trusted = try Self.measured(arguments, environment: environment, folder: folder.path + "/home")
+        #expect(trusted.err.contains("from the trace facts cache of"), "the rewritten entry is trusted again: \(trusted.err)")
+        var times = [timespec(tv_sec: time(nil) + 10, tv_nsec: 123), timespec(tv_sec: time(nil) + 10, tv_nsec: 123)]
+        #expect(utimensat(AT_FDCWD, trace, &times, 0) == 0)
+        let afterTouch = try Self.measured(arguments, environment: environment, folder: folder.path + "/home")
+        #expect(afterTouch.status == 0 && !afterTouch.err.contains("trace facts cache"), "\(afterTouch.err)")
+        #expect(Self.cacheEntries(environment).count == 2)
+        // Rewritten with other bytes: read again, and the rows name the new checksum.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: trace)))
+        bytes.removeLast(24 * 1000)  // the last 1,000 requests gone
+        try Data(bytes).write(to: URL(fileURLWithPath: trace))
+        let rewritten = try Self.measured(arguments + ["--csv", folder.path + "/home/rewritten.csv"], environment: environment, folder: folder.path + "/home")
+        #expect(rewritten.status == 0 && !rewritten.err.contains("trace facts cache"), "\(rewritten.err)")
+        let row = try #require(try csvRows(folder.path + "/home/rewritten.csv").first)
+        #expect(row["trace_sha256"] == (try TraceChecksum.sha256(path: trace)) && row["trace_sha256"] != Self.traceSHA256 && row["requests"] == "299000")
+
+        // Without XDG_CACHE_HOME the cache is under HOME/.cache; with a relative one too (the XDG spec ignores it).
+        for xdg in [nil, "relative/cache"] {
+            environment = ["HOME": folder.path + "/home2"]
+            try? FileManager.default.createDirectory(atPath: folder.path + "/home2", withIntermediateDirectories: true)
+            if let xdg { environment["XDG_CACHE_HOME"] = xdg }
+            let plain = try Self.measured(arguments, environment: environment, folder: folder.path + "/home2")
+            #expect(plain.status == 0, "\(plain.err)")
+            let made = (try? FileManager.default.contentsOfDirectory(atPath: folder.path + "/home2/.cache/cacheworkbench/trace-facts")) ?? []
+            #expect(made.count == 1)
+            #expect(!FileManager.default.fileExists(atPath: folder.path + "/home2/relative"))
+        }
+    }
+}
