@@ -30,14 +30,15 @@ public enum SHA256Digest {
 
     /// An incremental digest (EVP API), for input that arrives in pieces.
     public final class Stream {
-        private let context: OpaquePointer
+        /// nil only when libcrypto could not allocate or initialise a context (out of
+        /// memory): `finalize` then says so with nil rather than trapping.
+        private let context: OpaquePointer?
 
-        /// nil only when libcrypto cannot allocate or initialise a context (out of memory).
-        public init?() {
-            guard let context = EVP_MD_CTX_new() else { return nil }
-            guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-                EVP_MD_CTX_free(context)
-                return nil
+        public init() {
+            var context = EVP_MD_CTX_new()
+            if let made = context, EVP_DigestInit_ex(made, EVP_sha256(), nil) != 1 {
+                EVP_MD_CTX_free(made)
+                context = nil
             }
             self.context = context
         }
@@ -45,17 +46,18 @@ public enum SHA256Digest {
         deinit { EVP_MD_CTX_free(context) }
 
         public func update(_ bytes: UnsafeRawBufferPointer) {
-            guard bytes.count > 0, let base = bytes.baseAddress else { return }
+            guard let context, bytes.count > 0, let base = bytes.baseAddress else { return }
             _ = EVP_DigestUpdate(context, base, bytes.count)
         }
 
-        /// The digest; the stream is spent afterwards.
-        public func finalize() -> [UInt8] {
+        /// The digest, or nil when no context could be made; the stream is spent afterwards.
+        public func finalize() -> [UInt8]? {
+            guard let context else { return nil }
             var length: UInt32 = 0
-            return [UInt8](unsafeUninitializedCapacity: Int(EVP_MAX_MD_SIZE)) { digest, count in
-                _ = EVP_DigestFinal_ex(context, digest.baseAddress, &length)
-                count = Int(length)
+            let digest = [UInt8](unsafeUninitializedCapacity: Int(EVP_MAX_MD_SIZE)) { digest, count in
+                count = EVP_DigestFinal_ex(context, digest.baseAddress, &length) == 1 ? Int(length) : 0
             }
+            return digest.count == byteCount ? digest : nil
         }
     }
 }

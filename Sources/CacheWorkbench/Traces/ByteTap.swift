@@ -1,5 +1,3 @@
-import Crypto
-
 /// SHA-256 of the bytes a trace's reader reads from its file, as it reads them, so the
 /// pass that decodes the requests also yields the file's checksum (no second read). Set
 /// for the readers opened inside `ByteTap.$current.withValue(tap) { … }`: a
@@ -9,7 +7,7 @@ import Crypto
 public final class ByteTap: @unchecked Sendable {
     @TaskLocal public static var current: ByteTap?
 
-    private var hasher = SHA256()
+    private let hasher = SHA256Digest.Stream()
     /// Bytes fed so far.
     public private(set) var count = 0
     /// A compressed file's reader fed it: its bytes are the decompressed stream.
@@ -18,12 +16,13 @@ public final class ByteTap: @unchecked Sendable {
     public init() {}
 
     func update(_ bytes: UnsafeRawBufferPointer) {
-        hasher.update(bufferPointer: bytes)
+        hasher.update(bytes)
         count += bytes.count
     }
 
-    /// The digest, as `sha256sum` prints it. Call once.
-    public func finish() -> String {
-        hasher.finalize().withUnsafeBytes { HexText.encode($0) }
+    /// The digest, as `sha256sum` prints it, or nil when libcrypto had no context to give
+    /// (the caller then reads the file again). Call once.
+    public func finish() -> String? {
+        hasher.finalize().map { HexText.encode($0) }
     }
 }

@@ -3,11 +3,12 @@
 public enum TraceChecksum {
     public static func sha256(path: String) throws(TraceError) -> String {
         let reader = try ChunkedFileReader(path: path)
-        guard let hasher = SHA256Digest.Stream() else { throw TraceError(path: path, line: nil, reason: "cannot hash: libcrypto could not make a SHA-256 context") }
+        let hasher = SHA256Digest.Stream()
         while try reader.refill() {
             hasher.update(UnsafeRawBufferPointer(start: reader.buffer, count: reader.end))
             reader.start = reader.end
         }
-        return HexText.encode(hasher.finalize())
+        guard let digest = hasher.finalize() else { throw TraceError(path: path, line: nil, reason: "cannot hash: libcrypto could not make a SHA-256 context") }
+        return HexText.encode(digest)
     }
 }

@@ -41,7 +41,8 @@ public struct TraceFacts: Sendable, Equatable {
         guard TraceFileIdentity.of(path: file.path) == before else {
             throw TraceError(path: file.path, line: nil, reason: "changed while it was read; run again once it is written")
         }
-        let digest = tap.count == before.size || tap.readDecompressed ? tap.finish() : try TraceChecksum.sha256(path: file.path)
+        let tapped = tap.count == before.size || tap.readDecompressed ? tap.finish() : nil
+        let digest = try tapped ?? TraceChecksum.sha256(path: file.path)
         return TraceFacts(identity: before, sha256: digest, summary: summary, computed: Date().timeIntervalSince1970)
     }
 

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Crypto
 import Foundation
 
 /// The workbench's own cache of `TraceFacts`: one small JSON file per trace file version
@@ -50,9 +49,7 @@ public struct TraceFactsCache: Sendable {
     }
 
     private func entryPath(_ identity: TraceFileIdentity, reading: String) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Array("v\(Self.version)\n\(identity.key)\n\(reading)".utf8))
-        return folder + "/" + hasher.finalize().withUnsafeBytes { HexText.encode($0) } + ".json"
+        folder + "/" + SHA256Digest.hex("v\(Self.version)\n\(identity.key)\n\(reading)") + ".json"
     }
 
     /// The kept facts of this file version read this way, or nil (none, unreadable, or not
