@@ -58,7 +58,7 @@ private func expectEqualToRecordedCOnSharedSample(backend: String, reference: St
     }
 }
 
-@Suite("Adaptive policies: LeCaR")
+@Suite("Adaptive policies: LeCaR", .onTestWorkers)
 struct AdaptivePolicyTests {
     @Test("lecar: weight 1 on LRU is LRU, weight 0 is LFU (oldest among the lowest count)")
     func lecarExperts() throws {
@@ -114,7 +114,7 @@ struct AdaptivePolicyTests {
     }
 }
 
-@Suite("Adaptive policies: Cacheus and its experts")
+@Suite("Adaptive policies: Cacheus and its experts", .onTestWorkers)
 struct CacheusTests {
     /// Unit-size objects admitted into a bare SR-LRU, its overflow dropped.
     private struct Bench {

@@ -5,7 +5,7 @@ import Testing
 /// Admission in front of a policy (`AdmissionGate`, docs/admission.md): each admissioner on
 /// a hand-computed trace, the exact ones against libCacheSim's C code, and the `admitted`,
 /// `rejected`, `hit_bytes` and `miss_bytes` columns against hand counts.
-@Suite("admission", .serialized)
+@Suite("admission", .serialized, .onTestWorkers)
 struct AdmissionTests {
     /// Replays `(key, size)` pairs through `backend` (a registry name with options) at
     /// `capacity`, cost = size, through the replayer (its rule 3 and the gate's question).
@@ -345,7 +345,7 @@ struct AdmissionTests {
 /// libCacheSim's own admissioners in front of its LRU, FIFO and 2Q (the PyPI package's
 /// C code through scripts/reference_libcachesim.py --admission=…): object and byte hits
 /// equal at three byte capacities and three object capacities.
-@Suite("admission against libCacheSim", .serialized)
+@Suite("admission against libCacheSim", .serialized, .onTestWorkers)
 struct AdmissionLibCacheSimTests {
     @Test("bloomfilter, prob, size, adaptsize in front of LRU", arguments: ["bloomfilter", "prob:0.3", "size:100000", "adaptsize", "adaptsize:1000"])
     func lru(admission: String) throws {

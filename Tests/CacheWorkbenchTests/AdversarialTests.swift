@@ -3,7 +3,7 @@ import Testing
 
 /// The trust issues' adversarial cases (scripts/adversarial and its topics in
 /// scripts/adversarial.d/) against the built `bench`, so each stays fixed.
-@Suite("adversarial cases")
+@Suite("adversarial cases", .onTestWorkers)
 struct AdversarialTests {
     @Test("scripts/adversarial: every case of every topic passes")
     func adversarialScript() throws {

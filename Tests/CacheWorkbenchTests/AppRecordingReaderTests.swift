@@ -44,7 +44,7 @@ private func failure(_ lines: [String], skipBad: Bool = false) -> String? {
     }
 }
 
-@Suite("App recording reader")
+@Suite("App recording reader", .onTestWorkers)
 struct AppRecordingReaderTests {
     @Test("image events become requests: times from the first event, sizes with the earlier-event rule, the app's outcome kept; the torn last line dropped")
     func imageStream() throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import CacheWorkbench
 
-@Suite("Blob-size experiment")
+@Suite("Blob-size experiment", .onTestWorkers)
 struct BlobSizeExperimentTests {
     private func row(_ backend: String, _ size: Int, read: Double) -> BlobSizeExperiment.Row {
         .init(backend: backend, blobBytes: size, blobs: 1, reads: 1, writeMicroseconds: 1, readMicroseconds: read,

@@ -33,7 +33,7 @@ func csvRows(_ path: String) throws -> [[String: String]] {
     return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, CSVRowText.fields(of: $0))) }
 }
 
-@Suite("bench end to end", .serialized)
+@Suite("bench end to end", .serialized, .onTestWorkers)
 struct CLITests {
     /// The LRU hand-computed trace of LRUCacheTests, as a file: 1 hit, 6 misses, 3 evictions at 10 bytes.
     static let handTrace = "time,key,size\n0,A,4\n1,B,4\n2,A,4\n3,C,4\n4,B,4\n5,D,2\n6,A,4\n7,E,0\n"

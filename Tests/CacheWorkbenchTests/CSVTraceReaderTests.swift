@@ -1,7 +1,7 @@
 import Testing
 @testable import CacheWorkbench
 
-@Suite("CSV trace reader")
+@Suite("CSV trace reader", .onTestWorkers)
 struct CSVTraceReaderTests {
     @Test("native header with dimensions and op")
     func nativeHeader() throws {

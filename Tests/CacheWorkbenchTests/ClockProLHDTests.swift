@@ -5,7 +5,7 @@ import Testing
 private let (A, B, C, D): (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4)
 private let (o, x) = (false, true)
 
-@Suite("Policy simulators: CLOCK-Pro (libCacheSim's), LHD, RandomLRU, FIFO-Reinsertion")
+@Suite("Policy simulators: CLOCK-Pro (libCacheSim's), LHD, RandomLRU, FIFO-Reinsertion", .onTestWorkers)
 struct ClockProLHDTests {
     @Test("clockpro: keeps the first objects that fit its cold budget and never evicts")
     func clockPro() throws {

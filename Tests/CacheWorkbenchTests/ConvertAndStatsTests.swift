@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CacheWorkbench
 
-@Suite("bench convert and bench stats")
+@Suite("bench convert and bench stats", .onTestWorkers)
 struct ConvertAndStatsTests {
     /// A B A C B A, sizes A 4, B 2, C 1, at whole seconds.
     static let hand = "time,key,size\n0,A,4\n1,B,2\n2,A,4\n3,C,1\n4,B,2\n5,A,4\n"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CacheWorkbench
 
-@Suite("Capacities, key digests, clock and memory probe")
+@Suite("Capacities, key digests, clock and memory probe", .onTestWorkers)
 struct CoreTests {
     @Test("capacity units are binary; % and fractions are shares")
     func capacities() throws {

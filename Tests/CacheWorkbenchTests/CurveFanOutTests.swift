@@ -5,7 +5,7 @@ import Testing
 /// Several policies' curves from one read (issue 23 §2): each equals the same curve computed
 /// alone — LRU's stack distances against their own pass, a replay curve against separate
 /// replays of the trace (or of MiniSim's sample) at each capacity.
-@Suite("Curves of several policies from one read")
+@Suite("Curves of several policies from one read", .onTestWorkers)
 struct CurveFanOutTests {
     @Test("stack distances, SHARDS and replay curves fed together on two cores equal each computed alone")
     func together() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// Issue 24 §6: a cache author's own backend runs under the full command line, without a fork.
-@Suite("Your own backend", .serialized)
+@Suite("Your own backend", .serialized, .onTestWorkers)
 struct CustomBackendTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

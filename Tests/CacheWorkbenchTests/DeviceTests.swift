@@ -25,7 +25,7 @@ private let smallCSV = "time,key,size\n0,a,1000\n1,b,2000\n2,a,1000\n3,b,2000\n"
 
 private let gib = 1 << 30
 
-@Suite("Device in the loop (issue 21 §5)")
+@Suite("Device in the loop (issue 21 §5)", .onTestWorkers)
 struct DeviceTests {
     @Test("ram:P% resolves against the device's RAM: 15% and 0.5% of 4 GiB, a list, a sweep range")
     func ramShares() throws {

@@ -17,7 +17,7 @@ private func store(_ backend: any CacheBackend, _ request: Request) throws {
     try backend.set(request, cost: request.size, payload: Payload(contentFor: request.keyText, byteCount: request.size))
 }
 
-@Suite("Disk backends")
+@Suite("Disk backends", .onTestWorkers)
 struct DiskBackendTests {
     static let names = ["files", "sqlite"]
     /// sqlite with all bodies inline, and with all bodies as files.

@@ -20,7 +20,7 @@ private func exists(_ path: String) -> Bool {
 }
 
 /// Issue 9 §1: the disk backends never touch what the workbench did not make.
-@Suite("Disk safety")
+@Suite("Disk safety", .onTestWorkers)
 struct DiskSafetyTests {
     @Test("a folder holding someone else's file is refused and the file stays", arguments: ["files", "sqlite"])
     func foreignFolderRefused(backend: String) throws {

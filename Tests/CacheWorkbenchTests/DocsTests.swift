@@ -5,7 +5,7 @@ import Testing
 /// The documentation a newcomer reads first: README.md and docs/. Every link in them stays
 /// inside the repository and resolves (file, and heading when it has `#…`), and every
 /// command of a fenced `sh` block of the README runs, in order, from a clean copy.
-@Suite("documentation", .serialized)
+@Suite("documentation", .serialized, .onTestWorkers)
 struct DocsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -3,7 +3,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// Issue 21 §7: one `--durability` for every disk backend, its fsyncs counted by hand.
-@Suite("Durability: disk caches on equal terms", .serialized)
+@Suite("Durability: disk caches on equal terms", .serialized, .onTestWorkers)
 struct DurabilityTests {
     private static func make(_ name: String, in folder: String, options: [String: String], probe: DiskIOProbe) throws -> any CacheBackend {
         let config = BackendConfig(capacityBytes: 1 << 30, options: options, disk: DiskContext(directory: folder, probe: probe))

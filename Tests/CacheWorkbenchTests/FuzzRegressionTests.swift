@@ -5,7 +5,7 @@ import Testing
 /// Every seed in `Fuzz/corpus/` and every input `scripts/fuzz` ever found crashing (kept
 /// in `Fuzz/crashes/`) goes through its parser on each test run: each must end in
 /// requests or a clean error, never a crash.
-@Suite("Fuzz regressions")
+@Suite("Fuzz regressions", .onTestWorkers)
 struct FuzzRegressionTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

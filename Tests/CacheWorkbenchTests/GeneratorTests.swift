@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CacheWorkbench
 
-@Suite("Image-feed generator")
+@Suite("Image-feed generator", .onTestWorkers)
 struct GeneratorTests {
     @Test("same spec, same requests; another seed, other requests")
     func deterministic() {

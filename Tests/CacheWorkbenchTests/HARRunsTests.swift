@@ -44,7 +44,7 @@ private func run(_ trace: String, _ extra: [String], in folder: TemporaryFolder,
 
 private func double(_ text: String?) -> Double { text.flatMap(Double.init) ?? .nan }
 
-@Suite("HAR runs: cold runs and visits (--har-runs)", .serialized)
+@Suite("HAR runs: cold runs and visits (--har-runs)", .serialized, .onTestWorkers)
 struct HARRunsTests {
     @Test("runs are found: WebPageTest _run; browsertime titles 'URL run N'; the k-th page of a _url; DevTools reloads are no runs")
     func detection() throws {

@@ -43,7 +43,7 @@ private func shared(_ name: String) -> String { sharedHARs + "/" + name }
 private let haveShared = ["webpagetest_wikipedia_3runs_first_repeat.har", "webpagetest_aftonbladet_first_repeat.har"]
     .allSatisfy { FileManager.default.fileExists(atPath: shared($0)) }
 
-@Suite("HAR sessions: pages, runs and views")
+@Suite("HAR sessions: pages, runs and views", .onTestWorkers)
 struct HARSessionTests {
     @Test("sequential replays run 1 then run 2 (moved 0.5 s later); as-recorded interleaves by start time")
     func orders() throws {

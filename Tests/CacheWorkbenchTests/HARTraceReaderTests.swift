@@ -30,7 +30,7 @@ private func failure(_ text: String) -> String? {
     }
 }
 
-@Suite("HAR reader")
+@Suite("HAR reader", .onTestWorkers)
 struct HARTraceReaderTests {
     @Test("Chrome DevTools: _ fields ignored, caching headers and timings kept, -1 timings are unknown, base64 PNG dimensions")
     func chrome() throws {

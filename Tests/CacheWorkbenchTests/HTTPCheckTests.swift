@@ -47,7 +47,7 @@ private let sharedHARs = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 private let haveShared = ["webpagetest_wikipedia_3runs_first_repeat.har", "webpagetest_aftonbladet_first_repeat.har"]
     .allSatisfy { FileManager.default.fileExists(atPath: sharedHARs + "/" + $0) }
 
-@Suite("bench http-check: the model against a browser's repeat view")
+@Suite("bench http-check: the model against a browser's repeat view", .onTestWorkers)
 struct HTTPCheckTests {
     @Test("hand-made first + repeat view: confusion tables per profile, reasons for each disagreement")
     func handMade() throws {

@@ -6,7 +6,7 @@ import Testing
 /// where the layer is a URLCache (AFNetworking's and Nuke's disk), demand-fill within the run
 /// for the libraries' own caches (SDWebImage, Kingfisher, PINCache, every memory layer) —
 /// and the row says which (`http_rules`); plus every row's ceiling columns and command line.
-@Suite("issue 21 §6: HTTP rules per layer", .serialized)
+@Suite("issue 21 §6: HTTP rules per layer", .serialized, .onTestWorkers)
 struct HTTPLayersTests {
     /// Two URLs requested twice, 1,000 bytes each, Date stamped at the request:
     ///   t=0  A  Cache-Control: no-store
@@ -118,7 +118,7 @@ struct HTTPLayersTests {
 
 /// Issue 21 §4 (B, C): every row carries the trace's unique objects, the replay's compulsory
 /// misses and the command line it was run with.
-@Suite("rows carry their ceiling and command", .serialized)
+@Suite("rows carry their ceiling and command", .serialized, .onTestWorkers)
 struct RowFactsTests {
     @Test("unique_objects and compulsory_misses, with and without a warm-up (hand-computed)")
     func ceilingColumns() throws {

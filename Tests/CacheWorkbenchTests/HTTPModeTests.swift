@@ -53,7 +53,7 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
     return (result, model.counts)
 }
 
-@Suite struct HTTPDateAndDirectiveTests {
+@Suite(.onTestWorkers) struct HTTPDateAndDirectiveTests {
     @Test func threeDateFormats() {
         let expected = 784_111_777  // Sun, 06 Nov 1994 08:49:37 GMT (RFC 9110's example)
         #expect(HTTPDate.seconds("Sun, 06 Nov 1994 08:49:37 GMT") == expected)
@@ -84,7 +84,7 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
     }
 }
 
-@Suite struct HTTPFreshnessTests {
+@Suite(.onTestWorkers) struct HTTPFreshnessTests {
     @Test func maxAgeThenRevalidationThen304Refresh() {
         let h = ["cache-control": "max-age=60", "etag": #""v1""#]
         let (o, c) = outcomes([exchange(0, h), exchange(30, h), exchange(61, status: 304, ["etag": #""v1""#]), exchange(100, h), exchange(122, h)], settings())
@@ -225,7 +225,7 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
     }
 }
 
-@Suite struct HTTPPolicyAndProfileTests {
+@Suite(.onTestWorkers) struct HTTPPolicyAndProfileTests {
     /// Each request policy under each profile, on: a response with max-age=10 and an ETag,
     /// asked again at 5 s (fresh) and at 20 s (stale, unchanged).
     @Test func sixPoliciesThreeProfiles() {
@@ -312,7 +312,7 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
     }
 }
 
-@Suite struct HTTPReplayTests {
+@Suite(.onTestWorkers) struct HTTPReplayTests {
     /// Through the replayer and a real LRU: evictions send requests back to the origin.
     @Test func backendEvictionsMeanFetches() throws {
         let h = ["cache-control": "max-age=600"]
@@ -425,7 +425,7 @@ private func outcomes(_ requests: [Request], _ settings: HTTPReplaySettings, cap
     }
 }
 
-@Suite struct CoalescingTests {
+@Suite(.onTestWorkers) struct CoalescingTests {
     private func run(_ requests: [Request], coalesce: Bool, maxActive: Int = 0, latency: OriginLatency = .fixed(0.1)) throws -> ReplayTally {
         var options = ReplayOptions()
         options.timing = false

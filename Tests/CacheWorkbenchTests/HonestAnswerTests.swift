@@ -3,7 +3,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// Issue 9 §3: never a silently wrong or misleading answer.
-@Suite("Honest answers", .serialized)
+@Suite("Honest answers", .serialized, .onTestWorkers)
 struct HonestAnswerTests {
     // MARK: §3.1 pixel cost without dimensions
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import CacheWorkbench
 
-@Suite("IdIndex (open addressing with backward-shift deletion)")
+@Suite("IdIndex (open addressing with backward-shift deletion)", .onTestWorkers)
 struct IdIndexTests {
     @Test("agrees with Dictionary over random inserts, replaces and removes")
     func differential() {

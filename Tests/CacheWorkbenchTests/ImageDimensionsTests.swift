@@ -39,7 +39,7 @@ enum TinyImages {
     static func webpExtended(_ w: Int, _ h: Int) -> [UInt8] { riff("VP8X", [0x10, 0, 0, 0] + le24(w - 1) + le24(h - 1)) }
 }
 
-@Suite("Image dimensions from headers")
+@Suite("Image dimensions from headers", .onTestWorkers)
 struct ImageDimensionsTests {
     @Test("PNG, GIF, JPEG (baseline and progressive), WebP VP8, VP8L and VP8X")
     func formats() {

@@ -3,7 +3,7 @@ import Testing
 
 /// A policy simulator's plain replay reads ids and sizes in place (`ReplayLoop.handleKeys`);
 /// every count must equal the general loop's (`handle`), which recording outcomes forces.
-@Suite("in-place replay of policy simulators")
+@Suite("in-place replay of policy simulators", .onTestWorkers)
 struct InPlaceReplayTests {
     /// A Zipf trace with zero-size requests (rule 4) and objects larger than the cache (rule 3)
     /// mixed in.

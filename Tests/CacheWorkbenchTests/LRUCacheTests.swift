@@ -1,7 +1,7 @@
 import Testing
 @testable import CacheWorkbench
 
-@Suite("LRU backend")
+@Suite("LRU backend", .onTestWorkers)
 struct LRUCacheTests {
     /// Capacity 10 bytes; hand-computed:
     /// A4 miss [A] 4 · B4 miss [B A] 8 · A hit [A B] · C4 miss, evict B, [C A] 8 ·
@@ -74,7 +74,7 @@ struct LRUCacheTests {
     }
 }
 
-@Suite("LRU against a naive reference")
+@Suite("LRU against a naive reference", .onTestWorkers)
 struct LRUDifferentialTests {
     /// The textbook LRU: an array ordered from least to most recent, O(n) per request,
     /// written from libCacheSim's cache_get_base and sharing no code with `LRUCache`.

@@ -5,7 +5,7 @@ import Testing
 /// `glcache`, `lrb` and `3lcache`: libCacheSim's learned policies run by its PyPI package in a
 /// Python process (`LearnedPolicyProcess`, scripts/learned_policy.py). Needs .venv, which
 /// scripts/bootstrap --python makes (the suite's command does).
-@Suite("Learned policies through libCacheSim's package")
+@Suite("Learned policies through libCacheSim's package", .onTestWorkers)
 struct LearnedPolicyTests {
     @Test("object and byte hits equal libCacheSim's package driven directly", arguments: [("glcache", "GLCache"), ("lrb", "LRB"), ("3lcache", "ThreeLCache")])
     func equalToThePackage(backend: String, reference: String) throws {

@@ -39,7 +39,7 @@ private func summary(_ requests: [Request]) -> [String] {
     requests.map { "\($0.time) \($0.keyText) \($0.size) \($0.operation.name)" }
 }
 
-@Suite("libCacheSim binary formats: vscsi, lcs")
+@Suite("libCacheSim binary formats: vscsi, lcs", .onTestWorkers)
 struct LibCacheSimBinaryFormatTests {
     /// READ(10) = 40 is a get, WRITE(10) = 42 a set, TEST UNIT READY = 0 a get (libCacheSim's
     /// OP_INVALID); times are µs / 10^6.

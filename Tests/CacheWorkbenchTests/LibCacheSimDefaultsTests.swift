@@ -7,7 +7,7 @@ private func unit(_ keys: [UInt64]) -> [(UInt64, Int)] { keys.map { ($0, 1) } }
 
 /// `wtinylfu` and `lirs` by default equal libCacheSim's `WTinyLFU.c` and `LIRS.c`; the
 /// Caffeine-style W-TinyLFU and the paper's LIRS are variants.
-@Suite("libCacheSim's W-TinyLFU and LIRS by default")
+@Suite("libCacheSim's W-TinyLFU and LIRS by default", .onTestWorkers)
 struct LibCacheSimDefaultsTests {
     @Test("XXH64 of an 8-byte id equals libCacheSim's xxhash.h (low 32 bits, its two seeds)")
     func xxhash() {

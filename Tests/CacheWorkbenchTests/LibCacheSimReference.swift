@@ -38,19 +38,43 @@ func expectEqualToLibCacheSim(backend: String, reference: String, parameters: [S
 /// The generated Zipf trace of the differential checks (`requests` requests over `images`
 /// images, integer ids; `bench gen --requests 20000 --images 2000 --keys id --plain` by
 /// default) and the same requests with every size 1, where capacities are object counts.
+/// Both are written into `folder`; their bytes are generated once per process and size
+/// (`LibCacheSimTraceTexts`), since about fifty checks read the same default pair.
 func libCacheSimTestTraces(in folder: TemporaryFolder, requests: Int = 20_000, images: Int = 2_000) throws -> (zipf: String, unit: String) {
-    var spec = ImageFeedSpec()
-    spec.requests = requests
-    spec.images = images
-    spec.keys = .id
     let trace = folder.path + "/zipf.csv"
-    try TraceExport.write(ImageFeedGenerator(spec: spec), to: trace, shape: .plain)
     let unit = folder.path + "/unit.csv"
-    let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { line in
-        line.split(separator: ",").prefix(2).joined(separator: ",") + ",1"
+    let texts = try LibCacheSimTraceTexts.texts(requests: requests, images: images) {
+        var spec = ImageFeedSpec()
+        spec.requests = requests
+        spec.images = images
+        spec.keys = .id
+        try TraceExport.write(ImageFeedGenerator(spec: spec), to: trace, shape: .plain)
+        let zipf = try Data(contentsOf: URL(fileURLWithPath: trace))
+        let lines = String(decoding: zipf, as: UTF8.self).split(separator: "\n").map { line in
+            line.split(separator: ",").prefix(2).joined(separator: ",") + ",1"
+        }
+        return (zipf, Data((lines.joined(separator: "\n") + "\n").utf8))
     }
-    try OutputFile.write(lines.joined(separator: "\n") + "\n", to: unit)
+    try texts.zipf.write(to: URL(fileURLWithPath: trace))
+    try texts.unit.write(to: URL(fileURLWithPath: unit))
     return (trace, unit)
+}
+
+/// The differential traces' bytes by (requests, images), made once per process: a fixture
+/// shared by every test that asks for the same size. The lock is held while the first caller
+/// generates, so concurrent first callers wait for it rather than generate twice.
+enum LibCacheSimTraceTexts {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var made: [[Int]: (zipf: Data, unit: Data)] = [:]
+
+    static func texts(requests: Int, images: Int, make: () throws -> (zipf: Data, unit: Data)) throws -> (zipf: Data, unit: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let found = made[[requests, images]] { return found }
+        let texts = try make()
+        made[[requests, images]] = texts
+        return texts
+    }
 }
 
 /// One trace (`time,key,size` CSV, integer keys) at one capacity in bytes.

@@ -5,7 +5,7 @@ import Testing
 /// Issue 43 §3: the image libraries' own behaviour that changes the answer — SDWebImage's
 /// weak memory cache, downsampling to the display size, bytes-per-row padding. Every
 /// expected value is hand arithmetic in the comment beside it.
-@Suite("The libraries' own behaviour: weak cache, downsampling, row padding")
+@Suite("The libraries' own behaviour: weak cache, downsampling, row padding", .onTestWorkers)
 struct LibraryBehaviourTests {
     private static func preset(_ name: String, memory: Int, in folder: String, options: [String: String] = [:]) throws -> any CacheBackend {
         var config = BackendConfig(capacityBytes: memory, options: options, disk: DiskContext(directory: folder, probe: DiskIOProbe(), verify: true))

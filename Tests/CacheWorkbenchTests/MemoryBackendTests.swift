@@ -12,7 +12,7 @@ private func nscache(_ limit: Int, eviction: NSCacheLike.Options.Eviction = .lru
     return NSCacheLike(options)
 }
 
-@Suite("Memory backends")
+@Suite("Memory backends", .onTestWorkers)
 struct MemoryBackendTests {
     @Test("nscache lru: a read protects an entry; eviction after the store until within the limit")
     func nscacheLRU() throws {
@@ -137,7 +137,7 @@ struct MemoryBackendTests {
     }
 }
 
-@Suite("nscache under concurrent use")
+@Suite("nscache under concurrent use", .onTestWorkers)
 struct NSCacheConcurrencyTests {
     /// Without the mutex the lists corrupt and a walk never ends (checked by removing it):
     /// the time limit turns that hang into a failure.

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 9 §4: the allocator keeps freed pages (so replays don't time page faults), but
 /// RSS stays bounded by the live heap, not by the trace's length.
-@Suite("Memory stays bounded", .serialized)
+@Suite("Memory stays bounded", .serialized, .onTestWorkers)
 struct MemoryBoundTests {
     @Test("nscache on 150,000 unique 2 KB keys: RSS ≤ 2 × the allocated peak + 64 MiB")
     func boundedRSS() throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import CacheWorkbench
 
-@Suite("Memory warnings, payloads and the timeline")
+@Suite("Memory warnings, payloads and the timeline", .onTestWorkers)
 struct MemoryWarningTests {
     @Test("schedules parse, and bad ones are refused")
     func parsing() throws {

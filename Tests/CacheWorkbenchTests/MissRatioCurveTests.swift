@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CacheWorkbench
 
-@Suite("One-pass LRU miss-ratio curves")
+@Suite("One-pass LRU miss-ratio curves", .onTestWorkers)
 struct MissRatioCurveTests {
     /// Requests with sizes that change per key (a size change is what the curve reports).
     private func sizedTrace() -> [Request] { zipfRequests(requests: 20_000, images: 2_000, seed: 4) }

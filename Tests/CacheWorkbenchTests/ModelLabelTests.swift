@@ -3,7 +3,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// Issue 21 §8: what each model is, wherever it is shown.
-@Suite("Model labels: nscache is a model, foundation-nscache is Linux's", .serialized)
+@Suite("Model labels: nscache is a model, foundation-nscache is Linux's", .serialized, .onTestWorkers)
 struct ModelLabelTests {
     @Test("model_of by backend name, tiers and presets included")
     func families() {

@@ -9,7 +9,7 @@ private func unit(_ keys: [UInt64]) -> [(UInt64, Int)] { keys.map { ($0, 1) } }
 private let (A, B, C, D, E, F): (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4, 5, 6)
 private let (o, x) = (false, true)
 
-@Suite("Policy simulators: S3-FIFO, LFUDA, GDSF, W-TinyLFU, LIRS and the PFOO-L bound")
+@Suite("Policy simulators: S3-FIFO, LFUDA, GDSF, W-TinyLFU, LIRS and the PFOO-L bound", .onTestWorkers)
 struct MorePolicyTests {
     @Test("s3fifo: hits promote out of S, ghost hits enter M, M reinserts what was hit")
     func s3fifo() throws {

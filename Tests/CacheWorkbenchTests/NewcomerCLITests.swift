@@ -5,7 +5,7 @@ import Testing
 /// What a newcomer meets first on the command line: `--version`, `bench list` (text and
 /// JSON), `bench stats --json`, "did you mean" for a misspelled backend, the `--backend`
 /// help, and help examples that print whole.
-@Suite("newcomer's command line", .serialized)
+@Suite("newcomer's command line", .serialized, .onTestWorkers)
 struct NewcomerCLITests {
     @Test("bench --version prints the version and the checkout's git revision")
     func version() throws {

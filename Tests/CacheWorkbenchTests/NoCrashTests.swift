@@ -25,7 +25,7 @@ private func read(_ path: String, _ format: String, _ options: [String: String] 
 
 /// Issue 9 §2: plausible-looking input never traps; it is an error naming file and line,
 /// or it is handled exactly.
-@Suite("Never crash", .serialized)
+@Suite("Never crash", .serialized, .onTestWorkers)
 struct NoCrashTests {
     @Test("sizes above 2^53 are bad rows in every line format; 2^53 itself is accepted", arguments: [huge, wrap])
     func oversizedRows(size: String) throws {

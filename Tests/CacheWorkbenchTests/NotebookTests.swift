@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 11 §6: the notebook runs headless against results `bench` makes on the bundled
 /// trace (`scripts/check-notebooks`, with this build's `bench`).
-@Suite("notebooks")
+@Suite("notebooks", .onTestWorkers)
 struct NotebookTests {
     @Test("scripts/check-notebooks executes every notebook without an error")
     func notebooksRun() throws {

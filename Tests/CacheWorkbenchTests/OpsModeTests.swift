@@ -38,7 +38,7 @@ private func opsReplay(_ backend: String) throws -> ReplayTally {
     return try instance.replay(with: Replayer(source: source, capacity: 10, options: options))
 }
 
-@Suite("--mode ops: sets, deletes, lookaside gets")
+@Suite("--mode ops: sets, deletes, lookaside gets", .onTestWorkers)
 struct OpsModeTests {
     @Test("LRU and FIFO on the hand trace: counts as computed above")
     func handTrace() throws {

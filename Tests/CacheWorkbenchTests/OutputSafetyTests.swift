@@ -16,7 +16,7 @@ private func fileKind(_ path: String) -> mode_t {
 
 /// Issue 9 §1.5–1.7: outputs are written where the user said, the way the thing there
 /// needs, and every write error is an error.
-@Suite("Output safety", .serialized)
+@Suite("Output safety", .serialized, .onTestWorkers)
 struct OutputSafetyTests {
     static let trace = "time,key,size\n0,a,10\n1,b,10\n2,a,10\n"
 

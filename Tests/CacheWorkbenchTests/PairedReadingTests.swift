@@ -6,7 +6,7 @@ import Testing
 /// row's `outcome_bits`) for "tie" and "better", policy simulators kept apart from iOS
 /// caches, and `bench http-check`'s headline counting only what the recording shows. Every
 /// b, c and p below is computed by hand in the comment beside it.
-@Suite("issue 43 §4: paired readings, policy simulators apart, http-check's headline", .serialized)
+@Suite("issue 43 §4: paired readings, policy simulators apart, http-check's headline", .serialized, .onTestWorkers)
 struct PairedReadingTests {
     /// The `outcome_bits` cell of a row that hit exactly the requests in `hits` of `count`,
     /// written by hand: bit i % 8 of byte i / 8, base64.
@@ -174,7 +174,7 @@ struct PairedReadingTests {
     }
 }
 
-@Suite("issue 43 §4: the walkthrough runs on the HAR it starts from", .serialized)
+@Suite("issue 43 §4: the walkthrough runs on the HAR it starts from", .serialized, .onTestWorkers)
 struct WalkthroughTests {
     @Test("43 §4: every command of docs/walkthrough.md exits 0 in a clean copy, all on Traces/http-session.har.gz, and its figures are the outputs'")
     func walkthroughRuns() throws {
@@ -236,7 +236,7 @@ private let sharedHARs = PriceTests.sharedHARs
 private let haveWebPageTest = ["webpagetest_wikipedia_3runs_first_repeat.har", "webpagetest_aftonbladet_first_repeat.har"]
     .allSatisfy { FileManager.default.fileExists(atPath: sharedHARs + "/" + $0) }
 
-@Suite("issue 43 §4: http-check's headline is the agreement the recording shows")
+@Suite("issue 43 §4: http-check's headline is the agreement the recording shows", .onTestWorkers)
 struct HTTPCheckHeadlineTests {
     @Test("43 §4: the shared WebPageTest HARs: URLs asked again counted by hand (aftonbladet 11 of 173, wikipedia 6 of 96), the rest apart",
           .enabled(if: haveWebPageTest, "needs ../shared/data (the WebPageTest HAR exports); absent in a clone without it"))

@@ -3,7 +3,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// Issue 11 §4: `bench plot` draws real PNGs from a small run, sweep and timeline.
-@Suite("bench plot", .serialized)
+@Suite("bench plot", .serialized, .onTestWorkers)
 struct PlotTests {
     static func isPNG(_ path: String) -> Bool {
         guard let data = FileManager.default.contents(atPath: path), data.count > 1_000 else { return false }

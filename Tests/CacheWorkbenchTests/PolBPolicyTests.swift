@@ -7,7 +7,7 @@ private func unit(_ keys: [UInt64]) -> [(UInt64, Int)] { keys.map { ($0, 1) } }
 private let (A, B, C, D, E, F): (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4, 5, 6)
 private let (o, x) = (false, true)
 
-@Suite("Policy simulators: LRU-K, MQ, CLOCK-Pro, Clock2QPlus and libCacheSim's FIFO variants")
+@Suite("Policy simulators: LRU-K, MQ, CLOCK-Pro, Clock2QPlus and libCacheSim's FIFO variants", .onTestWorkers)
 struct PolBPolicyTests {
     @Test("lruk: objects seen fewer than k times go first (FIFO), then the oldest k-th last access")
     func lruk() throws {

@@ -43,7 +43,7 @@ func expectEqualToRecordedC(backend: String, options: [String: String] = [:], re
     }
 }
 
-@Suite("Policy simulators: MRU, Size, BeladySize, Random, RandomTwo, LRU-Prob, Hyperbolic")
+@Suite("Policy simulators: MRU, Size, BeladySize, Random, RandomTwo, LRU-Prob, Hyperbolic", .onTestWorkers)
 struct PolicyBreadthTests {
     @Test("mru: a hit moves to the head and the head goes; evicting the only object is counted")
     func mru() throws {

@@ -5,7 +5,7 @@ import Testing
 
 private let (A, B, C, D, E): (UInt64, UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4, 5)
 
-@Suite("Policy simulators")
+@Suite("Policy simulators", .onTestWorkers)
 struct PolicyTests {
     @Test("fifo: a hit does not protect; the oldest insertion goes")
     func fifo() throws {

@@ -6,7 +6,7 @@ import Testing
 /// as the file name, Thumbor's fit-in box, hashed icon file names, width-only URLs, and the
 /// decoded-size estimate (low/central/high) before the encoded fallback, said where it decides.
 /// Every expected value is a hand computation written next to it.
-@Suite("Prices where no dimension is written")
+@Suite("Prices where no dimension is written", .onTestWorkers)
 struct PriceEstimateTests {
     @Test("conventions: width as the file name after a ratio, fit-in boxes, versioned icon names", arguments: [
         // 160 × 9 / 16 = 90; 320 × 3 / 4 = 240; @2x doubles both: 320 × 180.

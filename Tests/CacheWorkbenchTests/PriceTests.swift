@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 21 §3: prices that hold up — URL sizes only where a convention says so, aspect-ratio
 /// folders, decoded-below-encoded inferences rejected, and `bench price` to audit each price.
-@Suite("Prices that hold up")
+@Suite("Prices that hold up", .onTestWorkers)
 struct PriceTests {
     @Test("a WxH segment is a size only in Thumbor's layout; a small ratio folder and a width give the height", arguments: [
         ("https://thumbor.example/unsafe/300x200/smart/img.example/a.jpg", 300, 200, "thumbor"),

@@ -20,7 +20,7 @@ private func notes(_ text: String) throws -> [String] {
 private let app = "MyApp/3.1 CFNetwork/1494.0.7 Darwin/23.4.0"
 private let browser = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 
-@Suite("Proxy recordings: a HAR of what missed the app's caches")
+@Suite("Proxy recordings: a HAR of what missed the app's caches", .onTestWorkers)
 struct ProxyHARTests {
     @Test("a Proxyman HAR of an app's URLSession traffic: said, with the counts the rule rests on")
     func proxyman() throws {

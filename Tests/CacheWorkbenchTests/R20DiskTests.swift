@@ -48,7 +48,7 @@ private let plantedReason = [
 ]
 
 /// The adversarial review of the issue-20 fixes, the disk findings (5, 7, 14).
-@Suite("20 review: disk backends")
+@Suite("20 review: disk backends", .onTestWorkers)
 struct R20DiskTests {
     // MARK: 5 a tier counts only what its disk tier stored
 

@@ -5,7 +5,7 @@ import Testing
 /// Issue 20, findings of the adversarial review of its fixes (the lead's part): plot and
 /// report inputs that are not regular files, Content-Length values that are not lengths,
 /// sizes that are not whole, and trace names holding terminal escapes.
-@Suite("trust, second round: review findings (lead)", .serialized)
+@Suite("trust, second round: review findings (lead)", .serialized, .onTestWorkers)
 struct R20LeadTests {
     /// A HAR of one GET whose response carries `contentLength` (and no other size).
     private func har(contentLength: String? = nil, contentSize: String? = nil) -> String {

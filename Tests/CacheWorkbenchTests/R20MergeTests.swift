@@ -6,7 +6,7 @@ import Testing
 /// trace, a report's inputs named as such), one document on standard output, failed points
 /// are never finished ones (shards, merge), merge checks `capacity_bytes`, a refused
 /// `--resume` names the option that differs, and a range says when its points repeat.
-@Suite("20 review: outputs, shards, merge and journals", .serialized)
+@Suite("20 review: outputs, shards, merge and journals", .serialized, .onTestWorkers)
 struct R20MergeTests {
     static let handTrace = "time,key,size\n0,A,4\n1,B,4\n2,A,4\n3,C,4\n"
 

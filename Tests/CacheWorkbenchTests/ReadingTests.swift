@@ -5,7 +5,7 @@ import Testing
 /// Issue 21 §4 ("a reading that is right") and §9 ("charts that show everything they
 /// claim"): `bench report`'s reading on crafted results CSVs, every sentence checked against
 /// a hand computation written next to it.
-@Suite("issue 21: the reading and the charts", .serialized)
+@Suite("issue 21: the reading and the charts", .serialized, .onTestWorkers)
 struct ReadingTests {
     /// The results columns these CSVs fill (a subset of RunResult's, in its order), then any extra.
     static let columns = ["run_id", "trace", "mode", "backend", "backend_options", "cost_model", "capacity_bytes", "requests", "hits",

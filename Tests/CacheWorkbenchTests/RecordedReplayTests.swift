@@ -39,7 +39,7 @@ private func replayRecording(
     return try backend.replay(with: Replayer(source: source, capacity: capacity, options: options))
 }
 
-@Suite("Replays of a recording: its warnings, backgrounds and limits, checked against the app")
+@Suite("Replays of a recording: its warnings, backgrounds and limits, checked against the app", .onTestWorkers)
 struct RecordedReplayTests {
     /// An app cache by hand: a dictionary + LRU with a 30-byte limit (three 10-byte images),
     /// evicting the least recently used until within the limit, emptied on a memory warning
@@ -180,7 +180,7 @@ struct RecordedReplayTests {
     }
 }
 
-@Suite("Recorded background events: each library model's own behaviour")
+@Suite("Recorded background events: each library model's own behaviour", .onTestWorkers)
 struct RecordedBackgroundTests {
     /// a, b stored; a background event; a and b asked again.
     static let requests = [recorded(0, "a", .network), recorded(1, "b", .network), recorded(2, "a", nil), recorded(3, "b", nil)]
@@ -246,7 +246,7 @@ struct RecordedBackgroundTests {
     }
 }
 
-@Suite("A recording's options: refused where they cannot apply")
+@Suite("A recording's options: refused where they cannot apply", .onTestWorkers)
 struct RecordedReplaySetupTests {
     @Test("--memory-warning recorded, --background on and --capacity recorded need a recording; a bad --background is refused")
     func refusals() throws {
@@ -295,7 +295,7 @@ enum RecordingFile {
     }
 }
 
-@Suite("bench run on a recording", .serialized)
+@Suite("bench run on a recording", .serialized, .onTestWorkers)
 struct RecordedReplayCLITests {
     @Test("--capacity recorded --memory-warning recorded: autopurge agrees 12 of 12, lru 10 of 12 with both listed; the columns and --disagreements say the same")
     func agreement() throws {

@@ -5,7 +5,7 @@ import Testing
 /// Issue 42 §5: Examples/RecordingApp stands in for an iOS app recorded with
 /// CacheTraceRecorder. It is built here against the workbench by path, fetches real PNG and
 /// JPEG images from its own loopback image-server and records every lookup.
-@Suite("Examples/RecordingApp: a recorded app", .serialized)
+@Suite("Examples/RecordingApp: a recorded app", .serialized, .onTestWorkers)
 struct RecordingAppTests {
     static let example = CustomBackendTests.root.appendingPathComponent("Examples/RecordingApp").path
     static var products: String { example + "/.build/debug" }

@@ -3,7 +3,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// Issue 11 §3: `--repeat K` — the median and the spread of every timing figure.
-@Suite("--repeat")
+@Suite("--repeat", .onTestWorkers)
 struct RepeatTests {
     static func tally(p50: UInt64, wall: Double, hits: Int = 5) -> ReplayTally {
         var tally = ReplayTally()

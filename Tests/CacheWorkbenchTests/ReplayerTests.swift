@@ -2,7 +2,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// One test per demand-fill rule of DESIGN.md.
-@Suite("Replayer: demand-fill rules")
+@Suite("Replayer: demand-fill rules", .onTestWorkers)
 struct ReplayerTests {
     @Test("rule 1: a miss inserts, so the next request for the key hits")
     func missInserts() throws {

@@ -5,7 +5,7 @@ import Testing
 /// Issue 22 §8: the report's configuration lists what a paper quotes — the command line,
 /// capacities and the working set in the run's unit (objects under --ignore-obj-size),
 /// the warm-up and every policy parameter (an admission policy included).
-@Suite("report configuration", .serialized)
+@Suite("report configuration", .serialized, .onTestWorkers)
 struct ReportConfigurationTests {
     /// The configuration table of a report page: heading → cell, unescaped.
     static func configuration(_ page: String) -> [String: String] {

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 11 §5: `bench report` — one self-contained HTML page whose reading is computed
 /// from the numbers.
-@Suite("bench report", .serialized)
+@Suite("bench report", .serialized, .onTestWorkers)
 struct ReportTests {
     @Test("a sweep with the offline bound and a timed run with warnings: one page, charts embedded, the reading's sentences; a knee computed by hand")
     func page() throws {

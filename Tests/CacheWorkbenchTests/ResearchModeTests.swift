@@ -8,7 +8,7 @@ private func read(_ path: String, _ format: String) throws -> [Request] {
 
 /// Issue 10 §3–4: the block traces the policy papers used, object-count capacities and
 /// a warm-up.
-@Suite("Research mode", .serialized)
+@Suite("Research mode", .serialized, .onTestWorkers)
 struct ResearchModeTests {
     @Test("ARC .lis: each block of a line is one 512-byte request, in order; detected by name")
     func arcList() throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// Issue 24 §3–§5: a run that says what ran, keeps what it finished and refuses what cannot fit.
-@Suite("Run output", .serialized)
+@Suite("Run output", .serialized, .onTestWorkers)
 struct RunOutputTests {
     /// 20 requests, 10 keys of 100 bytes each requested twice in a row pattern k0…k9, k0…k9.
     static func twiceTrace(_ folder: TemporaryFolder) -> String {

@@ -4,7 +4,7 @@ import Testing
 
 /// MiniSim for any policy, SHARDS at a fixed size and SHARDS_adj (issue 22 §4), against
 /// libCacheSim's hash and hand computations.
-@Suite("Sampled miss-ratio curves: MiniSim, fixed-size SHARDS, SHARDS_adj")
+@Suite("Sampled miss-ratio curves: MiniSim, fixed-size SHARDS, SHARDS_adj", .onTestWorkers)
 struct SampledCurveTests {
     /// XXH3_64bits(&id, 8) printed by a C program built on libCacheSim's own
     /// dataStructure/hash/xxh3.h (the values its MRC profilers sample by).

@@ -3,7 +3,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// `bench sweep --plan`, `--shard` and `bench merge`, end to end on a generated trace.
-@Suite("Plans, shards and merge")
+@Suite("Plans, shards and merge", .onTestWorkers)
 struct ShardTests {
     /// A generated trace, a plan of 3 backends × 4 capacities, and its folder.
     private func planned() throws -> (folder: TemporaryFolder, trace: String, plan: String) {

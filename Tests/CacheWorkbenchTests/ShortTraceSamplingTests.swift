@@ -8,7 +8,7 @@ import Testing
 private let shortSessionHAR = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("shared/data/har/webpagetest_aftonbladet_first_repeat.har").path
 
-@Suite("Short sessions: sampling and warning windows scaled to the trace")
+@Suite("Short sessions: sampling and warning windows scaled to the trace", .onTestWorkers)
 struct ShortTraceSamplingTests {
     @Test("the rule: N/100 and N/10, capped at the defaults, at least 1; given values kept")
     func rule() {

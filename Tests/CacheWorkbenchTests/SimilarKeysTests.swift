@@ -1,7 +1,7 @@
 import Testing
 @testable import CacheWorkbench
 
-@Suite("Similar-keys experiment")
+@Suite("Similar-keys experiment", .onTestWorkers)
 struct SimilarKeysTests {
     @Test("similar keys all share one CFStringHash; control keys all differ; both are long URLs")
     func keySets() {
@@ -28,7 +28,7 @@ struct SimilarKeysTests {
     }
 }
 
-@Suite("Purge experiment")
+@Suite("Purge experiment", .onTestWorkers)
 struct PurgeExperimentTests {
     @Test("both variants purge the same entries down to the preferred 60%")
     func rows() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CacheWorkbench
 
-@Suite("CFStringHash and key hashing")
+@Suite("CFStringHash and key hashing", .onTestWorkers)
 struct StringKeyHashTests {
     static func varied() -> [String] {
         var strings = ["", "a", "ab", "abc", "abcd", "abcde", "https://example.com/x.jpg", "café", "日本語のキー", "emoji 🎉 key",

@@ -1,7 +1,7 @@
 import Testing
 @testable import CacheWorkbench
 
-@Suite("StringKeyedEntries and KeyArena")
+@Suite("StringKeyedEntries and KeyArena", .onTestWorkers)
 struct StringKeyedEntriesTests {
     /// A key whose hash is forced into a handful of values, so chains are long and
     /// removals happen at the head, middle and tail of them.

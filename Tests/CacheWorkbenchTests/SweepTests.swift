@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 11 §1: `bench sweep` — capacity ranges, parallel points equal to serial ones,
 /// rows journaled as they finish and `--resume`.
-@Suite("bench sweep", .serialized)
+@Suite("bench sweep", .serialized, .onTestWorkers)
 struct SweepTests {
     /// Columns a replay measures (time, memory, ids) or that say how it ran (points at once):
     /// everything else must be equal.

@@ -146,3 +146,11 @@ func expectInferredDimensions(_ url: String, width: Int, height: Int, rule: Stri
     #expect(found.map { Int($0.width) } == width && found.map { Int($0.height) } == height && found?.rule.rawValue == rule,
             "\(String(describing: found))", sourceLocation: sourceLocation)
 }
+
+/// The calling thread's CPU time in seconds (`CLOCK_THREAD_CPUTIME_ID`): what a bound on an
+/// algorithm's work measures, whatever else shares the cores.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

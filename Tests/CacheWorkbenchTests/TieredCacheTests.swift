@@ -17,7 +17,7 @@ private func store(_ cache: any CacheBackend, _ request: Request) throws {
 
 private func tiers(_ cache: any CacheBackend) -> TierCounts { cache.details.tiers! }
 
-@Suite("Two-tier caches")
+@Suite("Two-tier caches", .onTestWorkers)
 struct TieredCacheTests {
     @Test("a disk hit is promoted into memory (evicting there), or stays on disk with promote=off")
     func promotion() throws {
@@ -179,7 +179,7 @@ extension TieredCacheTests {
     }
 }
 
-@Suite("foundation-urlcache")
+@Suite("foundation-urlcache", .onTestWorkers)
 struct FoundationURLCacheTests {
     @Test("storing a key again, then evicting past it, does not trap (the backend removes before storing)")
     func noDoubleStoreCrash() throws {

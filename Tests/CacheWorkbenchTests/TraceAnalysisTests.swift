@@ -4,7 +4,7 @@ import Testing
 
 /// `bench analyze` against hand computations, and against libCacheSim's traceAnalyzer
 /// through figures it printed (literals below, so CI needs no binary).
-@Suite("bench analyze")
+@Suite("bench analyze", .onTestWorkers)
 struct TraceAnalysisTests {
     /// time, id, size. Object 1 is requested at 0, 2 and 8 (its size changes 100 → 150 at 8),
     /// object 2 at 1 and 10, object 3 at 7.

@@ -21,7 +21,7 @@ private func summary(_ requests: [Request]) -> [String] {
     requests.map { "\($0.time) \($0.keyText) \($0.size) \($0.operation.name)" }
 }
 
-@Suite("Trace formats")
+@Suite("Trace formats", .onTestWorkers)
 struct TraceFormatTests {
     @Test("wikimedia: header places the columns; detected by header")
     func wikimedia() throws {

@@ -32,7 +32,7 @@ private func urlTrace(in folder: TemporaryFolder, count: Int = 4, size: Int = 50
 }
 
 /// Issue 20 ("Trust, second round"), the disk backends' items.
-@Suite("Trust 2: disk backends")
+@Suite("Trust 2: disk backends", .onTestWorkers)
 struct Trust2DiskTests {
     // MARK: 1.2 foundation-urlcache checks every entry of its reused folder
 

@@ -58,7 +58,7 @@ private func smallTier(in folder: TemporaryFolder, options: [String: String] = [
     return try BackendRegistry.named("tier:lru+files").make(config)
 }
 
-@Suite("Trust, second round: the HTTP model and the tiers")
+@Suite("Trust, second round: the HTTP model and the tiers", .onTestWorkers)
 struct Trust2HTTPTests {
     // MARK: 3.1 repeated header lines
 

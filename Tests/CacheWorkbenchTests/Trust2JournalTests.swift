@@ -6,7 +6,7 @@ import Testing
 /// locked, fingerprinted by every option that changes a row and checked row by row; a plan
 /// has an identity its shards carry and `bench merge` checks; a point gets the same method
 /// wherever it runs; the errors of plans, journals and merges say what is wrong.
-@Suite("Trust 2: journals, plans, shards and merge")
+@Suite("Trust 2: journals, plans, shards and merge", .onTestWorkers)
 struct Trust2JournalTests {
     /// `bench` bounded to `seconds` (a hang is a failed test, exit 124).
     private func boundedBench(_ arguments: [String], seconds: Int = 30) throws -> (status: Int32, out: String, err: String) {

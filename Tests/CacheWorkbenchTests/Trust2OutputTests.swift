@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 20 §4 (outputs a program and a person can trust): CSV formula neutralization,
 /// pure machine output on standard output, and messages that say what is wrong.
-@Suite("trust, second round: outputs", .serialized)
+@Suite("trust, second round: outputs", .serialized, .onTestWorkers)
 struct Trust2OutputTests {
     static let handTrace = "time,key,size\n0,A,4\n1,B,4\n2,A,4\n3,C,4\n"
 

@@ -5,7 +5,7 @@ import Testing
 /// Issue 20 ("Trust, second round"), the Python scripts behind `bench plot` and `bench
 /// report`: input names that look like options (§1.1), hostile markup in a results CSV
 /// (§4.1), crafted CSVs that used to end in a traceback (§4.4).
-@Suite("trust 2: plot and report", .serialized)
+@Suite("trust 2: plot and report", .serialized, .onTestWorkers)
 struct Trust2ReportTests {
     static var python: String { SourceCheckout.root.path + "/.venv/bin/python" }
     static var scripts: String { SourceCheckout.root.path + "/scripts" }

@@ -6,7 +6,7 @@ import Testing
 /// file (3.1), resumed journal rows checked and neutralized (3.2), SIGINT/SIGTERM stop at a
 /// safe point leaving nothing unfinished behind (5.2), no cache folder in the root or a
 /// system folder (5.3), and one message for a refused cache folder (6).
-@Suite("Trust3Durability: locks, resumed rows, signals, cache folders", .serialized)
+@Suite("Trust3Durability: locks, resumed rows, signals, cache folders", .serialized, .onTestWorkers)
 struct Trust3DurabilityTests {
     /// One line of error, exit 2.
     private func refused(_ run: (status: Int32, out: String, err: String)) -> Bool {

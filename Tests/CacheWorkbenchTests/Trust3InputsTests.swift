@@ -47,7 +47,7 @@ private func isFormula(_ cell: String) -> Bool {
     return ["=", "+", "-", "@", "\t", "\r"].contains(first) && Double(cell) == nil
 }
 
-@Suite("Trust3Inputs line limit")
+@Suite("Trust3Inputs line limit", .onTestWorkers)
 struct Trust3InputsLineLimitTests {
     /// A reader of `text` in `format` under a limit, read to the end.
     private func read(_ text: String, format: String, limit: Int, name: String = "t.txt") throws -> [Request] {
@@ -152,7 +152,7 @@ struct Trust3InputsLineLimitTests {
     }
 }
 
-@Suite("Trust3Inputs convert losses")
+@Suite("Trust3Inputs convert losses", .onTestWorkers)
 struct Trust3InputsConvertTests {
     /// Row 1: fractional time, integer key. Row 2: text key, dimensions, set. Row 3:
     /// fractional time, text key, delete. Row 4: integer key, dimensions, get.
@@ -206,7 +206,7 @@ struct Trust3InputsConvertTests {
     }
 }
 
-@Suite("Trust3Inputs analyze time order")
+@Suite("Trust3Inputs analyze time order", .onTestWorkers)
 struct Trust3InputsAnalyzeTests {
     @Test("1.4: time 500, 1000, 0: span 1000 s, backwards at 1 row, reuse time clamped to 0, 3 complete 300 s windows")
     func backwards() throws {
@@ -236,7 +236,7 @@ struct Trust3InputsAnalyzeTests {
     }
 }
 
-@Suite("Trust3Inputs output folders")
+@Suite("Trust3Inputs output folders", .onTestWorkers)
 struct Trust3InputsOutputFolderTests {
     /// Every command that writes files into a folder: analyze --csv DIR and plot --out DIR.
     @Test("2.4: a FIFO planted at a name a folder-writing command writes is refused at once, and nothing is written", arguments: ["summary.csv", "size.csv"])
@@ -282,7 +282,7 @@ struct Trust3InputsOutputFolderTests {
     }
 }
 
-@Suite("Trust3Inputs CSV cells", .serialized)
+@Suite("Trust3Inputs CSV cells", .serialized, .onTestWorkers)
 struct Trust3InputsCSVCellTests {
     static let name = "=cmd|' -C calc'!A0.csv"
 
@@ -322,7 +322,7 @@ struct Trust3InputsCSVCellTests {
     }
 }
 
-@Suite("Trust3Inputs machine output", .serialized)
+@Suite("Trust3Inputs machine output", .serialized, .onTestWorkers)
 struct Trust3InputsMachineOutputTests {
     /// Whether `text` is one JSON document and nothing else.
     private func isJSON(_ text: String) -> Bool {
@@ -371,7 +371,7 @@ struct Trust3InputsMachineOutputTests {
     }
 }
 
-@Suite("Trust3Inputs merge against")
+@Suite("Trust3Inputs merge against", .onTestWorkers)
 struct Trust3InputsMergeTests {
     @Test("6: merge --against a missing or malformed file is refused before the merged CSV is written", arguments: ["missing.csv", "bad.csv"])
     func againstCheckedFirst(against: String) throws {

@@ -31,7 +31,7 @@ final class SmallDisk {
 /// The bidi controls of UAX #9 (embeddings, overrides, isolates, marks).
 private let bidiControls: Set<UInt32> = Set([0x061C, 0x200E, 0x200F] + Array(0x202A...0x202E) + Array(0x2066...0x2069))
 
-@Suite("Trust3Messages: foundation-urlcache on a full disk", .serialized)
+@Suite("Trust3Messages: foundation-urlcache on a full disk", .serialized, .onTestWorkers)
 struct Trust3MessagesURLCacheTests {
     /// 100 keys of 20,000 bytes, each asked twice: 2 MB of bodies, four times a 512 KiB disk.
     static let trace: String = {
@@ -99,7 +99,7 @@ struct Trust3MessagesURLCacheTests {
     }
 }
 
-@Suite("Trust3Messages: bench report and bidi controls", .serialized)
+@Suite("Trust3Messages: bench report and bidi controls", .serialized, .onTestWorkers)
 struct Trust3MessagesReportTests {
     @Test("41 §4.2: U+202E and the other bidi controls in trace and backend cells never reach the page raw")
     func bidiControlsEscaped() throws {
@@ -127,7 +127,7 @@ struct Trust3MessagesReportTests {
     }
 }
 
-@Suite("Trust3Messages: messages that say what happened", .serialized)
+@Suite("Trust3Messages: messages that say what happened", .serialized, .onTestWorkers)
 struct Trust3MessagesTextTests {
     static let trace = "time,key,size\n0,a,10\n1,b,10\n2,a,10\n"
 

@@ -3,7 +3,7 @@ import Testing
 @testable import CacheWorkbench
 
 /// Issue 11 §2: the same backend with different options side by side in one run.
-@Suite("Backend variants")
+@Suite("Backend variants", .onTestWorkers)
 struct VariantTests {
     @Test("a list mixes names, groups and variants; each variant once, labelled by its options")
     func parsing() throws {

@@ -8,7 +8,7 @@ import Testing
 private let warningCostRealTrace = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("shared/data/traces/webcachesim_adaptsize_request.trace.xz").path
 
-@Suite("What memory warnings cost, against a counterfactual replay")
+@Suite("What memory warnings cost, against a counterfactual replay", .onTestWorkers)
 struct WarningCostTests {
     /// `count` requests cycling over 5 keys of 10 bytes, all fitting a 1000-byte cache:
     /// without warnings the first 5 miss and every later one hits.
