@@ -12,7 +12,7 @@ import Glibc
 /// requests (seed 3) as oracleGeneral, 7,200,000 bytes; every expected count below is a
 /// literal taken from 1ab180c's build on that file (before this work), its SHA-256 from
 /// `sha256sum`.
-@Suite("one read per command", .serialized)
+@Suite("one read per command", .serialized, .onTestWorkers)
 struct OneReadTests {
     static let traceBytes = 7_200_000
     static let traceSHA256 = "6ea805ce9ef8ccd612bb7bd5876e7e5704833586273153ffa3885bb58afeb080"
