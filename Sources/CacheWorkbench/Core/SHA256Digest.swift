@@ -2,7 +2,7 @@ import CCrypto
 
 /// SHA-256 through the system's libcrypto (OpenSSL 3, as SQLite is linked: a system library
 /// through its C API). It replaced swift-crypto, whose BoringSSL copy cost the clean build
-/// more than anything else for these four callers (docs/building.md has the figures).
+/// more than any other dependency, for one hash function (docs/building.md has the figures).
 ///
 /// `hash` is one call, O(n), no allocation but the digest; `Stream` hashes a file chunk by
 /// chunk, O(1) memory.
