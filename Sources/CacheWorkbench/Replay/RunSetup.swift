@@ -96,6 +96,14 @@ public struct RunSetup {
             throw WorkbenchError("--display shapes decoded bitmaps: it applies to --cost pixels (or auto), not encoded")
         }
         options.timing = arguments.timing
+        // A refused --cache-dir makes nothing, the trace facts cache's folder included: checked
+        // before the facts are read and kept.
+        if arguments.cacheDirectory?.isEmpty == true {
+            throw WorkbenchError("--cache-dir is empty; name a new folder, an empty one, or one an earlier run made")
+        }
+        var disk = DiskRunOptions()
+        disk.cacheDirectory = arguments.cacheDirectory
+        try disk.checkCacheDirectory()
         // The file's checksum and working set, from the cache or from one read (`TraceFacts`).
         let obtained = try TraceFacts.obtain(file)
         // Not given: scaled to a short trace (its replayed requests, up to a bound: from the
@@ -159,11 +167,7 @@ public struct RunSetup {
             throw WorkbenchError("--repeat replays each point from a fresh cache; --cache-dir reopens one, so they do not go together")
         }
         plan.repeats = arguments.repeats
-        if arguments.cacheDirectory?.isEmpty == true {
-            throw WorkbenchError("--cache-dir is empty; name a new folder, an empty one, or one an earlier run made")
-        }
         plan.disk.cacheDirectory = arguments.cacheDirectory
-        try plan.disk.checkCacheDirectory()
         plan.disk.keep = arguments.keep
         plan.disk.verify = arguments.verify
         if arguments.cacheDirectory != nil, Set(plan.backends.map(\.name)).count < plan.backends.count {
