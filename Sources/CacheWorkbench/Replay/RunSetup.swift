@@ -108,9 +108,14 @@ public struct RunSetup {
         let obtained = try TraceFacts.obtain(file)
         // Not given: scaled to a short trace (its replayed requests, up to a bound: from the
         // facts, except in --mode http, which counts HEAD requests too and reads a HAR).
-        let counted = arguments.sampleEvery != nil && arguments.warningWindow != nil ? ShortTraceSampling.countLimit
-            : httpSettings == nil && obtained != nil ? min(obtained!.facts.summary.requests - obtained!.facts.summary.droppedZeroSize, ShortTraceSampling.countLimit)
-            : try ShortTraceSampling.countRequests(file, httpMode: httpSettings != nil)
+        let counted: Int
+        if arguments.sampleEvery != nil && arguments.warningWindow != nil {
+            counted = ShortTraceSampling.countLimit
+        } else if httpSettings == nil, let summary = obtained?.facts.summary {
+            counted = min(summary.requests - summary.droppedZeroSize, ShortTraceSampling.countLimit)
+        } else {
+            counted = try ShortTraceSampling.countRequests(file, httpMode: httpSettings != nil)
+        }
         let sampling = ShortTraceSampling(requests: counted, sampleEvery: arguments.sampleEvery, warningWindow: arguments.warningWindow)
         options.sampling = sampling
         options.memorySampleInterval = sampling.sampleEvery
@@ -167,7 +172,7 @@ public struct RunSetup {
             throw WorkbenchError("--repeat replays each point from a fresh cache; --cache-dir reopens one, so they do not go together")
         }
         plan.repeats = arguments.repeats
-        plan.disk.cacheDirectory = arguments.cacheDirectory
+        plan.disk = disk  // its folder checked above, before the facts were kept
         plan.disk.keep = arguments.keep
         plan.disk.verify = arguments.verify
         if arguments.cacheDirectory != nil, Set(plan.backends.map(\.name)).count < plan.backends.count {
