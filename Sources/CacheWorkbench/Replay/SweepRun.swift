@@ -86,8 +86,9 @@ public struct SweepRun {
         var run = arguments.run
         run.parsedCapacities = capacities
         // --resume checks the journal's fingerprint (the trace's checksum) before any point,
-        // and rows carried into a new journal are written at once: the facts come first.
-        run.factsFirst = arguments.resume || arguments.carriedRows != nil
+        // rows carried into a new journal are written at once, and a plan's run is checked
+        // against the plan's points (their checksum) first: the facts come first.
+        run.factsFirst = run.factsFirst || arguments.resume || arguments.carriedRows != nil || arguments.planID != nil
         plan = try RunSetup(run).plan
         runArguments = arguments.run
         csvPath = arguments.run.csv
@@ -232,18 +233,21 @@ public struct SweepRun {
             }
         }
         var basePlan = plan
+        var ranAlone = 0
         if basePlan.factsPending && !runningPending.isEmpty {
             // The trace's facts come from the first point's replay: it runs alone, and the
             // others, which need them for their rows, after it.
             work(basePlan, upTo: 1, atOnce: 1, estimates: [:])
             basePlan.applyGatheredFacts()
+            ranAlone = 1
         }
         // The ETA prices each point by the plan's estimate (`SweepPlan.estimate`: requests ×
         // the backend's cost per request), not by count: a disk point costs many policy points.
         let (settledPlan, estimates) = (basePlan, pointEstimates(basePlan))
+        let together = min(atOnce, max(1, runningPending.count - ranAlone))
         if state.error == nil {
-            DispatchQueue.concurrentPerform(iterations: atOnce) { _ in
-                work(settledPlan, upTo: runningPending.count, atOnce: atOnce, estimates: estimates)
+            DispatchQueue.concurrentPerform(iterations: together) { _ in
+                work(settledPlan, upTo: runningPending.count, atOnce: together, estimates: estimates)
             }
         }
         progress.finish()
@@ -260,8 +264,8 @@ public struct SweepRun {
         }
         succeeded = true
         var notes = plan.allFactsNotes + TableReport.fallbackNotes(results)
-        if atOnce > 1 {
-            notes.append("\(atOnce) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
+        if together > 1 {
+            notes.append("\(together) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
         }
         if fanned.count > 1 {
             notes.append("\(fanned.count) untimed points were fed from one read of the trace on \(fanWorkers) core(s), each row's counts those of its own bench run; req/s is each point's own feeding time, and the heap and RSS columns are the process's with all \(fanned.count) in memory (points_at_once). --no-fan-out reads the trace once per point" + (passFigures.map { $0.text.isEmpty ? "" : ". The pass: " + $0.text } ?? ""))

@@ -5,7 +5,9 @@ import Foundation
 /// points) and the working-set summary under encoded sizes (`%` capacities, the rows'
 /// `working_set_bytes` and `unique_objects`, the short-trace sampling rule). Kept in the
 /// workbench's cache (`TraceFactsCache`) under the file's identity, so a later command on
-/// the unchanged file reads it once, for its replay alone.
+/// the unchanged file reads it once, for its replay alone. The first command gets them
+/// from its replay's own read when nothing needs them before it (`TraceFactsPass`), else
+/// from `scan` first.
 ///
 /// Complexity: `scan` reads the file once, O(requests) time, O(unique keys) memory.
 public struct TraceFacts: Sendable, Equatable {
