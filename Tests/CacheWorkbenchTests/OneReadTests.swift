@@ -90,6 +90,13 @@ struct OneReadTests {
         ["XDG_CACHE_HOME": folder.path + "/xdg", "HOME": folder.path + "/home"]
     }
 
+    /// A test's folder, its fresh cache environment, and the allowance measured in it.
+    static func fresh() throws -> (folder: TemporaryFolder, environment: [String: String], allowance: Int) {
+        let folder = TemporaryFolder()
+        let environment = Self.environment(folder)
+        return (folder, environment, try Self.allowance(environment, folder: folder.path))
+    }
+
     static func cacheEntries(_ environment: [String: String]) -> [String] {
         let folder = environment["XDG_CACHE_HOME"]! + "/cacheworkbench/trace-facts"
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted().map { folder + "/" + $0 }
@@ -132,9 +139,7 @@ struct OneReadTests {
 
     @Test("run, first command without the sampling values: one pass and the count of the first 409,600 requests (here the whole trace)")
     func runCounting() throws {
-        let folder = TemporaryFolder()
-        let environment = Self.environment(folder)
-        let allowance = try Self.allowance(environment, folder: folder.path)
+        let (folder, environment, allowance) = try Self.fresh()
         let csv = folder.path + "/run.csv"
         let result = try Self.measured(["run", "--trace", Self.fixture.trace, "--backend", "lru", "--capacity", "4MiB", "--csv", csv], environment: environment, folder: folder.path)
         #expect(result.status == 0, "\(result.err)")
@@ -146,9 +151,7 @@ struct OneReadTests {
 
     @Test("run of four timed points on a new file: the first point's replay gives the facts, every row carries them; the rows equal the facts-first path's and sha256sum's checksum")
     func runPointsGathered() throws {
-        let folder = TemporaryFolder()
-        let environment = Self.environment(folder)
-        let allowance = try Self.allowance(environment, folder: folder.path)
+        let (folder, environment, allowance) = try Self.fresh()
         let gathered = folder.path + "/gathered.csv"
         let result = try Self.measured(
             ["run", "--trace", Self.fixture.trace, "--backend", "lru,fifo", "--capacity", "1MiB,4MiB", "--csv", gathered] + Self.samplingGiven,
@@ -178,9 +181,7 @@ struct OneReadTests {
 
     @Test("sweep in bytes: one pass feeds lru's curve and the fanned-out points and gives the facts; the next command in % reads once; rows as before")
     func sweepBytes() throws {
-        let folder = TemporaryFolder()
-        let environment = Self.environment(folder)
-        let allowance = try Self.allowance(environment, folder: folder.path)
+        let (folder, environment, allowance) = try Self.fresh()
         let expected = [
             "lru 1048576": "3524", "lru 4194304": "13443", "lru 16777216": "39252", "fifo 1048576": "3470", "fifo 4194304": "12365",
             "fifo 16777216": "33259", "sieve 1048576": "4490", "sieve 4194304": "39572", "sieve 16777216": "75697",
@@ -207,9 +208,7 @@ struct OneReadTests {
 
     @Test("timed sweep on a new file: its first point runs alone and gives the facts, the others follow with them")
     func sweepTimedGathered() throws {
-        let folder = TemporaryFolder()
-        let environment = Self.environment(folder)
-        let allowance = try Self.allowance(environment, folder: folder.path)
+        let (folder, environment, allowance) = try Self.fresh()
         let csv = folder.path + "/timed.csv"
         let arguments = ["sweep", "--trace", Self.fixture.trace, "--backend", "fifo", "--capacity", "1MiB,4MiB", "--csv", csv] + Self.samplingGiven
         let result = try Self.measured(arguments + ["--jobs", "2"], environment: environment, folder: folder.path)
@@ -266,9 +265,7 @@ struct OneReadTests {
 
     @Test("sweep in %: the working set from the cache the second time, said on stderr; rows as before")
     func sweepShares() throws {
-        let folder = TemporaryFolder()
-        let environment = Self.environment(folder)
-        let allowance = try Self.allowance(environment, folder: folder.path)
+        let (folder, environment, allowance) = try Self.fresh()
         for (round, bound) in [(1, 2.05), (2, 1.05)] {
             let csv = folder.path + "/shares\(round).csv"
             let result = try Self.measured(
@@ -283,9 +280,7 @@ struct OneReadTests {
 
     @Test("mrc: one read once the working set is kept; the curve as before")
     func mrc() throws {
-        let folder = TemporaryFolder()
-        let environment = Self.environment(folder)
-        let allowance = try Self.allowance(environment, folder: folder.path)
+        let (folder, environment, allowance) = try Self.fresh()
         for (round, bound) in [(1, 2.05), (2, 1.05)] {
             let csv = folder.path + "/mrc\(round).csv"
             let result = try Self.measured(
@@ -299,9 +294,7 @@ struct OneReadTests {
 
     @Test("plan and shard: the plan's facts pass is the only read before the shards; each shard reads once")
     func shard() throws {
-        let folder = TemporaryFolder()
-        let environment = Self.environment(folder)
-        let allowance = try Self.allowance(environment, folder: folder.path)
+        let (folder, environment, allowance) = try Self.fresh()
         let plan = folder.path + "/plan.json"
         let write = try Self.measured(
             ["sweep", "--trace", Self.fixture.trace, "--backend", "lru,fifo,sieve", "--capacity", "1MiB..16MiB", "--points", "3", "--no-timing", "--plan", plan],
@@ -320,9 +313,7 @@ struct OneReadTests {
 
     @Test("analyze reads the trace once")
     func analyze() throws {
-        let folder = TemporaryFolder()
-        let environment = Self.environment(folder)
-        let allowance = try Self.allowance(environment, folder: folder.path)
+        let (folder, environment, allowance) = try Self.fresh()
         let result = try Self.measured(["analyze", Self.fixture.trace], environment: environment, folder: folder.path)
         #expect(result.status == 0, "\(result.err)")
         #expect(result.rchar <= Int(1.05 * Double(Self.traceBytes)) + allowance, "rchar \(result.rchar)")
