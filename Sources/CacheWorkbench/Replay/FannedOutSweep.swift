@@ -143,7 +143,9 @@ struct FannedOutSweep {
         MemoryProbe.releaseFreedPages()
         let workers = cores.count
         let readBefore = ProcessStatusProbe.bytesRead()
-        let source = try trace.open(keepKeyNames: plan.keepsKeyNames)
+        // The read gives the trace's facts when they are still to come (`RunPlan.factsPass`).
+        let gathering = plan.factsPass.flatMap { $0.isOpen ? $0 : nil }
+        let source = try gathering?.open(keepKeyNames: plan.keepsKeyNames) ?? trace.open(keepKeyNames: plan.keepsKeyNames)
         let traceError = Mutex<(any Error)?>(nil)
         let curve = curve.map(SharedCurve.init)
         var block: [Request] = []
@@ -187,6 +189,7 @@ struct FannedOutSweep {
             if block.count >= Self.block { try feedBlock() }
         }
         if !block.isEmpty { try feedBlock() }
+        try gathering?.finish()
         var figures = PassFigures()
         figures.skippedRows = source.skippedRows
         if let before = readBefore, let after = ProcessStatusProbe.bytesRead() { figures.bytesRead = after.seen - before.after }
@@ -215,8 +218,10 @@ struct FannedOutSweep {
                 tally = ReplayTally()
                 tally.failure = lane.failure
             }
-            let result = lane.plan.result(
-                lane.prepared, tally: tally, spread: nil, warningCost: nil, settings: lane.settings, measurement: nil,
+            var settled = lane.plan
+            settled.applyGatheredFacts()  // the rows carry the facts this pass gave
+            let result = settled.result(
+                settled.withKnownSummary(lane.prepared), tally: tally, spread: nil, warningCost: nil, settings: lane.settings, measurement: nil,
                 runIndex: lane.point.index, trace: trace, loadSeconds: plan.loadSeconds, environment: environment)
             try finished(lane.point, result)
         }

@@ -73,6 +73,8 @@ public struct PlannedSweep {
     /// `notes` are where its trace's facts came from (`TraceFactsNote`), for stderr.
     public static func writePlan(_ arguments: SweepRun.Arguments, commandLine: [String], to path: String) throws -> (plan: SweepPlan, notes: [String]) {
         let trace = try arguments.run.trace ?? BundledTrace.path(http: arguments.run.http.mode.lowercased() == "http")
+        var arguments = arguments
+        arguments.run.factsFirst = true  // every point names the trace's checksum: nothing else is read
         let sweep = try SweepRun(arguments)
         let plan = try sweep.makePlan(
             command: SweepPlan.command(from: commandLine, trace: URL(fileURLWithPath: trace).standardizedFileURL.path),

@@ -44,6 +44,11 @@ public struct ReplayOptions: Sendable {
     /// replay with the same replay without warnings (`WarningCost`) and, up to
     /// `OutcomeBits.pairedRequestLimit` requests, for the report's paired test (`outcome_bits`).
     public var recordOutcomes = false
+    /// With `recordOutcomes`: stop keeping them (and drop those kept) once more than this
+    /// many are kept, checked between chunks. For a replay that starts before the trace's
+    /// request count is known (`TraceFactsPass`): a row keeps them only up to
+    /// `OutcomeBits.pairedRequestLimit` requests. nil: keep every one.
+    public var outcomesUpTo: Int?
     /// Keep a memory/hit-ratio sample at every memory sample point and warning.
     public var timeline = false
     /// `--mode http` (nil: demand-fill): RFC 9111 / URLCache semantics on the trace's headers.

@@ -120,6 +120,7 @@ struct ReplaySession<Backend: CacheBackend> {
     /// (recorded in `failure`; later chunks are ignored).
     mutating func feed(_ requests: UnsafeBufferPointer<Request>) throws {
         guard loop.tally.failure == nil, let first = requests.baseAddress else { return }
+        loop.limitOutcomes()
         loop.tally.traceRequests += requests.count
         if let keysInPlace, loop.isPlain {
             keysInPlace(&loop, requests)
@@ -152,6 +153,7 @@ struct ReplaySession<Backend: CacheBackend> {
     /// `feed` for a plain replay (`ReplayLoop.isPlain`) of a backend with `keyRecordsInPlace`.
     mutating func feedKeys(_ records: UnsafeBufferPointer<KeyRecord>) {
         guard loop.tally.failure == nil, let keyRecordsInPlace else { return }
+        loop.limitOutcomes()
         loop.tally.traceRequests += records.count
         keyRecordsInPlace(&loop, records)
     }
@@ -214,7 +216,9 @@ struct ReplayLoop<Backend: CacheBackend> {
     let schedule: MemoryWarningSchedule?
     let window: Int
     let keepTimeline: Bool
-    let recordsOutcomes: Bool
+    var recordsOutcomes: Bool
+    /// `ReplayOptions.outcomesUpTo`.
+    let outcomesUpTo: Int?
     /// `--mode ops`: sets and deletes are applied, and a get miss does not insert.
     let honoursOperations: Bool
     var tally = ReplayTally()
@@ -292,6 +296,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         self.window = max(1, options.warningWindow)
         self.keepTimeline = options.timeline
         self.recordsOutcomes = options.recordOutcomes
+        self.outcomesUpTo = options.outcomesUpTo
         self.honoursOperations = options.operations
         self.accountedPeak = backend.facts.accountedBytes
         self.countsStart = backend.details
@@ -316,6 +321,14 @@ struct ReplayLoop<Backend: CacheBackend> {
             http = HTTPCacheModel(settings: settings, capacity: modelCapacity)
             downloads = settings.downloads.map { DownloadScheduler(settings: $0, seed: options.seed) }
         }
+    }
+
+    /// Stops keeping outcomes past `outcomesUpTo` (once per chunk, not per request): a
+    /// row keeps them only for a replay within the limit, so those kept go too.
+    mutating func limitOutcomes() {
+        guard recordsOutcomes, let outcomesUpTo, tally.outcomes.count > outcomesUpTo else { return }
+        recordsOutcomes = false
+        tally.outcomes = OutcomeBits()
     }
 
     @inline(__always)

@@ -33,6 +33,11 @@ public struct RunPlan: Sendable {
     /// Where the trace's checksum and working set came from when that is worth saying
     /// (the cache, and when; a cache that could not be written), for stderr (`TraceFactsNote`).
     public var factsNotes: [String] = []
+    /// The trace's facts still to come from the first replay's read (`TraceFactsPass`):
+    /// set by `RunSetup` when no fact is needed before the replay and none is kept. Until
+    /// the pass finishes, `traceChecksum` is nil and `knownSummaries` lacks the encoded
+    /// summary; no row is made before (`execute` applies them after its first replay).
+    public var factsPass: TraceFactsPass?
     /// `autoPricesPixels()` once asked, so the trace's first chunk is read for it once.
     public var knownPricesPixels: Bool?
     /// Seconds the trace took to read into memory when `preloadTrace()` already did it.
@@ -90,6 +95,7 @@ public struct RunPlan: Sendable {
         if checksBackendOptions { try checkBackendOptions() }
         let keepKeyNames = keepsKeyNames
         var plan = self
+        plan.applyGatheredFacts()  // given by an earlier pass (a sweep's first point, its fanned-out read)
         if preload { try plan.preloadTrace() }
         let trace = plan.trace
         let loadSeconds = plan.loadSeconds
@@ -100,30 +106,43 @@ public struct RunPlan: Sendable {
         let nextAccess = backends.contains(where: \.needsFuture) ? try NextAccess.compute(trace) : nil
         let runTraces = try coldRuns.map { try Self.runTraces(trace, ranges: $0, keepKeyNames: keepKeyNames) }
         var results: [RunResult] = []
+        // The facts come from the first replay's read only when it streams the trace file
+        // itself; a preloaded trace or cold runs (read into memory above) read them apart.
+        if plan.factsPending && (plan.loadSeconds != nil || runTraces != nil) { try plan.settleFacts() }
         // Every row carries the trace's unique objects (the ceiling), so the trace is scanned once per cost model.
         try plan.scanSummaries()
-        let summaries = plan.knownSummaries
         if checksMemory {
             for line in try plan.largeShareNotes() { notice(line) }  // said first: a refusal below rests on them
             try plan.checkMaterializedMemory(concurrent: 1)
         }
         for backend in backends {
             let warmed = { (count: Int) in try TraceSummary.uniqueKeys(trace, firstRequests: count) }
-            for point in try preparedPoints(backend, trace: trace, summaries: summaries, pricesPixels: pricesPixels, nextAccess: nextAccess, warmedKeys: warmed) {
+            for prepared in try plan.preparedPoints(backend, trace: trace, summaries: plan.knownSummaries, pricesPixels: pricesPixels, nextAccess: nextAccess, warmedKeys: warmed) {
+                // Prepared before the first replay gave the facts, when it did: the row's summary now.
+                var point = plan.withKnownSummary(prepared)
                 willRun(backend, point.bytes)
                 // `--repeat K`: K independent replays of the point; the row keeps the median
                 // of each timing figure (`RepeatSpread`), the counts of the first (all equal).
                 var runs: [ReplayOnce] = []
                 for _ in 0..<max(1, repeats) {
-                    let run = try replayPoint(backend, config: point.config, capacity: point.bytes, options: point.options, trace: trace, runs: runTraces, keepKeyNames: keepKeyNames)
+                    // The first replay's reader gives the trace's facts (`factsPass`).
+                    let gathering = plan.factsPass.flatMap { $0.isOpen ? $0 : nil }
+                    let run = try replayPoint(
+                        backend, config: point.config, capacity: point.bytes, options: point.options, trace: trace, runs: runTraces,
+                        keepKeyNames: keepKeyNames, gathering: gathering)
                     runs.append(run)
+                    if let gathering {
+                        try gathering.finish()
+                        plan.applyGatheredFacts()
+                        point = plan.withKnownSummary(point)
+                    }
                     if run.tally.failure != nil { break }
                 }
                 let combined = RepeatSpread.combine(runs.map(\.tally))
                 var tally = combined.0
                 let cost = try warningCost(of: tally, backend, config: point.config, capacity: point.bytes, options: point.options, trace: trace, runs: runTraces, keepKeyNames: keepKeyNames)
                 if case .failure(let reason) = cost { tally.failure = reason }
-                results.append(result(
+                results.append(plan.result(
                     point, tally: tally, spread: combined.1, warningCost: cost.measured, settings: runs[0].settings,
                     measurement: runs[runs.count - 1].measurement, runIndex: firstRunIndex + results.count,
                     trace: trace, loadSeconds: loadSeconds, environment: environment))
@@ -157,7 +176,11 @@ public struct RunPlan: Sendable {
     ) throws -> [PreparedPoint] {
         let model = costModel(for: backend, pricesPixels: pricesPixels)
         let capacities = capacities(for: backend)
-        let summary = summaries[model]!
+        // Facts still to come from the pass: an empty summary until then (`withKnownSummary`
+        // replaces it before any row is made; RunSetup defers only byte capacities).
+        guard let summary = summaries[model] ?? (factsPending && model == .encoded ? TraceSummary() : nil) else {
+            throw WorkbenchError("\(trace.label): no working-set scan under --cost \(model.rawValue) was made before its points")
+        }
         if summary.workingSetBytes == 0, capacities.contains(where: \.needsWorkingSet) {
             throw WorkbenchError("\(trace.label): a % capacity needs a working set, but the trace has no request with a size above 0")
         }
@@ -174,6 +197,11 @@ public struct RunPlan: Sendable {
         // every run of a trace short enough keeps them for the report's paired test.
         let counted = summary.requests - summary.droppedZeroSize - runOptions.warmupRequests
         runOptions.recordOutcomes = options.memoryWarnings != nil || counted <= OutcomeBits.pairedRequestLimit
+        if factsPending && options.memoryWarnings == nil {
+            // The count comes with the facts, after the replay: kept until past the limit.
+            runOptions.recordOutcomes = true
+            runOptions.outcomesUpTo = OutcomeBits.pairedRequestLimit
+        }
         let warmedKeys = runOptions.warmupRequests > 0 ? try warmedKeys(runOptions.warmupRequests) : 0
         return capacities.map { capacity in
             let bytes = capacity.resolve(workingSetBytes: summary.workingSetBytes)
@@ -316,9 +344,11 @@ public struct RunPlan: Sendable {
     /// policy gets each run's own next accesses: a run's replay counts positions from its start.
     private func replayPoint(
         _ backend: BackendKind, config: BackendConfig, capacity bytes: Int, options: ReplayOptions, trace: any Trace, runs: [InMemoryTrace]?,
-        keepKeyNames: Bool
+        keepKeyNames: Bool, gathering: TraceFactsPass? = nil
     ) throws -> ReplayOnce {
-        guard let runs else { return try replayOnce(backend, config: config, capacity: bytes, options: options, trace: trace, keepKeyNames: keepKeyNames) }
+        guard let runs else {
+            return try replayOnce(backend, config: config, capacity: bytes, options: options, trace: trace, keepKeyNames: keepKeyNames, gathering: gathering)
+        }
         var options = options
         options.keepsLatencyRecorders = true
         var parts: [ReplayOnce] = []
@@ -346,8 +376,11 @@ public struct RunPlan: Sendable {
     }
 
     /// Replays the trace once against a fresh backend (a fresh folder for a disk backend).
+    /// With `gathering`, the trace is read through the facts pass (`TraceFactsPass`), and the
+    /// time it spent summarizing chunks is left out of the replay's wall time.
     private func replayOnce(
-        _ backend: BackendKind, config: BackendConfig, capacity bytes: Int, options runOptions: ReplayOptions, trace: any Trace, keepKeyNames: Bool
+        _ backend: BackendKind, config: BackendConfig, capacity bytes: Int, options runOptions: ReplayOptions, trace: any Trace, keepKeyNames: Bool,
+        gathering: TraceFactsPass? = nil
     ) throws -> ReplayOnce {
         var config = config
         var run = ReplayOnce()
@@ -362,8 +395,13 @@ public struct RunPlan: Sendable {
             }
             let instance = try backend.make(config)
             run.settings = instance.settings
-            let replayer = Replayer(source: try trace.open(keepKeyNames: keepKeyNames), capacity: bytes, options: runOptions)
+            let summarizedBefore = gathering?.summarizingNanoseconds ?? 0
+            let source = try gathering?.open(keepKeyNames: keepKeyNames) ?? trace.open(keepKeyNames: keepKeyNames)
+            let replayer = Replayer(source: source, capacity: bytes, options: runOptions)
             run.tally = try instance.replay(with: replayer)
+            if let gathering {
+                run.tally.wallSeconds = max(0, run.tally.wallSeconds - Double(gathering.summarizingNanoseconds - summarizedBefore) / 1e9)
+            }
             do {
                 try instance.close()
             } catch {
@@ -413,11 +451,40 @@ public struct RunPlan: Sendable {
         let pricesPixels = try autoPricesPixels()
         for backend in backends {
             let model = costModel(for: backend, pricesPixels: pricesPixels)
-            if knownSummaries[model] == nil {
+            if knownSummaries[model] == nil && !(model == .encoded && factsPending) {
                 knownSummaries[model] = try TraceSummary.scan(trace, costModel: model, rules: options.pixelRules, ignoreObjectSize: options.ignoreObjectSize)
             }
         }
     }
+
+    /// The facts are still to come from the pass (`factsPass`).
+    public var factsPending: Bool { factsPass.map { $0.facts == nil } ?? false }
+
+    /// The pass's facts in the plan, once it has them: the checksum and encoded summary the
+    /// rows carry. O(1).
+    public mutating func applyGatheredFacts() {
+        guard let facts = factsPass?.facts, traceChecksum == nil else { return }
+        traceChecksum = facts.sha256
+        knownSummaries[.encoded] = facts.summary(ignoreObjectSize: options.ignoreObjectSize)
+    }
+
+    /// The facts now, from a read of their own when the pass has not given them (a step that
+    /// needs them before any replay: writing a plan, a preloaded trace). O(file) then, else O(1).
+    public mutating func settleFacts() throws {
+        if let pass = factsPass, pass.facts == nil { try pass.finish() }
+        applyGatheredFacts()
+    }
+
+    /// `point` with the working-set summary its model now has (after the pass), for its row.
+    func withKnownSummary(_ point: PreparedPoint) -> PreparedPoint {
+        var point = point
+        if let summary = knownSummaries[point.model] { point.summary = summary }
+        return point
+    }
+
+    /// What the command says on stderr about the trace's facts: where they came from, and
+    /// what the pass said (`TraceFactsPass.notes`).
+    public var allFactsNotes: [String] { factsNotes + (factsPass?.notes ?? []) }
 
     /// Whether `--cost auto` prices pixels (`pricesPixels(_:rules:)`, a read of the trace's
     /// first chunk), asked only when no cost model was given and a backend holds payloads:

@@ -2,7 +2,7 @@
 /// executed and reported. The CLI only parses arguments into `Arguments`.
 public struct RunSetup {
     /// The command line's values, as typed.
-    public struct Arguments {
+    public struct Arguments: Sendable {
         public var trace: String?
         public var format: String?
         public var formatOptions: [String: String] = [:]
@@ -57,6 +57,9 @@ public struct RunSetup {
         public var http = ReplayOptionText.HTTPModeText()
         /// The command line, shell-quoted (`ShellQuoting`), for every row's `command` column.
         public var command: String?
+        /// The caller needs the trace's facts before any replay (a sweep's `--resume`
+        /// fingerprint, rows carried into a journal): they are read first when not kept.
+        public var factsFirst = false
 
         public init() {}
     }
@@ -97,32 +100,16 @@ public struct RunSetup {
         }
         options.timing = arguments.timing
         // A refused --cache-dir makes nothing, the trace facts cache's folder included: checked
-        // before the facts are read and kept.
+        // before the facts are read and kept (`takeFacts`, after every other check).
         if arguments.cacheDirectory?.isEmpty == true {
             throw WorkbenchError("--cache-dir is empty; name a new folder, an empty one, or one an earlier run made")
         }
         var disk = DiskRunOptions()
         disk.cacheDirectory = arguments.cacheDirectory
         try disk.checkCacheDirectory()
-        // The file's checksum and working set, from the cache or from one read (`TraceFacts`).
-        let obtained = try TraceFacts.obtain(file)
-        // Not given: scaled to a short trace (its replayed requests, up to a bound: from the
-        // facts, except in --mode http, which counts HEAD requests too and reads a HAR).
-        let counted: Int
-        if arguments.sampleEvery != nil && arguments.warningWindow != nil {
-            counted = ShortTraceSampling.countLimit
-        } else if httpSettings == nil, let summary = obtained?.facts.summary {
-            counted = min(summary.requests - summary.droppedZeroSize, ShortTraceSampling.countLimit)
-        } else {
-            counted = try ShortTraceSampling.countRequests(file, httpMode: httpSettings != nil)
-        }
-        let sampling = ShortTraceSampling(requests: counted, sampleEvery: arguments.sampleEvery, warningWindow: arguments.warningWindow)
-        options.sampling = sampling
-        options.memorySampleInterval = sampling.sampleEvery
         options.materialize = arguments.materialize
         options.memoryWarnings = try arguments.memoryWarning.map(MemoryWarningSchedule.init(parsing:))
         let recording = try Self.recordingFacts(file)
-        options.warningWindow = sampling.warningWindow
         options.timeline = arguments.timeline != nil
         options.ignoreObjectSize = arguments.ignoreObjectSize
         options.http = httpSettings
@@ -148,11 +135,7 @@ public struct RunSetup {
         plan = RunPlan(
             trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),
             capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: capacities.text, device: device), options: options, preload: arguments.preload,
-            traceChecksum: try obtained?.facts.sha256 ?? TraceChecksum.sha256(path: path))
-        if let obtained {
-            plan.knownSummaries[.encoded] = obtained.facts.summary(ignoreObjectSize: options.ignoreObjectSize)
-            plan.factsNotes = TraceFactsNote.lines(obtained, trace: path)
-        }
+            traceChecksum: nil)
         plan.costModel = costModel
         plan.knownPricesPixels = try plan.autoPricesPixels()
         plan.device = device
@@ -191,10 +174,63 @@ public struct RunSetup {
                 plan.coldRuns = split.ranges
             }
         }
+        try Self.takeFacts(file, into: &plan, arguments: arguments, httpMode: httpSettings != nil, recording: recording != nil)
         csvPath = arguments.csv
         jsonPath = arguments.json
         timelinePath = arguments.timeline
         disagreementsPath = arguments.disagreements
+    }
+
+    /// The trace's checksum and working set (`TraceFacts`) and the short-trace sampling rule
+    /// they scale, once every option is checked (a refused command reads nothing for them):
+    /// kept from an earlier read; else gathered by the first replay's read (`TraceFactsPass`)
+    /// when nothing needs them before it (`factsWaitForReplay`), the sampling rule then from
+    /// the first `ShortTraceSampling.countLimit` requests; else read now, and kept.
+    static func takeFacts(_ file: TraceFile, into plan: inout RunPlan, arguments: Arguments, httpMode: Bool, recording: Bool) throws {
+        let cache = TraceFactsCache.standard()
+        var obtained = TraceFacts.kept(file, cache: cache)
+        if obtained == nil, try factsWaitForReplay(plan, arguments: arguments, httpMode: httpMode, recording: recording),
+           let pass = TraceFactsPass(file, cache: cache) {
+            plan.factsPass = pass
+        } else if obtained == nil {
+            obtained = try TraceFacts.obtain(file, cache: cache)
+        }
+        // Not given: scaled to a short trace (its replayed requests, up to a bound: from the
+        // facts, except in --mode http, which counts HEAD requests too and reads a HAR).
+        let counted: Int
+        if arguments.sampleEvery != nil && arguments.warningWindow != nil {
+            counted = ShortTraceSampling.countLimit
+        } else if !httpMode, let summary = obtained?.facts.summary {
+            counted = min(summary.requests - summary.droppedZeroSize, ShortTraceSampling.countLimit)
+        } else {
+            counted = try ShortTraceSampling.countRequests(file, httpMode: httpMode)
+        }
+        let sampling = ShortTraceSampling(requests: counted, sampleEvery: arguments.sampleEvery, warningWindow: arguments.warningWindow)
+        plan.options.sampling = sampling
+        plan.options.memorySampleInterval = sampling.sampleEvery
+        plan.options.warningWindow = sampling.warningWindow
+        if let obtained {
+            plan.traceChecksum = obtained.facts.sha256
+            plan.knownSummaries[.encoded] = obtained.facts.summary(ignoreObjectSize: plan.options.ignoreObjectSize)
+            plan.factsNotes = TraceFactsNote.lines(obtained, trace: file.path)
+        } else if plan.factsPass == nil {
+            plan.traceChecksum = try TraceChecksum.sha256(path: file.path)  // a file whose identity cannot be taken
+        }
+    }
+
+    /// Whether the trace's facts can wait for the first replay's read: nothing before the
+    /// replay needs the working set or the request count. Not with `%` capacities or
+    /// `--warmup` as a share (the working set, the count), a pixel cost model or a backend
+    /// holding materialized payloads (their working set, the memory check before the run),
+    /// `--preload` (its read into memory comes first), `--mode http`, a recording or a
+    /// HAR's runs, or when the caller needs them first (`factsFirst`). O(backends).
+    static func factsWaitForReplay(_ plan: RunPlan, arguments: Arguments, httpMode: Bool, recording: Bool) throws -> Bool {
+        guard !arguments.factsFirst, !httpMode, !recording, plan.harRuns == nil, plan.warmupFraction == nil, !plan.preload,
+              !plan.capacities.contains(where: \.needsWorkingSet) else { return false }
+        let pricesPixels = try plan.autoPricesPixels()
+        return plan.backends.allSatisfy { backend in
+            plan.costModel(for: backend, pricesPixels: pricesPixels) == .encoded && !(plan.options.materialize && backend.holdsPayloads)
+        }
     }
 
     /// A recording's lifecycle events and cache configuration (`AppRecordingReader.facts`,
@@ -252,6 +288,6 @@ public struct RunSetup {
         if let jsonPath { try OutputFile.write(JSONReport.render(results, environment: environment), to: jsonPath) }
         if let timelinePath { try OutputFile.write(TimelineReport.render(results), to: timelinePath) }
         if let disagreementsPath { try OutputFile.write(AgreementReport.csv(results), to: disagreementsPath) }
-        return Outcome(results: results, table: TableReport.render(results, environment: environment), factsNotes: plan.factsNotes)
+        return Outcome(results: results, table: TableReport.render(results, environment: environment), factsNotes: plan.allFactsNotes)
     }
 }

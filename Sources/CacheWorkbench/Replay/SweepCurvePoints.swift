@@ -38,13 +38,16 @@ extension SweepRun {
             (self.points, self.bytes, self.pass) = (points, bytes, pass)
         }
 
-        /// The curve from a read of its own. O(requests).
+        /// The curve from a read of its own, which gives the trace's facts when they are still
+        /// to come (`RunPlan.factsPass`). O(requests).
         func computeAlone(_ plan: RunPlan) throws -> LRUMissRatioCurve.Result {
-            let source = try plan.trace.open(keepKeyNames: false)
+            let gathering = plan.factsPass.flatMap { $0.isOpen ? $0 : nil }
+            let source = try gathering?.open(keepKeyNames: false) ?? plan.trace.open(keepKeyNames: false)
             while let chunk = try source.nextChunk() {
                 try Interruption.check()
                 try chunk.withUnsafeBufferPointer { try pass.feed($0) }
             }
+            try gathering?.finish()
             return pass.finish(skippedRows: source.skippedRows)
         }
     }

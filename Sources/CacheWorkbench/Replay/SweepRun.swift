@@ -59,6 +59,9 @@ public struct SweepRun {
     private let onlyPoints: Set<Int>?
     private let planID: String?
     private let fanOut: Bool
+    /// The options the journal's fingerprint is made of (`fingerprint`), kept for a journal
+    /// whose identity line waits for the trace's facts (`JournalIdentity`).
+    private let runArguments: RunSetup.Arguments
 
     public init(_ arguments: Arguments) throws {
         guard arguments.run.json == nil, arguments.run.timeline == nil, arguments.run.disagreements == nil else {
@@ -82,7 +85,12 @@ public struct SweepRun {
         }
         var run = arguments.run
         run.parsedCapacities = capacities
+        // --resume checks the journal's fingerprint (the trace's checksum) before any point,
+        // rows carried into a new journal are written at once, and a plan's run is checked
+        // against the plan's points (their checksum) first: the facts come first.
+        run.factsFirst = run.factsFirst || arguments.resume || arguments.carriedRows != nil || arguments.planID != nil
         plan = try RunSetup(run).plan
+        runArguments = arguments.run
         csvPath = arguments.run.csv
         let built = plan
         points = built.backends.flatMap { backend in built.capacities(for: backend).map { (backend, $0) } }.enumerated().map {
@@ -91,7 +99,8 @@ public struct SweepRun {
         onlyPoints = arguments.onlyPoints
         planID = arguments.planID
         fanOut = arguments.fanOut
-        let fingerprint = Self.fingerprint(plan, arguments: arguments.run, planID: arguments.planID, points: arguments.onlyPoints)
+        // Until the first points' pass gives the trace's checksum, the journal's identity line waits (`JournalIdentity`).
+        let fingerprint = plan.factsPending ? nil : Self.fingerprint(plan, arguments: arguments.run, planID: arguments.planID, points: arguments.onlyPoints)
         // A sweep writing this journal is named as such (before the CSV's own lock, which it holds too).
         if let csv = csvPath { try SweepJournal.refuseIfLocked(csv + ".partial") }
         outputLocks = try OutputLock.claim([csvPath])
@@ -107,8 +116,13 @@ public struct SweepRun {
     }
 
     public func execute(progress: ProgressLine) throws -> Outcome {
+        // A sweep that stops before its first row leaves no journal (its identity line unwritten).
+        var succeeded = false
+        defer { if !succeeded { journal?.removeIfUnidentified() } }
         let environment = RunEnvironment.current()
+        let identity = JournalIdentity(journal: journal, arguments: runArguments, planID: planID, points: onlyPoints)
         var plan = self.plan
+        plan.applyGatheredFacts()  // read apart already (`makePlan`), when they were
         if plan.preload {
             progress.begin("preload")
             progress.show("reading \(plan.trace.label) into memory")
@@ -136,6 +150,7 @@ public struct SweepRun {
         let curveJob = lruCurveJob(plan, sweep: self.points, pending: pending)
         let onCurve = Set(curveJob?.points.map(\.index) ?? [])
         func finishCurve(_ job: LRUCurveJob, _ curve: LRUMissRatioCurve.Result) throws {
+            plan.applyGatheredFacts()  // the pass that fed the curve gave them
             guard let fromCurve = lruPointsFromCurve(job, curve: curve, plan: plan, environment: environment) else { return }
             for point in pending where fromCurve[point.index] != nil {
                 var result = fromCurve[point.index]!
@@ -143,6 +158,7 @@ public struct SweepRun {
                 result.planID = self.planID
                 let row = result.cells.map(CSVReport.field).joined(separator: ",")
                 try state.finish(point, result: result, row: row) { _ in
+                    try identity.write(plan)
                     try journal?.append(index: point.index, row: row)
                     try stream?.write(row)
                 }
@@ -167,11 +183,13 @@ public struct SweepRun {
                 result.pointsAtOnce = fanned.count
                 let row = result.cells.map(CSVReport.field).joined(separator: ",")
                 try state.finish(point, result: result, row: row) { _ in
+                    try identity.write(plan)
                     try journal?.append(index: point.index, row: row)
                     try stream?.write(row)
                 }
             }
             progress.finish()
+            plan.applyGatheredFacts()  // the pass gave them
             let done = Set(fanned.map(\.index))
             pending.removeAll { done.contains($0.index) }
             if let curveJob, let passFigures { try finishCurve(curveJob, curveJob.pass.finish(skippedRows: passFigures.skippedRows)) }
@@ -179,15 +197,13 @@ public struct SweepRun {
         // One worker per job, each taking the next pending point until none is left or a
         // point throws (a bad option or an unreadable trace stops the sweep; a backend
         // failure is a failed row).
-        let basePlan = plan
         let runningPending = pending
         let planID = self.planID
         let atOnce = min(jobs, max(1, runningPending.count))
-        // The ETA prices each point by the plan's estimate (`SweepPlan.estimate`: requests ×
-        // the backend's cost per request), not by count: a disk point costs many policy points.
-        let estimates = pointEstimates(plan)
-        DispatchQueue.concurrentPerform(iterations: atOnce) { _ in
-            while let point = state.next(runningPending) {
+        // Each worker takes the next pending point (up to `limit`) until none is left or a
+        // point throws.
+        @Sendable func work(_ basePlan: RunPlan, upTo limit: Int, atOnce: Int, estimates: [Int: Double]) {
+            while let point = state.next(runningPending, upTo: limit) {
                 var single = basePlan
                 single.backends = [point.backend]
                 single.capacities = [point.capacity]
@@ -202,6 +218,7 @@ public struct SweepRun {
                     result.pointsAtOnce = atOnce
                     let row = result.cells.map(CSVReport.field).joined(separator: ",")
                     try state.finish(point, result: result, row: row) { done in
+                        try identity.write(single)
                         try journal?.append(index: point.index, row: row)
                         try stream?.write(row)
                         let elapsed = Double(MonotonicClock.now() - started) / 1e9
@@ -213,6 +230,24 @@ public struct SweepRun {
                 } catch {
                     state.fail(error)
                 }
+            }
+        }
+        var basePlan = plan
+        var ranAlone = 0
+        if basePlan.factsPending && !runningPending.isEmpty {
+            // The trace's facts come from the first point's replay: it runs alone, and the
+            // others, which need them for their rows, after it.
+            work(basePlan, upTo: 1, atOnce: 1, estimates: [:])
+            basePlan.applyGatheredFacts()
+            ranAlone = 1
+        }
+        // The ETA prices each point by the plan's estimate (`SweepPlan.estimate`: requests ×
+        // the backend's cost per request), not by count: a disk point costs many policy points.
+        let (settledPlan, estimates) = (basePlan, pointEstimates(basePlan))
+        let together = min(atOnce, max(1, runningPending.count - ranAlone))
+        if state.error == nil {
+            DispatchQueue.concurrentPerform(iterations: together) { _ in
+                work(settledPlan, upTo: runningPending.count, atOnce: together, estimates: estimates)
             }
         }
         progress.finish()
@@ -227,9 +262,10 @@ public struct SweepRun {
             try OutputFile.write(text, to: csvPath)
             try journal?.remove()
         }
-        var notes = plan.factsNotes + TableReport.fallbackNotes(results)
-        if atOnce > 1 {
-            notes.append("\(atOnce) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
+        succeeded = true
+        var notes = plan.allFactsNotes + TableReport.fallbackNotes(results)
+        if together > 1 {
+            notes.append("\(together) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
         }
         if fanned.count > 1 {
             notes.append("\(fanned.count) untimed points were fed from one read of the trace on \(fanWorkers) core(s), each row's counts those of its own bench run; req/s is each point's own feeding time, and the heap and RSS columns are the process's with all \(fanned.count) in memory (points_at_once). --no-fan-out reads the trace once per point" + (passFigures.map { $0.text.isEmpty ? "" : ". The pass: " + $0.text } ?? ""))
@@ -329,12 +365,32 @@ public struct SweepRun {
     }
 
     /// Where the trace's checksum and working set came from (`TraceFactsNote`), for stderr.
-    public var factsNotes: [String] { plan.factsNotes }
+    public var factsNotes: [String] { plan.allFactsNotes }
+
+    /// What a journal's identity line waiting for the trace's facts is made of.
+    struct JournalIdentity: Sendable {
+        let journal: SweepJournal?
+        let arguments: RunSetup.Arguments
+        let planID: String?
+        let points: Set<Int>?
+
+        /// Writes the journal's identity line once the trace's facts are known (before its
+        /// first row; `SweepJournal.identify`). O(options).
+        func write(_ plan: RunPlan) throws {
+            guard let journal, !journal.identified else { return }
+            var settled = plan
+            settled.applyGatheredFacts()
+            guard settled.traceChecksum != nil else { throw WorkbenchError("\(journal.path): the sweep's first row came before the trace's checksum") }
+            try journal.identify(SweepRun.fingerprint(settled, arguments: arguments, planID: planID, points: points))
+        }
+    }
 
     /// The sweep as a plan (`SweepPlan`): every point, to be run elsewhere as shards.
     /// With `estimates`, the trace is scanned once per cost model (requests, working set)
     /// to price each point (`SweepPlan.estimate`); without, every estimate is 0.
     public func makePlan(command: [String], revision: String, estimates: Bool = true) throws -> SweepPlan {
+        var plan = self.plan
+        try plan.settleFacts()  // every point names the trace's checksum: read now when not kept
         let trace = URL(fileURLWithPath: plan.trace.label).standardizedFileURL.path
         let mode = ReplayMode(plan.options).rawValue
         let pricesPixels = estimates ? try plan.autoPricesPixels() : false
@@ -385,10 +441,11 @@ private final class SweepState: @unchecked Sendable {
         self.alreadyDone = alreadyDone
     }
 
-    func next(_ pending: [SweepRun.Point]) -> SweepRun.Point? {
+    /// The next of `pending` not yet taken, among its first `limit`.
+    func next(_ pending: [SweepRun.Point], upTo limit: Int) -> SweepRun.Point? {
         lock.lock()
         defer { lock.unlock() }
-        guard error == nil, nextPending < pending.count else { return nil }
+        guard error == nil, nextPending < min(limit, pending.count) else { return nil }
         nextPending += 1
         return pending[nextPending - 1]
     }

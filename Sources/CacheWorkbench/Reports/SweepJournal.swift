@@ -14,6 +14,11 @@ import Glibc
 /// point run twice) whose sweep point, backend and capacity are its index's planned ones,
 /// and cuts a last line the interruption left half-written. Removed once `FILE` is written whole.
 ///
+/// A new journal's first two lines may wait for the sweep's first row (`identify`): the
+/// fingerprint holds the trace's checksum, which the pass that runs the first points gives
+/// (`TraceFactsPass`); the file is made and locked at once all the same, and removed when
+/// the sweep stops before any row (`removeIfUnidentified`).
+///
 /// The sweep holds an exclusive `flock` on the journal for its whole life (taken before
 /// anything is read or written), so a second sweep on the same `--csv` (with or without
 /// `--resume`) is refused at once instead of interleaving its rows with the first's.
@@ -25,10 +30,13 @@ final class SweepJournal: @unchecked Sendable {
     private(set) var finishedLines: [Int: Int] = [:]
     private let descriptor: Int32
 
-    init(path: String, fingerprint: String, resume: Bool, points: [SweepJournalText.PlannedPoint]) throws {
+    /// Whether lines 1 and 2 are written (`identify`): rows may follow.
+    private(set) var identified = false
+
+    /// `fingerprint` nil: a new journal whose lines 1 and 2 wait for `identify` (not with `resume`).
+    init(path: String, fingerprint: String?, resume: Bool, points: [SweepJournalText.PlannedPoint]) throws {
         self.path = path
         guard resume else {
-            let header = RunResult.columnNames.joined(separator: ",")
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard descriptor >= 0 else {
                 if errno == EEXIST {
@@ -42,9 +50,10 @@ final class SweepJournal: @unchecked Sendable {
             // exit removes it (`append` hands it over as kept).
             Interruption.created(path)
             try Self.lock(descriptor, path: path)
-            try write(fingerprint + "\n" + header + "\n")
+            if let fingerprint { try identify(fingerprint) }
             return
         }
+        guard let fingerprint else { throw WorkbenchError("\(path): --resume needs the sweep's fingerprint before the journal is read") }
         let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw WorkbenchError("\(path): --resume found no journal to continue (\(String(cString: strerror(errno)))); a sweep that finished leaves none")
@@ -69,6 +78,7 @@ final class SweepJournal: @unchecked Sendable {
         finishedRows = parsed.rows
         finishedLines = parsed.lines
         journaled = Set(parsed.rows.keys)
+        identified = true
         sayKept()
         let complete = parsed.completeBytes
         guard ftruncate(descriptor, off_t(complete)) == 0, lseek(descriptor, 0, SEEK_END) >= 0 else {
@@ -95,8 +105,24 @@ final class SweepJournal: @unchecked Sendable {
         WorkbenchError("\(path): another sweep is writing this journal\(holder.map { " (pid \($0))" } ?? ""); wait for it to finish or stop it, then run again (with --resume to continue it)")
     }
 
-    /// Appends a finished point's row and syncs it.
+    /// Writes a new journal's identity line (the sweep's fingerprint) and the CSV header,
+    /// synced; once, before any row.
+    func identify(_ fingerprint: String) throws {
+        guard !identified else { return }
+        try write(fingerprint + "\n" + RunResult.columnNames.joined(separator: ",") + "\n")
+        identified = true
+    }
+
+    /// Removes a new journal that never got its identity line (the sweep stopped before its
+    /// first row): empty, made by this sweep, and otherwise left for the next to trip on.
+    func removeIfUnidentified() {
+        guard !identified else { return }
+        if unlink(path) == 0 { Interruption.forget(path) }
+    }
+
+    /// Appends a finished point's row and syncs it (after `identify`).
     func append(index: Int, row: String) throws {
+        guard identified else { throw WorkbenchError("\(path): a row before the sweep's identity line (the trace's facts were not known yet)") }
         try write("\(index)\t\(CSVRowText.escape(row))\n")
         journaled.insert(index)
         Interruption.finished(path)

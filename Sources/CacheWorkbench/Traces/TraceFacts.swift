@@ -5,7 +5,9 @@ import Foundation
 /// points) and the working-set summary under encoded sizes (`%` capacities, the rows'
 /// `working_set_bytes` and `unique_objects`, the short-trace sampling rule). Kept in the
 /// workbench's cache (`TraceFactsCache`) under the file's identity, so a later command on
-/// the unchanged file reads it once, for its replay alone.
+/// the unchanged file reads it once, for its replay alone. The first command gets them
+/// from its replay's own read when nothing needs them before it (`TraceFactsPass`), else
+/// from `scan` first.
 ///
 /// Complexity: `scan` reads the file once, O(requests) time, O(unique keys) memory.
 public struct TraceFacts: Sendable, Equatable {
@@ -28,33 +30,32 @@ public struct TraceFacts: Sendable, Equatable {
     }
 
     /// One read of `file`: its requests summarized as they are decoded and its bytes hashed
-    /// as they are read (`ByteTap`; a compressed file's decompressed bytes, as
-    /// `TraceChecksum` hashes them). A reader that stopped before the end of an
-    /// uncompressed file (its tap short of the file's size) has its file hashed apart.
-    /// nil when `file` is not a regular file whose identity can be taken.
+    /// as they are read (`TraceFactsPass` with no replay beside it; a compressed file's
+    /// decompressed bytes, as `TraceChecksum` hashes them). nil when `file` is not a
+    /// regular file whose identity can be taken.
     public static func scan(_ file: TraceFile) throws -> TraceFacts? {
-        guard let before = TraceFileIdentity.of(path: file.path) else { return nil }
-        let tap = ByteTap()
-        let source = try ByteTap.$current.withValue(tap) { try file.open(keepKeyNames: false) }
-        let summary = try TraceSummary.summarize(source, costModel: .encoded)
-        // A file that changed while it was read has no one checksum: its facts are not kept.
-        guard TraceFileIdentity.of(path: file.path) == before else {
-            throw TraceError(path: file.path, line: nil, reason: "changed while it was read; run again once it is written")
+        guard let pass = TraceFactsPass(file, cache: nil) else { return nil }
+        let source = try pass.open(keepKeyNames: false)
+        while try source.nextChunk() != nil {
+            try Interruption.check()  // a safe point: a scan of a large trace takes a while
         }
-        let tapped = tap.count == before.size || tap.readDecompressed ? tap.finish() : nil
-        let digest = try tapped ?? TraceChecksum.sha256(path: file.path)
-        return TraceFacts(identity: before, sha256: digest, summary: summary, computed: Date().timeIntervalSince1970)
+        return try pass.finish()
+    }
+
+    /// The kept facts of `file` when the cache's entry names this very file unchanged, with
+    /// the time they were computed (for the note that says so); nil otherwise. O(1).
+    public static func kept(_ file: TraceFile, cache: TraceFactsCache? = TraceFactsCache.standard()) -> (facts: TraceFacts, fromCache: Date?, cacheProblem: String?)? {
+        guard let identity = TraceFileIdentity.of(path: file.path), let kept = cache?.load(identity, reading: TraceFactsCache.reading(file)) else { return nil }
+        return (kept, Date(timeIntervalSince1970: kept.computed), nil)
     }
 
     /// The facts of `file`: from the cache when its entry names this very file unchanged,
     /// else from one read (`scan`), then kept. `fromCache` is the time the kept facts were
     /// computed, for the note that says so. nil for a file whose identity cannot be taken.
     public static func obtain(_ file: TraceFile, cache: TraceFactsCache? = TraceFactsCache.standard()) throws -> (facts: TraceFacts, fromCache: Date?, cacheProblem: String?)? {
-        guard let identity = TraceFileIdentity.of(path: file.path) else { return nil }
-        let reading = TraceFactsCache.reading(file)
-        if let kept = cache?.load(identity, reading: reading) { return (kept, Date(timeIntervalSince1970: kept.computed), nil) }
+        if let kept = kept(file, cache: cache) { return kept }
         guard let facts = try scan(file) else { return nil }
-        let problem = cache.flatMap { $0.store(facts, reading: reading) }
+        let problem = cache.flatMap { $0.store(facts, reading: TraceFactsCache.reading(file)) }
         return (facts, nil, problem)
     }
 }

@@ -23,34 +23,61 @@ public struct TraceSummary: Sendable, Equatable {
     static func summarize(
         _ source: any RequestSource, costModel: CostModel, rules: PixelCostRules = PixelCostRules(), ignoreObjectSize: Bool = false
     ) throws -> TraceSummary {
-        var summary = TraceSummary()
-        // An id set on the policy backends' open-addressing index: Set<UInt64> hashes with
-        // SipHash and was most of a scan's time.
-        var seen = IdIndex()
-        defer { seen.deallocate() }
+        let accumulator = Accumulator(costModel: costModel, rules: rules, ignoreObjectSize: ignoreObjectSize)
         while let chunk = try source.nextChunk() {
             try Interruption.check()  // a safe point: a scan of a large trace takes a while
+            accumulator.add(chunk)
+        }
+        return accumulator.summary
+    }
+
+    /// The summary's rules, applied a chunk at a time: by `summarize`, and beside a replay
+    /// that reads the trace anyway (`TraceFactsPass`), so the one read gives both. O(1)
+    /// amortized per request; memory grows with unique keys.
+    final class Accumulator: @unchecked Sendable {
+        private var counted = TraceSummary()
+        // An id set on the policy backends' open-addressing index: Set<UInt64> hashes with
+        // SipHash and was most of a scan's time.
+        private var seen = IdIndex()
+        let costModel: CostModel
+        let rules: PixelCostRules
+        let ignoreObjectSize: Bool
+
+        init(costModel: CostModel, rules: PixelCostRules = PixelCostRules(), ignoreObjectSize: Bool = false) {
+            (self.costModel, self.rules, self.ignoreObjectSize) = (costModel, rules, ignoreObjectSize)
+        }
+
+        deinit { seen.deallocate() }
+
+        /// Counts `chunk`'s requests: zero-size ones dropped, the first non-zero size of each
+        /// key priced into the working set, the largest size kept.
+        func add(_ chunk: ArraySlice<Request>) {
             // Fields through the buffer, not `for request in chunk`: copying each Request
             // retained and released its references, a fifth of a streamed scan's instructions.
             chunk.withUnsafeBufferPointer { requests in
                 for index in requests.indices {
                     let id = requests[index].id
                     let size = requests[index].size
-                    summary.requests += 1
+                    counted.requests += 1
                     guard size > 0 else {
-                        summary.droppedZeroSize += 1
+                        counted.droppedZeroSize += 1
                         continue
                     }
-                    summary.largestSize = max(summary.largestSize, ignoreObjectSize ? 1 : size)
+                    counted.largestSize = max(counted.largestSize, ignoreObjectSize ? 1 : size)
                     if seen.find(id) == nil {
                         seen.insert(id, 0)
-                        summary.workingSetBytes += ignoreObjectSize ? 1 : ByteTotal(costModel.cost(of: requests[index], rules: rules))
+                        counted.workingSetBytes += ignoreObjectSize ? 1 : ByteTotal(costModel.cost(of: requests[index], rules: rules))
                     }
                 }
             }
         }
-        summary.uniqueKeys = seen.count
-        return summary
+
+        /// The requests added so far, summarized.
+        var summary: TraceSummary {
+            var summary = counted
+            summary.uniqueKeys = seen.count
+            return summary
+        }
     }
 
     /// Distinct keys among the first `count` non-zero-size requests (a warm-up): the trace's
