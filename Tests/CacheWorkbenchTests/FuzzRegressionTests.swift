@@ -225,4 +225,21 @@ struct FuzzRegressionTests {
         }
         #expect(checked.headers >= 3 && checked.sessions >= 1, "header sets \(checked.headers), sessions \(checked.sessions)")
     }
+
+    @Test("trace facts cache entries: kept only when possible, each seed as its name says")
+    func traceFacts() throws {
+        let inputs = Self.inputs("facts")
+        #expect(inputs.count >= 6)
+        var kept: [String] = []
+        for path in inputs {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let entry = try? JSONDecoder().decode(TraceFactsEntry.self, from: data),
+                  let valid = entry.validated(for: entry.identity, reading: entry.reading) else { continue }
+            let workingSet = try #require(valid.workingSet)
+            #expect(workingSet >= ByteTotal(valid.uniqueKeys) && workingSet <= ByteTotal(valid.uniqueKeys) * ByteTotal(valid.largestSize))
+            kept.append(URL(fileURLWithPath: path).lastPathComponent)
+        }
+        // The seeds named refused-… each break one rule; valid.json breaks none.
+        #expect(kept.contains("valid.json") && !kept.contains { $0.hasPrefix("refused-") }, "\(kept)")
+    }
 }
