@@ -50,11 +50,19 @@ public final class TraceFactsPass: @unchecked Sendable {
         opened = true
         let tap = self.tap
         let source = try ByteTap.$current.withValue(tap) { try file.open(keepKeyNames: keepKeyNames) }
+        // A reader that hands out key records keeps doing so: a policy replay reads them in
+        // place (`Replayer`), as it does when the facts are known, so its speed does not
+        // depend on whether the facts were kept.
+        if let keyed = source as? any KeyRecordSource { return SummarizingKeyRecordSource(keyed, pass: self) }
         return SummarizingSource(source, pass: self)
     }
 
     fileprivate func add(_ chunk: ArraySlice<Request>) {
         accumulator?.add(chunk)
+    }
+
+    fileprivate func add(_ records: UnsafeBufferPointer<KeyRecord>) {
+        accumulator?.add(records)
     }
 
     /// The facts of the file, after its reader is done: the summary and the tap's digest
@@ -88,7 +96,7 @@ public final class TraceFactsPass: @unchecked Sendable {
 
 /// A reader whose chunks are added to its pass's summary before they are returned: per
 /// chunk, outside any timed call of the replay.
-private final class SummarizingSource: RequestSource {
+private class SummarizingSource: RequestSource {
     let source: any RequestSource
     let pass: TraceFactsPass
 
@@ -111,4 +119,27 @@ private final class SummarizingSource: RequestSource {
     var skippedRows: Int { source.skippedRows }
     var expectedCount: Int? { source.expectedCount }
     var carriesOperations: Bool { source.carriesOperations }
+}
+
+/// `SummarizingSource` over a reader of key records, each batch of which is added to the
+/// summary too: a replay may take chunks (through a warm-up) and then key records, from one
+/// position, so every request is added once.
+private final class SummarizingKeyRecordSource: SummarizingSource, KeyRecordSource {
+    let keyed: any KeyRecordSource
+
+    init(_ keyed: any KeyRecordSource, pass: TraceFactsPass) {
+        self.keyed = keyed
+        super.init(keyed, pass: pass)
+    }
+
+    func nextKeyRecords() throws -> UnsafeBufferPointer<KeyRecord>? {
+        guard let records = try keyed.nextKeyRecords() else {
+            pass.reachedEnd = true
+            return nil
+        }
+        let began = MonotonicClock.now()
+        pass.add(records)
+        pass.summarizingNanoseconds += MonotonicClock.now() - began
+        return records
+    }
 }

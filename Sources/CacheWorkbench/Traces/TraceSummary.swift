@@ -55,19 +55,32 @@ public struct TraceSummary: Sendable, Equatable {
             // Fields through the buffer, not `for request in chunk`: copying each Request
             // retained and released its references, a fifth of a streamed scan's instructions.
             chunk.withUnsafeBufferPointer { requests in
-                for index in requests.indices {
-                    let id = requests[index].id
-                    let size = requests[index].size
-                    counted.requests += 1
-                    guard size > 0 else {
-                        counted.droppedZeroSize += 1
-                        continue
-                    }
-                    counted.largestSize = max(counted.largestSize, ignoreObjectSize ? 1 : size)
-                    if seen.find(id) == nil {
-                        seen.insert(id, 0)
-                        counted.workingSetBytes += ignoreObjectSize ? 1 : ByteTotal(costModel.cost(of: requests[index], rules: rules))
-                    }
+                count(requests) { [costModel, rules] index in ByteTotal(costModel.cost(of: requests[index], rules: rules)) }
+            }
+        }
+
+        /// Counts key records as `add` counts requests. A record carries the encoded size
+        /// alone, which is the encoded cost model's price: for a summary under `.encoded`
+        /// (`TraceFactsPass`'s), which is the one that reads them.
+        func add(_ records: UnsafeBufferPointer<KeyRecord>) {
+            count(records) { index in ByteTotal(records[index].size) }
+        }
+
+        /// The rules, once for requests and key records: `cost` prices item `index`.
+        @inline(__always)
+        private func count<Item: KeyFields>(_ items: UnsafeBufferPointer<Item>, cost: (Int) -> ByteTotal) {
+            for index in items.indices {
+                let id = items[index].id
+                let size = items[index].size
+                counted.requests += 1
+                guard size > 0 else {
+                    counted.droppedZeroSize += 1
+                    continue
+                }
+                counted.largestSize = max(counted.largestSize, ignoreObjectSize ? 1 : size)
+                if seen.find(id) == nil {
+                    seen.insert(id, 0)
+                    counted.workingSetBytes += ignoreObjectSize ? 1 : cost(index)
                 }
             }
         }
