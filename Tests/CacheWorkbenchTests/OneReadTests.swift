@@ -137,6 +137,33 @@ struct OneReadTests {
         }
     }
 
+    @Test("the first run's heap peak includes the id set its read kept for the facts, said with its size; the second run's does not")
+    func heapOfTheReadThatGathers() throws {
+        let (folder, environment, _) = try Self.fresh()
+        var peaks: [Int] = []
+        var errors: [String] = []
+        for round in 1...2 {
+            let csv = folder.path + "/heap\(round).csv"
+            let result = try Self.measured(
+                ["run", "--trace", Self.fixture.trace, "--backend", "lru", "--capacity", "4MiB", "--csv", csv] + Self.samplingGiven,
+                environment: environment, folder: folder.path)
+            #expect(result.status == 0, "\(result.err)")
+            let row = try #require(try csvRows(csv).first)
+            peaks.append(try #require(row["allocated_peak_bytes"].flatMap { Int($0) }))
+            errors.append(result.err)
+        }
+        let marker = "include the id set that read kept, "
+        let line = try #require(errors[0].split(separator: "\n").first { $0.contains(marker) }, "\(errors[0])")
+        #expect(!errors[1].contains(marker), "\(errors[1])")
+        let sizeText = try #require(line.components(separatedBy: marker).last?.split(separator: " ").first.map(String.init))
+        let said = try #require(Capacity.bytes(parsing: sizeText), "\(sizeText)")
+        // 30,788 keys: an open-addressing table of 2^16 buckets of 16 bytes is 1 MiB.
+        #expect(said >= 512 << 10 && said <= 4 << 20, "\(said)")
+        // The same replay, the id set the only difference: the peaks differ by about what was said.
+        let difference = peaks[0] - peaks[1]
+        #expect(difference >= said / 2 && difference <= said * 3 / 2 + (256 << 10), "peaks \(peaks), said \(said)")
+    }
+
     @Test("run, first command without the sampling values: one pass and the count of the first 409,600 requests (here the whole trace)")
     func runCounting() throws {
         let (folder, environment, allowance) = try Self.fresh()

@@ -76,7 +76,9 @@ public final class TraceFactsPass: @unchecked Sendable {
             throw TraceError(path: file.path, line: nil, reason: "changed while it was read; run again once it is written")
         }
         let made: TraceFacts
+        var gathered = false
         if reachedEnd, let accumulator {
+            gathered = true
             let tapped = tap.count == before.size || tap.readDecompressed ? tap.finish() : nil
             let digest = try tapped ?? TraceChecksum.sha256(path: file.path)
             made = TraceFacts(identity: before, sha256: digest, summary: accumulator.summary, computed: Date().timeIntervalSince1970)
@@ -87,7 +89,14 @@ public final class TraceFactsPass: @unchecked Sendable {
             made = scanned
             if opened { notes.append("\(file.path)'s checksum and working set were read apart: the replay that was to give them stopped before the end of the trace") }
         }
-        accumulator = nil  // its id set goes now, not with the plan
+        // Its id set goes now, not with the plan. The replays that read beside it measured
+        // the process's heap and RSS with it: said, with its size as it is freed.
+        let heldBefore = gathered ? MemoryProbe.allocatedBytes() : nil
+        accumulator = nil
+        if let heldBefore, let after = MemoryProbe.allocatedBytes(), heldBefore > after {
+            notes.append(
+                "\(file.path)'s checksum and working set came from the replay's own read (the first of this file version): the heap peak and RSS of the rows whose replay read it include the id set that read kept, \(ByteCount.format(heldBefore - after)) when freed; run again on the unchanged file (its facts then kept) for the backends' own")
+        }
         facts = made
         if let problem = cache?.store(made, reading: TraceFactsCache.reading(file)) { notes.append(problem) }
         return made
