@@ -25,9 +25,12 @@ public final class TraceFactsPass: @unchecked Sendable {
     private var opened = false
     /// The reader returned nil: every request was added.
     fileprivate(set) var reachedEnd = false
-    /// Time spent adding chunks to the summary, so a timed replay can leave it out of its
-    /// wall time (the summary is the command's, not the backend's, work).
-    fileprivate(set) var summarizingNanoseconds: UInt64 = 0
+    /// Time spent adding chunks to the summary.
+    fileprivate var summarizingOwnNanoseconds: UInt64 = 0
+    /// Time spent on the facts beside the replay: adding chunks to the summary and hashing
+    /// the bytes read (`ByteTap.nanoseconds`), so a timed replay can leave it out of its
+    /// wall time (the facts are the command's work, not the backend's).
+    var summarizingNanoseconds: UInt64 { summarizingOwnNanoseconds + tap.nanoseconds }
     /// The facts, once `finish` gave them.
     public private(set) var facts: TraceFacts?
     /// What the command says about them on stderr: a cache that could not keep them, or a
@@ -120,7 +123,7 @@ private class SummarizingSource: RequestSource {
         }
         let began = MonotonicClock.now()
         pass.add(chunk)
-        pass.summarizingNanoseconds += MonotonicClock.now() - began
+        pass.summarizingOwnNanoseconds += MonotonicClock.now() - began
         return chunk
     }
 
@@ -148,7 +151,7 @@ private final class SummarizingKeyRecordSource: SummarizingSource, KeyRecordSour
         }
         let began = MonotonicClock.now()
         pass.add(records)
-        pass.summarizingNanoseconds += MonotonicClock.now() - began
+        pass.summarizingOwnNanoseconds += MonotonicClock.now() - began
         return records
     }
 }
