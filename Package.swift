@@ -34,18 +34,65 @@ let package = Package(
         .target(name: "CPrefetch"),
         // Disk I/O counters and the counting SQLite VFS shim.
         .target(name: "CDiskIO", dependencies: ["CSQLite"]),
+        // The library, one module per stage (docs/design.md, "Modules"): each may import only
+        // the modules listed, so the compiler checks the data flow. Folders under
+        // Sources/CacheWorkbench/ are the modules' sources.
+        // Request, capacities, costs, errors, the output-file rules: what every stage speaks.
+        .target(name: "WorkbenchCore", dependencies: ["CCrypto"], path: "Sources/CacheWorkbench/Core"),
+        // Clocks, latency histograms, the memory and process probes.
+        .target(
+            name: "WorkbenchMetrics",
+            dependencies: ["CJemalloc", "CJemallocConfig", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            path: "Sources/CacheWorkbench/Metrics"
+        ),
+        // The trace readers, writers and generators: a reader can't see a backend.
+        .target(
+            name: "WorkbenchTraces",
+            dependencies: ["WorkbenchCore", "WorkbenchMetrics"],
+            path: "Sources/CacheWorkbench/Traces"
+        ),
+        // HTTP freshness, profiles, request policies and the http-check.
+        .target(
+            name: "WorkbenchHTTP",
+            dependencies: ["WorkbenchCore", "WorkbenchTraces", "WorkbenchMetrics"],
+            path: "Sources/CacheWorkbench/HTTP"
+        ),
+        // The payload backends and the CacheBackend protocol: no Metrics (a backend never
+        // measures itself; its I/O counters are its own, DiskIOProbe), no replay loop.
+        .target(
+            name: "WorkbenchBackends",
+            dependencies: ["WorkbenchCore", "WorkbenchTraces", "CPrefetch", "CDiskIO", "CSQLite"],
+            path: "Sources/CacheWorkbench/Backends"
+        ),
+        // The replay loop, the policy simulators, the admission filters, their id index and
+        // intrusive lists, the curves, and (for now) the reports: one module, so the loop is
+        // specialized for every simulator and inlined across files as before the split.
+        .target(
+            name: "WorkbenchSimulation",
+            dependencies: [
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends", "CPrefetch",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
+            path: "Sources/CacheWorkbench",
+            sources: ["Admission", "Policies", "Replay", "Analysis", "Reports"]
+        ),
+        // The packaged experiments (similar keys, purge, blob size).
+        .target(
+            name: "WorkbenchExperiments",
+            dependencies: [
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
+                "WorkbenchSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Sources/CacheWorkbench/Experiments"
+        ),
+        // `import CacheWorkbench`: every stage's public API (Sources/CacheWorkbench/CacheWorkbench.swift).
         .target(
             name: "CacheWorkbench",
             dependencies: [
-                "CJemalloc",
-                "CJemallocConfig",
-                "CPrefetch",
-                "CDiskIO",
-                "CSQLite",
-                "CCrypto",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "HeapModule", package: "swift-collections"),
-            ]
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
+                "WorkbenchSimulation", "WorkbenchExperiments",
+            ],
+            exclude: ["Core", "Metrics", "Traces", "HTTP", "Backends", "Admission", "Policies", "Replay", "Analysis", "Reports", "Experiments"]
         ),
         // The commands (Sources/bench: parsing and printing only, no logic).
         .target(
@@ -63,7 +110,10 @@ let package = Package(
         .testTarget(name: "CacheTraceRecorderTests", dependencies: ["CacheTraceRecorder"]),
         .testTarget(
             name: "CacheWorkbenchTests",
-            dependencies: ["CacheWorkbench", "bench"]
+            dependencies: [
+                "CacheWorkbench", "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP",
+                "WorkbenchBackends", "WorkbenchSimulation", "WorkbenchExperiments", "bench",
+            ]
         ),
     ]
 )

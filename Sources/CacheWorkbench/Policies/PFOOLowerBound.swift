@@ -52,10 +52,10 @@ final class PFOOLowerBound: CacheBackend {
     func remove(_ request: Request) {}
     func didReceiveMemoryWarning() -> Int { 0 }
 
-    /// Its bound is computed after the last request, in `replay(with:)`.
+    /// Its bound is computed after the last request, in `specializedReplay(with:)`.
     static var needsWholeReplay: Bool { true }
 
-    func replay(with replayer: Replayer) throws -> ReplayTally {
+    func specializedReplay(with replayer: Replayer) throws -> ReplayTally {
         ignoreObjectSize = replayer.options.ignoreObjectSize
         var tally = try replayer.replay(self)
         guard tally.failure == nil else { return tally }

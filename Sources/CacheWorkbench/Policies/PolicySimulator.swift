@@ -200,7 +200,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     @_specialize(exported: false, where Policy == LHDPolicy)
     @_specialize(exported: false, where Policy == RandomLRUPolicy)
     @_specialize(exported: false, where Policy == FIFOReinsertionPolicy)
-    func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
+    func specializedReplay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
 
 /// An admissioner is asked unless the policy's own size rule comes first and refuses.

@@ -107,10 +107,6 @@ public protocol CacheBackend: AnyObject {
     /// may look it up now and start loading the record the request will touch. The
     /// default does nothing.
     func prefetchEntry(id: UInt64)
-
-    /// Runs `replayer` over this backend. Don't implement it: the default lets the
-    /// compiler specialize the replay loop for each concrete backend type.
-    func replay(with replayer: Replayer) throws -> ReplayTally
 }
 
 extension CacheBackend {
@@ -128,10 +124,6 @@ extension CacheBackend {
     @inline(__always) public func admits(_ request: Request, cost: Int) -> Bool? { nil }
     @inline(__always) public func prefetch(id: UInt64) {}
     @inline(__always) public func prefetchEntry(id: UInt64) {}
-
-    public func replay(with replayer: Replayer) throws -> ReplayTally {
-        try replayer.replay(self)
-    }
 }
 
 /// What a backend can say about itself in O(1).
