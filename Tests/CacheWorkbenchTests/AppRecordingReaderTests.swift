@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 /// A hand-written recording (format v1): expected values below are counted by hand from
 /// these lines, never taken from the reader.

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 /// Issue 43 §3: the image libraries' own behaviour that changes the answer — SDWebImage's
 /// weak memory cache, downsampling to the display size, bytes-per-row padding. Every

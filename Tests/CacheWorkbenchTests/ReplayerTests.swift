@@ -1,5 +1,12 @@
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 /// One test per demand-fill rule of DESIGN.md.
 @Suite("Replayer: demand-fill rules", .onTestWorkers)

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// An admission policy: asked whether a missed object is stored at all, in front of any
 /// eviction policy (`AdmissionGate`), as libCacheSim's admissioners are asked by
 /// `cache_can_insert_default` (libCacheSim/cache/cache.c, called from `cache_get_base` on a

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What `bench stats` prints about an app recording besides the replayed stream's figures:
 /// events by kind, the app's own split of its image requests (memory / disk / network /
 /// unknown: the app's hit ratio is its memory share), lifecycle, what the recorder dropped,

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What `bench stats --json` prints: every figure of `text(label:)` as a number (shares as
 /// fractions 0…1, sizes in bytes, the time span in seconds), keyed by snake_case names; a
 /// HAR's session lines and notes as the text lines the table prints; an app recording's

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// Misses an admissioner let through and turned away (the `admitted` and `rejected`
 /// columns), from the moment counting starts (after a warm-up).
 public struct AdmissionCounts: Sendable, Equatable {
@@ -10,7 +12,7 @@ public struct AdmissionCounts: Sendable, Equatable {
     }
 
     /// The counts since `start` (the warm-up's end).
-    func since(_ start: AdmissionCounts?) -> AdmissionCounts {
+    package func since(_ start: AdmissionCounts?) -> AdmissionCounts {
         AdmissionCounts(admitted: admitted - (start?.admitted ?? 0), rejected: rejected - (start?.rejected ?? 0))
     }
 }

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// A cache under test. Backends do cache work only; the replayer owns the clock, the
 /// histograms and the hit counters (DESIGN.md: backends never measure themselves).
 ///
@@ -177,7 +179,7 @@ public struct BackendDetails: Sendable, Equatable {
     public init() {}
 
     /// Adds a remark when `count` is above 0 (nothing done is nothing said).
-    mutating func remark(_ count: Int, _ text: String) {
+    package mutating func remark(_ count: Int, _ text: String) {
         if count > 0 { remarks.append(Remark(count: count, text: text)) }
     }
 }

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 import CDiskIO
 
 /// Counts what a disk backend hands to the operating system: bytes per write call, the

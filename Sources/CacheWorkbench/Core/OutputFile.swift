@@ -25,7 +25,7 @@ public final class OutputFile {
     private static let bufferSize = 1 << 16
 
     /// Names of standard output: written to it directly, whatever it is redirected to.
-    static let standardOutputNames: Set<String> = ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+    package static let standardOutputNames: Set<String> = ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
 
     /// `path` nil or `-` (or `/dev/stdout`) is standard output.
     public init(_ path: String?) throws {
@@ -83,7 +83,7 @@ public final class OutputFile {
     public func write(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try write($0) } }
 
     /// Writes what is buffered now (a stream's reader sees it at once).
-    func flush() throws {
+    package func flush() throws {
         guard !buffer.isEmpty else { return }
         try buffer.withUnsafeBytes { try Self.writeAll(descriptor, $0, path: path) }
         buffer.removeAll(keepingCapacity: true)
@@ -144,10 +144,10 @@ public final class OutputFile {
 
     // MARK: checks before a run
 
-    enum Kind { case absent, regular, special }
+    package enum Kind { case absent, regular, special }
 
     /// What is at `path`: nothing, a regular file, or a device/FIFO/socket written in place.
-    static func kind(of path: String) throws -> Kind {
+    package static func kind(of path: String) throws -> Kind {
         guard !path.isEmpty else { throw failure(path, "an empty name is not a file") }
         guard !path.hasSuffix("/") else { throw failure(path, "ends with '/', so it names a folder, not a file") }
         var link = stat()
@@ -214,7 +214,7 @@ public final class OutputFile {
         return "path:" + String(cString: resolved) + "/" + name
     }
 
-    static func folderOf(_ path: String) -> String {
+    package static func folderOf(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
@@ -231,7 +231,7 @@ public final class OutputFile {
         return (opened, made)
     }
 
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

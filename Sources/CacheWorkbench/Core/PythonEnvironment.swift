@@ -4,7 +4,7 @@ import Foundation
 /// `scripts/bootstrap --python` makes (scripts/requirements.txt: matplotlib, pandas,
 /// nbconvert, libcachesim). Only `bench plot` and `bench report` need it; the first of them
 /// to run without it makes it, saying so on stderr, so the main job never waits on PyPI.
-enum PythonEnvironment {
+package enum PythonEnvironment {
     /// The command that makes `.venv/`, as the messages name it.
     static let makeCommand = "scripts/bootstrap --python"
 
@@ -24,7 +24,7 @@ enum PythonEnvironment {
     /// The interpreter, after making `.venv/` with `scripts/bootstrap --python` when it is
     /// missing or incomplete (one line on stderr before it starts: it downloads from PyPI,
     /// which takes a while). A failure is one error naming the command to run by hand.
-    static func ensure(purpose: String) throws -> String {
+    package static func ensure(purpose: String) throws -> String {
         let python = interpreter
         if isReady { return python }
         let root = SourceCheckout.root.path

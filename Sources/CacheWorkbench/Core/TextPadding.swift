@@ -1,6 +1,6 @@
 /// Fixed-width columns for the plain-text tables.
 extension String {
-    func padding(_ width: Int, left: Bool = false) -> String {
+    package func padding(_ width: Int, left: Bool = false) -> String {
         let pad = String(repeating: " ", count: max(0, width - count))
         return left ? pad + self : self + pad
     }

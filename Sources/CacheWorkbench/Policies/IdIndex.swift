@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import CPrefetch
 
 /// A map from 64-bit key id to a 32-bit slot, for policy backends' hot paths.

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// PFOO-L (Berger, Beckmann and Harchol-Balter, "Practical Bounds on Optimal Caching with
 /// Variable Object Sizes", SIGMETRICS 2018): a size-aware offline bound, not a policy.
 ///

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Any `EvictionPolicy` as a backend: demand-fill replay on key ids (libCacheSim's
 /// `cache_get_base`): a hit calls the policy; a miss of an object no larger than the
 /// capacity evicts until it fits, then admits it. The state sits behind pointers the class

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Synchronization
 extension BackendKind {
     /// This backend with the `admission` option: an admission policy in front of it

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Splits `items` over at most `workers` cores, the costliest first onto the least loaded
 /// core (longest-processing-time first): how a fanned-out sweep and a curves pass place their
 /// simulators. Each item stays on one core, so it sees its requests in order.

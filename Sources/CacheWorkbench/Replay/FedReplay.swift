@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A replay driven from outside, a batch of requests at a time, so that one read of a trace
 /// feeds many backends in turn (MiniSim's mini caches, `PolicyMissRatioCurve.miniSim`). Each
 /// request follows `Replayer`'s demand-fill rules exactly (the same `ReplayLoop.handle`);

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What a backend is a model of, so that a reading ranks like with like and never offers a
 /// Linux object as an iOS choice (issue 21 §8). In the CSV as `model_of`.
 ///

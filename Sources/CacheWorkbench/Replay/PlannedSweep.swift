@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// One run of a plan (`bench sweep --plan FILE [--shard I/N]`): the plan's own sweep,

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// How long the points of a multi-point `bench run` still to come will take: each is
 /// estimated at the mean wall time of the finished points of its backend (they replay the
 /// same trace, so they cost alike whatever the capacity), else of every finished point; nil

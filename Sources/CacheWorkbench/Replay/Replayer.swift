@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Replays a request stream against one backend in demand-fill mode (DESIGN.md):
 /// 1. every request is a read: a hit, or a miss followed by inserting the object;
 /// 2. a hit does not change the stored size;

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// One results row: a replay's tally plus everything needed to reproduce it.
 public struct RunResult: Sendable {
     public var runID: String

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// `bench run` as a value: the user's options checked and resolved into a `RunPlan`, then
 /// executed and reported. The CLI only parses arguments into `Arguments`.
 public struct RunSetup {

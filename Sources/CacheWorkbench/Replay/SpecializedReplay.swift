@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A backend whose replay loop is compiled for its own type. Generic specialization needs the
 /// loop and the conformance in one module: `CacheBackend` lives in WorkbenchBackends, below
 /// the loop (WorkbenchSimulation), so it can't name the `Replayer`; the requirement lives

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 extension SweepRun {
     /// A sweep's `lru` points from one pass of the exact one-pass curve (`LRUMissRatioCurve`)
     /// instead of one replay each, when that gives the same rows: timing off (a curve has

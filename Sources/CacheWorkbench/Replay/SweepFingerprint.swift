@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What `--resume` checks before continuing a sweep's journal (`SweepJournal`, line 1):
 /// every `bench sweep` option that can change a row, each under its own name, with the
 /// trace's checksum, the capacities the range makes and, for a plan's run, the plan's

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Why a journal's identity line is not this sweep's (`--resume` refuses it): each
 /// fingerprint field that differs, named as on the command line with this command's value
 /// and the journal's, so a refusal says which option to fix (`--images-only is on here,

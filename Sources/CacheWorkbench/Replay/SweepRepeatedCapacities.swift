@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The note a sweep adds when some of a backend's points resolve to the same capacity: a
 /// narrow size range rounded to whole bytes (objects with `--ignore-obj-size`), or shares of
 /// a working set too small to tell them apart. One rule for both: every point asked for is

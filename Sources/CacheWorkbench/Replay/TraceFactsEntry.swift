@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// One entry of the trace facts cache (`TraceFactsCache`) as written on disk: a trace's
 /// checksum and encoded-size summary with the file identity and reading they belong to,
 /// as JSON. Read back from disk, so never trusted as read: `validated(for:reading:)` keeps

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Facts about a whole trace that a replay needs before it starts: the working set that
 /// `%` capacities are shares of (unique keys × their first size, DESIGN.md rule 6).
 public struct TraceSummary: Sendable, Equatable {

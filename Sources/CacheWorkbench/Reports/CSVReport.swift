@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The results CSV: DESIGN.md's columns, one row per run. Empty cell = not applicable.
 /// Each text cell goes through `escape` (CSVCellEscaping.swift).
 extension CSVReport {

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// One results row as text: split into its RFC 4180 fields (as `CSVReport` writes them),
 /// and kept on one line in a journal (backslashes and line breaks escaped, reversibly).
 /// Both work on Unicode scalars, not characters: a quote or a backslash after a combining

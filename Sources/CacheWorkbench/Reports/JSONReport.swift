@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The results as JSON: the environment once, then one object per run with the CSV's
 /// columns as keys (numbers as numbers, not-applicable as null).
 extension JSONReport {

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A results CSV read back (`bench merge`, a plan's finished shards): its header and rows
 /// as fields. The header must be the expected columns (this workbench's, `read`), in
 /// order, and every row must have one field per column; errors name the file and line.

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A CSV going to a stream (standard output, a pipe, a device), one line at a time, each
 /// flushed at once so a reader, or a kill, sees every finished row. Callers serialize writes.
 final class RowStream: @unchecked Sendable {

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A sweep journal's text read back (`SweepJournal`, `--resume`): line 1 the sweep's
 /// fingerprint, line 2 the results header, then `index<TAB>row` per finished point, each
 /// row checked against the point its index names. Apart from the file so the parser is

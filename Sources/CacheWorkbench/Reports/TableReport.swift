@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The comparison table printed on the terminal: one line per run, aligned columns.
 ///
 /// Rows under different cost models are never side by side without a word: each model gets

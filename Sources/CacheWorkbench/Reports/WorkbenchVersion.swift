@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What `bench --version` prints: the workbench's version and the git revision of the
 /// checkout it was built from. The revision is read at run time (`git describe` of the
 /// sources next to this binary, `-dirty` for uncommitted changes, as the results' `git_rev`

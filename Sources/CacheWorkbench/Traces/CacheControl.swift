@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// The `Cache-Control` directives a client cache acts on (RFC 9111 §5.2, RFC 8246
 /// `immutable`, RFC 5861 `stale-while-revalidate` / `stale-if-error`), parsed once per
 /// stored response, and a request's own (§5.2.1: `max-age`, `max-stale`, `min-fresh`,
@@ -85,7 +87,7 @@ public struct CacheControl: Sendable, Equatable {
 
     /// RFC 9111 §1.2.2: a non-negative integer; above 2^31 means 2^31; anything else here
     /// means 0 (treated as stale).
-    static func deltaSeconds(_ value: String?) -> Int {
+    package static func deltaSeconds(_ value: String?) -> Int {
         guard let value, !value.isEmpty, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return 0 }
         var result = 0
         for byte in value.utf8 {

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// HTTP dates (RFC 9110 §5.6.7), as seconds since 1970.
 ///
 /// A recipient must accept three formats: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, the

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// A recorded message's header field lines as one value per field (lower-cased name), as
 /// RFC 9110 §5.3 says a recipient reads them: lines with the same name combine, in order,
 /// into one comma-separated list (`Cache-Control: no-store` and `Cache-Control:

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// For each request a backend is asked about (size-0 requests are not replayed), the
 /// position of the next request for the same key, or `never` — what an offline policy
 /// (Belady's OPT) decides by. Computed in one backward pass over the trace.
