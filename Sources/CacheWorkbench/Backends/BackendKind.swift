@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 import Synchronization
 /// What every backend is built from. Backend-specific options arrive as `options`.
 public struct BackendConfig: Sendable {
@@ -45,7 +47,7 @@ public struct BackendKind: Sendable {
     /// class (a policy simulator 0.2 µs, a memory backend 15, a disk backend 150).
     public let microsecondsPerRequest: Double
     /// Option names it takes (`--key-hash` arrives as `key-hash`), with a line of help each.
-    public private(set) var options: [(name: String, help: String)]
+    public package(set) var options: [(name: String, help: String)]
     /// Options of this variant (`nscache[key-hash=cf]`), over the command's global ones.
     public private(set) var variantOptions: [String: String] = [:]
     package var factory: @Sendable (BackendConfig) throws -> any CacheBackend
@@ -61,7 +63,7 @@ public struct BackendKind: Sendable {
     /// A backend whose options choose among types alike in what the replayer asks of them
     /// (`wtinylfu[variant=caffeine]`, another policy on the same simulator): `like` gives
     /// the static facts.
-    init<Backend: CacheBackend>(
+    package init<Backend: CacheBackend>(
         name: String, summary: String, options: [(name: String, help: String)] = [], microsecondsPerRequest: Double? = nil,
         like _: Backend.Type, make: @escaping @Sendable (BackendConfig) throws -> any CacheBackend
     ) {
@@ -99,7 +101,7 @@ public struct BackendKind: Sendable {
     public var label: String { variant.isEmpty ? name : "\(name)[\(variant)]" }
 
     /// This backend with options of its own (a parsed variant): each must be one it takes.
-    func variant(_ parsed: BackendListText.Variant) throws -> BackendKind {
+    package func variant(_ parsed: BackendListText.Variant) throws -> BackendKind {
         var kind = self
         for (key, value) in parsed.options {
             guard options.contains(where: { $0.name == key }) else {

@@ -101,9 +101,9 @@ public enum Cell: Sendable, Equatable {
 
     static func from(_ value: Int?) -> Cell { value.map(Cell.int) ?? .empty }
     static func from(_ value: ByteTotal?) -> Cell { value.map(Cell.wide) ?? .empty }
-    static func from(_ value: UInt64?) -> Cell { value.map { Cell.int(Int($0)) } ?? .empty }
+    package static func from(_ value: UInt64?) -> Cell { value.map { Cell.int(Int($0)) } ?? .empty }
     static func from(_ value: Double?) -> Cell { value.map(Cell.double) ?? .empty }
-    static func from(_ value: String?) -> Cell { value.map(Cell.text) ?? .empty }
+    package static func from(_ value: String?) -> Cell { value.map(Cell.text) ?? .empty }
 }
 
 extension RunResult {

@@ -14,7 +14,7 @@ extension CSVReport {
         return text
     }
 
-    static func field(_ cell: Cell) -> String {
+    package static func field(_ cell: Cell) -> String {
         switch cell {
         case .int(let value): return String(value)
         case .wide(let value): return String(value)

@@ -324,7 +324,7 @@ public enum TableReport {
         return String(format2: value * 100) + "%"
     }
 
-    static func nanoseconds(_ value: UInt64?) -> String {
+    package static func nanoseconds(_ value: UInt64?) -> String {
         guard let value else { return "–" }
         if value < 10_000 { return "\(value) ns" }
         if value < 10_000_000 { return "\(value / 1000) µs" }
