@@ -75,8 +75,8 @@ let package = Package(
             swiftSettings: crossModule
         ),
         // The replay loop, the policy simulators, the admission filters, their id index and
-        // intrusive lists, the curves, and (for now) the reports: one module, so the loop is
-        // specialized for every simulator and inlined across files as before the split.
+        // intrusive lists, the curves: one module, so the loop is specialized for every
+        // simulator and inlined across files as before the split.
         .target(
             name: "WorkbenchSimulation",
             dependencies: [
@@ -84,15 +84,36 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Sources/CacheWorkbench",
-            sources: ["Admission", "Policies", "Replay", "Analysis", "Reports"],
+            sources: ["Admission", "Policies", "Replay", "Analysis"],
             swiftSettings: crossModule
+        ),
+        // Tables, CSV and JSON rows, notes, journals, charts: what a finished row becomes. Above
+        // the simulation (it formats `RunResult`), below the commands that write through it, so a
+        // change here recompiles neither the replay loop nor the simulators.
+        .target(
+            name: "WorkbenchReports",
+            dependencies: [
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
+                "WorkbenchSimulation",
+            ],
+            path: "Sources/CacheWorkbench/Reports"
+        ),
+        // What `bench run`, `sweep`, `mrc` and `analyze` do, start to end: options checked, the
+        // trace's facts taken, the replays run (fanned out or not), rows streamed and reported.
+        .target(
+            name: "WorkbenchCommands",
+            dependencies: [
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
+                "WorkbenchSimulation", "WorkbenchReports",
+            ],
+            path: "Sources/CacheWorkbench/Commands"
         ),
         // The packaged experiments (similar keys, purge, blob size).
         .target(
             name: "WorkbenchExperiments",
             dependencies: [
                 "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
-                "WorkbenchSimulation", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "WorkbenchSimulation", "WorkbenchReports", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Sources/CacheWorkbench/Experiments"
         ),
@@ -101,9 +122,12 @@ let package = Package(
             name: "CacheWorkbench",
             dependencies: [
                 "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
-                "WorkbenchSimulation", "WorkbenchExperiments",
+                "WorkbenchSimulation", "WorkbenchReports", "WorkbenchCommands", "WorkbenchExperiments",
             ],
-            exclude: ["Core", "Metrics", "Traces", "HTTP", "Backends", "Admission", "Policies", "Replay", "Analysis", "Reports", "Experiments"]
+            exclude: [
+                "Core", "Metrics", "Traces", "HTTP", "Backends", "Admission", "Policies", "Replay", "Analysis", "Reports", "Commands",
+                "Experiments",
+            ]
         ),
         // The commands (Sources/bench: parsing and printing only, no logic).
         .target(
@@ -123,7 +147,7 @@ let package = Package(
             name: "CacheWorkbenchTests",
             dependencies: [
                 "CacheWorkbench", "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP",
-                "WorkbenchBackends", "WorkbenchSimulation", "WorkbenchExperiments", "bench",
+                "WorkbenchBackends", "WorkbenchSimulation", "WorkbenchReports", "WorkbenchCommands", "WorkbenchExperiments", "bench",
             ]
         ),
     ]

@@ -7,4 +7,6 @@
 @_exported import WorkbenchHTTP
 @_exported import WorkbenchBackends
 @_exported import WorkbenchSimulation
+@_exported import WorkbenchReports
+@_exported import WorkbenchCommands
 @_exported import WorkbenchExperiments

@@ -2,6 +2,8 @@ import CSQLite
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
 @testable import WorkbenchCore
 @testable import WorkbenchMetrics
 @testable import WorkbenchTraces

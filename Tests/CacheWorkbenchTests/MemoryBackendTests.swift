@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Dispatch
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
 @testable import WorkbenchCore
 @testable import WorkbenchMetrics
 @testable import WorkbenchTraces

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
 @testable import WorkbenchCore
 @testable import WorkbenchMetrics
 @testable import WorkbenchTraces

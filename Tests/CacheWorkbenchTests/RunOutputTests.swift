@@ -4,6 +4,8 @@ import Glibc
 #endif
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
 @testable import WorkbenchCore
 @testable import WorkbenchMetrics
 @testable import WorkbenchTraces

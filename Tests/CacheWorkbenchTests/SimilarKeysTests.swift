@@ -1,5 +1,7 @@
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
 @testable import WorkbenchCore
 @testable import WorkbenchMetrics
 @testable import WorkbenchTraces

@@ -1,3 +1,4 @@
+import WorkbenchReports
 import WorkbenchCore
 import WorkbenchMetrics
 import WorkbenchTraces

@@ -34,7 +34,7 @@ public enum ModelFamily: String, Sendable, CaseIterable {
 
     /// The single backends a row's backend is made of: itself, or a tier's or preset's
     /// memory and disk backends.
-    static func components(of name: String) -> [String] {
+    package static func components(of name: String) -> [String] {
         let name = name.lowercased()
         if let parts = try? TierOptionText.parts(name) { return [parts.memory, parts.disk] }
         if let preset = TierPreset.all.first(where: { $0.name == name }) { return [preset.memory, preset.disk] }

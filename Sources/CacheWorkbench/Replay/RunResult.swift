@@ -79,7 +79,7 @@ public struct RunResult: Sendable {
     /// A HAR with two or more runs: how they were replayed (`--har-runs`); nil otherwise.
     public var harRuns: HARRunSplit? = nil
 
-    var replayed: Bool { method == "replay" }
+    package var replayed: Bool { method == "replay" }
 
     public var failed: Bool { tally.failure != nil }
     /// Failed before the replay read a request (a refused cache folder, a backend that could
@@ -99,10 +99,10 @@ public enum Cell: Sendable, Equatable {
     case text(String)
     case empty
 
-    static func from(_ value: Int?) -> Cell { value.map(Cell.int) ?? .empty }
-    static func from(_ value: ByteTotal?) -> Cell { value.map(Cell.wide) ?? .empty }
+    package static func from(_ value: Int?) -> Cell { value.map(Cell.int) ?? .empty }
+    package static func from(_ value: ByteTotal?) -> Cell { value.map(Cell.wide) ?? .empty }
     package static func from(_ value: UInt64?) -> Cell { value.map { Cell.int(Int($0)) } ?? .empty }
-    static func from(_ value: Double?) -> Cell { value.map(Cell.double) ?? .empty }
+    package static func from(_ value: Double?) -> Cell { value.map(Cell.double) ?? .empty }
     package static func from(_ value: String?) -> Cell { value.map(Cell.text) ?? .empty }
 }
 
@@ -309,4 +309,52 @@ extension RunResult {
     /// Requests charged their encoded size under the pixel cost model (no dimensions, no
     /// rule found them): the figure the results must call out.
     public var encodedFallbacks: Int { tally.costSources?[.encoded] ?? 0 }
+}
+
+extension RunResult {
+    /// A row from its run's facts, every other field at its default: the memberwise
+    /// initializer's arguments, for the commands' module (a sweep's curve points). O(1).
+    package init(
+        runID: String,
+        trace: String,
+        traceChecksum: String?,
+        mode: ReplayMode,
+        backend: String,
+        backendOptions: String,
+        holdsPayloads: Bool,
+        costModel: CostModel,
+        pixelRules: PixelCostRules,
+        materialized: Bool,
+        capacity: Capacity,
+        capacityBytes: Int,
+        workingSetBytes: ByteTotal?,
+        seed: UInt64,
+        timing: Bool,
+        memoryWarningSchedule: MemoryWarningSchedule?,
+        ignoreObjectSize: Bool,
+        loadSeconds: Double?,
+        tally: ReplayTally,
+        environment: RunEnvironment
+    ) {
+        self.runID = runID
+        self.trace = trace
+        self.traceChecksum = traceChecksum
+        self.mode = mode
+        self.backend = backend
+        self.backendOptions = backendOptions
+        self.holdsPayloads = holdsPayloads
+        self.costModel = costModel
+        self.pixelRules = pixelRules
+        self.materialized = materialized
+        self.capacity = capacity
+        self.capacityBytes = capacityBytes
+        self.workingSetBytes = workingSetBytes
+        self.seed = seed
+        self.timing = timing
+        self.memoryWarningSchedule = memoryWarningSchedule
+        self.ignoreObjectSize = ignoreObjectSize
+        self.loadSeconds = loadSeconds
+        self.tally = tally
+        self.environment = environment
+    }
 }

@@ -1,3 +1,4 @@
+import WorkbenchSimulation
 import WorkbenchCore
 import WorkbenchMetrics
 import WorkbenchTraces
@@ -12,15 +13,5 @@ extension CSVReport {
             text += result.cells.map(field).joined(separator: ",") + "\n"
         }
         return text
-    }
-
-    package static func field(_ cell: Cell) -> String {
-        switch cell {
-        case .int(let value): return String(value)
-        case .wide(let value): return String(value)
-        case .double(let value): return value.isFinite ? String(value) : ""
-        case .text(let value): return escape(value)
-        case .empty: return ""
-        }
     }
 }

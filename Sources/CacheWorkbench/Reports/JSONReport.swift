@@ -1,3 +1,4 @@
+import WorkbenchSimulation
 import WorkbenchCore
 import WorkbenchMetrics
 import WorkbenchTraces
@@ -33,15 +34,5 @@ extension JSONReport {
         }
         text += results.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
         return text
-    }
-
-    static func value(_ cell: Cell) -> String {
-        switch cell {
-        case .int(let value): return String(value)
-        case .wide(let value): return String(value)
-        case .double(let value): return value.isFinite ? String(value) : "null"
-        case .text(let value): return string(value)
-        case .empty: return "null"
-        }
     }
 }

@@ -1,3 +1,4 @@
+import WorkbenchSimulation
 import WorkbenchCore
 import WorkbenchMetrics
 import WorkbenchTraces
@@ -9,12 +10,16 @@ import WorkbenchBackends
 /// fuzzed on its own (`scripts/fuzz journal`).
 ///
 /// Complexity: O(bytes).
-enum SweepJournalText {
+package enum SweepJournalText {
     /// What a point's row must say: its backend as the list names it and its capacity as
     /// `capacity_spec` writes it.
-    struct PlannedPoint: Equatable {
+    package struct PlannedPoint: Equatable {
         var backend: String
         var capacity: String
+
+        package init(backend: String, capacity: String) {
+            (self.backend, self.capacity) = (backend, capacity)
+        }
     }
 
     struct Parsed {

@@ -1,3 +1,4 @@
+import WorkbenchSimulation
 import WorkbenchCore
 import WorkbenchMetrics
 import WorkbenchTraces
@@ -319,7 +320,7 @@ public enum TableReport {
         return [amplification, syncs, footprint, space]
     }
 
-    static func percent(_ value: Double?) -> String {
+    package static func percent(_ value: Double?) -> String {
         guard let value else { return "–" }
         return String(format2: value * 100) + "%"
     }

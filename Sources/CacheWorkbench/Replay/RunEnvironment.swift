@@ -62,7 +62,7 @@ public struct RunEnvironment: Sendable {
     /// git are not there. `git describe --dirty` itself always takes `.git/index.lock` to
     /// refresh the index (a `git commit` in that checkout at the same moment then fails),
     /// so dirtiness comes from `git status` with `GIT_OPTIONAL_LOCKS=0`, which writes nothing.
-    static func gitDescribe() -> String {
+    package static func gitDescribe() -> String {
         let sourceRoot = SourceCheckout.root
         guard FileManager.default.fileExists(atPath: sourceRoot.appendingPathComponent(".git").path),
               let revision = git(["describe", "--always", "--abbrev=12"], in: sourceRoot.path), !revision.isEmpty,

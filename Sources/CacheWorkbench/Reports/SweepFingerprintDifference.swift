@@ -1,3 +1,4 @@
+import WorkbenchSimulation
 import WorkbenchCore
 import WorkbenchMetrics
 import WorkbenchTraces
@@ -12,7 +13,7 @@ import WorkbenchBackends
 /// sweep, fuzz target included.
 ///
 /// Complexity: O(length of the two lines).
-enum SweepFingerprintDifference {
+package enum SweepFingerprintDifference {
     /// The differing fields, at most `limit`, each `NAME is X here, Y in the journal`;
     /// empty when the lines cannot be told apart field by field.
     static func fingerprintDifferences(journal: String, current: String, limit: Int = 3) -> [String] {
@@ -48,7 +49,7 @@ enum SweepFingerprintDifference {
         return fields
     }
 
-    static let fingerprintPrefix = "# bench sweep journal v2 "
+    package static let fingerprintPrefix = "# bench sweep journal v2 "
 
     /// `text` split at spaces outside double quotes.
     private static func spaceSeparated(_ text: String) -> [String] {

@@ -1,3 +1,5 @@
+import WorkbenchSimulation
+import WorkbenchReports
 import WorkbenchCore
 import WorkbenchMetrics
 import WorkbenchTraces

@@ -1,3 +1,5 @@
+import WorkbenchSimulation
+import WorkbenchReports
 import WorkbenchCore
 import WorkbenchMetrics
 import WorkbenchTraces
@@ -230,7 +232,7 @@ public struct SweepRun {
                         let left = state.secondsLeft(after: point, elapsed: elapsed, pending: runningPending, estimates: estimates)
                         progress.show(String(
                             format: "run %d/%d %@ %@ · %.0f%% · %@ left", done, state.total, point.backend.label,
-                            ByteCount.format(result.capacityBytes), Double(done) / Double(state.total) * 100, Self.duration(left)))
+                            ByteCount.format(result.capacityBytes), Double(done) / Double(state.total) * 100, ProgressLine.duration(left)))
                     }
                 } catch {
                     state.fail(error)
@@ -422,12 +424,6 @@ public struct SweepRun {
         guard let column = RunResult.columnNames.firstIndex(of: "status") else { return false }
         let fields = CSVRowText.fields(of: row)
         return column < fields.count && fields[column] != "ok"
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite else { return "?" }
-        let whole = Int(seconds.rounded())
-        return whole >= 3600 ? "\(whole / 3600)h\(whole % 3600 / 60)m" : whole >= 60 ? "\(whole / 60)m\(whole % 60)s" : "\(whole)s"
     }
 }
 
