@@ -1,12 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The stage modules are compiled with cross-module optimization in release builds: the replay
-// loop (WorkbenchSimulation) reads trace records (WorkbenchTraces' KeyRecord) and requests
-// (WorkbenchCore) per request, and without their bodies it calls a getter per field
-// (callgrind: 326 instructions per lru request against 244 in one module).
-let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
-
 let package = Package(
     name: "CacheWorkbench",
     platforms: [.macOS(.v15), .iOS(.v16)],
@@ -44,35 +38,31 @@ let package = Package(
         // the modules listed, so the compiler checks the data flow. Folders under
         // Sources/CacheWorkbench/ are the modules' sources.
         // Request, capacities, costs, errors, the output-file rules: what every stage speaks.
-        .target(name: "WorkbenchCore", dependencies: ["CCrypto"], path: "Sources/CacheWorkbench/Core", swiftSettings: crossModule),
+        .target(name: "WorkbenchCore", dependencies: ["CCrypto"], path: "Sources/CacheWorkbench/Core"),
         // Clocks, latency histograms, the memory and process probes.
         .target(
             name: "WorkbenchMetrics",
             dependencies: ["CJemalloc", "CJemallocConfig", .product(name: "Histogram", package: "hdrhistogram-swift")],
-            path: "Sources/CacheWorkbench/Metrics",
-            swiftSettings: crossModule
+            path: "Sources/CacheWorkbench/Metrics"
         ),
         // The trace readers, writers and generators: a reader can't see a backend.
         .target(
             name: "WorkbenchTraces",
             dependencies: ["WorkbenchCore", "WorkbenchMetrics"],
-            path: "Sources/CacheWorkbench/Traces",
-            swiftSettings: crossModule
+            path: "Sources/CacheWorkbench/Traces"
         ),
         // HTTP freshness, profiles, request policies and the http-check.
         .target(
             name: "WorkbenchHTTP",
             dependencies: ["WorkbenchCore", "WorkbenchTraces", "WorkbenchMetrics"],
-            path: "Sources/CacheWorkbench/HTTP",
-            swiftSettings: crossModule
+            path: "Sources/CacheWorkbench/HTTP"
         ),
         // The payload backends and the CacheBackend protocol: no Metrics (a backend never
         // measures itself; its I/O counters are its own, DiskIOProbe), no replay loop.
         .target(
             name: "WorkbenchBackends",
             dependencies: ["WorkbenchCore", "WorkbenchTraces", "CPrefetch", "CDiskIO", "CSQLite"],
-            path: "Sources/CacheWorkbench/Backends",
-            swiftSettings: crossModule
+            path: "Sources/CacheWorkbench/Backends"
         ),
         // The replay loop, the policy simulators, the admission filters, their id index and
         // intrusive lists, the curves: one module, so the loop is specialized for every
@@ -84,8 +74,7 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Sources/CacheWorkbench",
-            sources: ["Admission", "Policies", "Replay", "Analysis"],
-            swiftSettings: crossModule
+            sources: ["Admission", "Policies", "Replay", "Analysis"]
         ),
         // Tables, CSV and JSON rows, notes, journals, charts: what a finished row becomes. Above
         // the simulation (it formats `RunResult`), below the commands that write through it, so a

@@ -14,16 +14,6 @@ package struct KeyRecord: Sendable, Equatable {
     }
 }
 
-/// The fields `ReplayLoop.handleKeys` reads, from a `Request` or a `KeyRecord` in place.
-package protocol KeyFields {
-    var id: UInt64 { get }
-    var size: Int { get }
-    var time: Double { get }
-}
-
-extension Request: KeyFields {}
-extension KeyRecord: KeyFields {}
-
 /// A source that can hand out its next requests as `KeyRecord`s (for a plain replay of a
 /// policy simulator) as well as `Request`s (`nextChunk`, for everything else), both from one
 /// position, so that a replay may switch between them at any chunk (after a warm-up).
