@@ -75,8 +75,8 @@ public struct TraceSummary: Sendable, Equatable {
         @inline(__always)
         private func count<Item: KeyFields>(_ items: UnsafeBufferPointer<Item>, cost: (Int) -> ByteTotal) {
             for index in items.indices {
-                let id = items[index].id
-                let size = items[index].size
+                let id = items[index].keyID
+                let size = items[index].keySize
                 counted.requests += 1
                 guard size > 0 else {
                     counted.droppedZeroSize += 1
