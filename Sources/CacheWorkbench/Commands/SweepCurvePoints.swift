@@ -62,36 +62,14 @@ extension SweepRun {
     /// The rows of the curve's points, or nil when the curve cannot stand for replays (a
     /// request changed its key's size: the points are replayed instead).
     func lruPointsFromCurve(_ job: LRUCurveJob, curve: LRUMissRatioCurve.Result, plan: RunPlan, environment: RunEnvironment) -> [Int: RunResult]? {
-        let options = plan.options
-        let summary = plan.knownSummaries[.encoded]
         let (points, bytes, lru) = (job.points, job.bytes, job.points[0].backend)
         guard curve.sizeChanges == 0 else { return nil }
         var results: [Int: RunResult] = [:]
         for (point, capacity) in zip(points, bytes) {
             guard let measured = curve.points.first(where: { $0.capacity == capacity }) else { return nil }
-            var tally = ReplayTally()
-            tally.traceRequests = curve.traceRequests + curve.droppedZeroSize + curve.skippedRows
-            tally.requests = curve.requests
-            tally.hits = measured.hits
-            tally.requestedBytes = curve.requestedBytes
-            tally.hitBytes = measured.hitBytes
-            tally.tooLarge = measured.tooLarge
-            tally.droppedZeroSize = curve.droppedZeroSize
-            tally.skippedRows = curve.skippedRows
-            var result = RunResult(
-                runID: environment.runID(index: point.index), trace: plan.trace.label, traceChecksum: plan.traceChecksum,
-                mode: .demandFill, backend: lru.name, backendOptions: "", holdsPayloads: false, costModel: .encoded,
-                pixelRules: options.pixelRules, materialized: false, capacity: point.capacity, capacityBytes: capacity,
-                workingSetBytes: summary?.workingSetBytes, seed: plan.seed, timing: false, memoryWarningSchedule: nil,
-                ignoreObjectSize: options.ignoreObjectSize, loadSeconds: plan.loadSeconds, tally: tally, environment: environment)
-            result.method = "mattson"
-            result.capacityRule = point.capacity.deviceRule
-            result.device = plan.device?.name
-            result.uniqueObjects = curve.uniqueKeys  // no warm-up here: every first request is compulsory
-            result.compulsoryMisses = curve.uniqueKeys
-            result.command = plan.command
-            result.harRuns = plan.harRuns  // replayed as visits (cold points are replays of their own)
-            results[point.index] = result
+            results[point.index] = plan.curvePointResult(
+                index: point.index, capacity: point.capacity, bytes: capacity, backend: lru.name, measured: measured,
+                curve: curve, environment: environment)
         }
         return results
     }

@@ -256,6 +256,37 @@ public struct RunPlan: Sendable {
         return result
     }
 
+    /// The row of an lru point read off the exact curve (`method` mattson) instead of
+    /// replayed: `measured` is the curve's point at `bytes`. O(1).
+    package func curvePointResult(
+        index: Int, capacity: Capacity, bytes: Int, backend: String, measured: LRUMissRatioCurve.Point,
+        curve: LRUMissRatioCurve.Result, environment: RunEnvironment
+    ) -> RunResult {
+        var tally = ReplayTally()
+        tally.traceRequests = curve.traceRequests + curve.droppedZeroSize + curve.skippedRows
+        tally.requests = curve.requests
+        tally.hits = measured.hits
+        tally.requestedBytes = curve.requestedBytes
+        tally.hitBytes = measured.hitBytes
+        tally.tooLarge = measured.tooLarge
+        tally.droppedZeroSize = curve.droppedZeroSize
+        tally.skippedRows = curve.skippedRows
+        var result = RunResult(
+            runID: environment.runID(index: index), trace: trace.label, traceChecksum: traceChecksum,
+            mode: .demandFill, backend: backend, backendOptions: "", holdsPayloads: false, costModel: .encoded,
+            pixelRules: options.pixelRules, materialized: false, capacity: capacity, capacityBytes: bytes,
+            workingSetBytes: knownSummaries[.encoded]?.workingSetBytes, seed: seed, timing: false, memoryWarningSchedule: nil,
+            ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally, environment: environment)
+        result.method = "mattson"
+        result.capacityRule = capacity.deviceRule
+        result.device = device?.name
+        result.uniqueObjects = curve.uniqueKeys  // no warm-up here: every first request is compulsory
+        result.compulsoryMisses = curve.uniqueKeys
+        result.command = command
+        result.harRuns = harRuns  // replayed as visits (cold points are replays of their own)
+        return result
+    }
+
     /// Refuses, before any replay, a plan whose materialized points would hold more payload
     /// memory than the machine has available, `concurrent` points at a time
     /// (`MaterializedMemoryEstimate`). Needs `scanSummaries()` first.
