@@ -34,17 +34,88 @@ let package = Package(
         .target(name: "CPrefetch"),
         // Disk I/O counters and the counting SQLite VFS shim.
         .target(name: "CDiskIO", dependencies: ["CSQLite"]),
+        // The library, one module per stage (docs/design.md, "Modules"): each may import only
+        // the modules listed, so the compiler checks the data flow. Folders under
+        // Sources/CacheWorkbench/ are the modules' sources.
+        // Request, capacities, costs, errors, the output-file rules: what every stage speaks.
+        .target(name: "WorkbenchCore", dependencies: ["CCrypto"], path: "Sources/CacheWorkbench/Core"),
+        // Clocks, latency histograms, the memory and process probes.
+        .target(
+            name: "WorkbenchMetrics",
+            dependencies: ["CJemalloc", "CJemallocConfig", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            path: "Sources/CacheWorkbench/Metrics"
+        ),
+        // The trace readers, writers and generators: a reader can't see a backend.
+        .target(
+            name: "WorkbenchTraces",
+            dependencies: ["WorkbenchCore", "WorkbenchMetrics"],
+            path: "Sources/CacheWorkbench/Traces"
+        ),
+        // HTTP freshness, profiles, request policies and the http-check.
+        .target(
+            name: "WorkbenchHTTP",
+            dependencies: ["WorkbenchCore", "WorkbenchTraces", "WorkbenchMetrics"],
+            path: "Sources/CacheWorkbench/HTTP"
+        ),
+        // The payload backends and the CacheBackend protocol: no Metrics (a backend never
+        // measures itself; its I/O counters are its own, DiskIOProbe), no replay loop.
+        .target(
+            name: "WorkbenchBackends",
+            dependencies: ["WorkbenchCore", "WorkbenchTraces", "CPrefetch", "CDiskIO", "CSQLite"],
+            path: "Sources/CacheWorkbench/Backends"
+        ),
+        // The replay loop, the policy simulators, the admission filters, their id index and
+        // intrusive lists, the curves: one module, so the loop is specialized for every
+        // simulator and inlined across files as before the split.
+        .target(
+            name: "WorkbenchSimulation",
+            dependencies: [
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends", "CPrefetch",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
+            path: "Sources/CacheWorkbench",
+            sources: ["Admission", "Policies", "Replay", "Analysis"]
+        ),
+        // Tables, CSV and JSON rows, notes, journals, charts: what a finished row becomes. Above
+        // the simulation (it formats `RunResult`), below the commands that write through it, so a
+        // change here recompiles neither the replay loop nor the simulators.
+        .target(
+            name: "WorkbenchReports",
+            dependencies: [
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
+                "WorkbenchSimulation",
+            ],
+            path: "Sources/CacheWorkbench/Reports"
+        ),
+        // What `bench run`, `sweep`, `mrc` and `analyze` do, start to end: options checked, the
+        // trace's facts taken, the replays run (fanned out or not), rows streamed and reported.
+        .target(
+            name: "WorkbenchCommands",
+            dependencies: [
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
+                "WorkbenchSimulation", "WorkbenchReports",
+            ],
+            path: "Sources/CacheWorkbench/Commands"
+        ),
+        // The packaged experiments (similar keys, purge, blob size).
+        .target(
+            name: "WorkbenchExperiments",
+            dependencies: [
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
+                "WorkbenchSimulation", "WorkbenchReports", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Sources/CacheWorkbench/Experiments"
+        ),
+        // `import CacheWorkbench`: every stage's public API (Sources/CacheWorkbench/CacheWorkbench.swift).
         .target(
             name: "CacheWorkbench",
             dependencies: [
-                "CJemalloc",
-                "CJemallocConfig",
-                "CPrefetch",
-                "CDiskIO",
-                "CSQLite",
-                "CCrypto",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "HeapModule", package: "swift-collections"),
+                "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP", "WorkbenchBackends",
+                "WorkbenchSimulation", "WorkbenchReports", "WorkbenchCommands", "WorkbenchExperiments",
+            ],
+            exclude: [
+                "Core", "Metrics", "Traces", "HTTP", "Backends", "Admission", "Policies", "Replay", "Analysis", "Reports", "Commands",
+                "Experiments",
             ]
         ),
         // The commands (Sources/bench: parsing and printing only, no logic).
@@ -63,7 +134,10 @@ let package = Package(
         .testTarget(name: "CacheTraceRecorderTests", dependencies: ["CacheTraceRecorder"]),
         .testTarget(
             name: "CacheWorkbenchTests",
-            dependencies: ["CacheWorkbench", "bench"]
+            dependencies: [
+                "CacheWorkbench", "WorkbenchCore", "WorkbenchMetrics", "WorkbenchTraces", "WorkbenchHTTP",
+                "WorkbenchBackends", "WorkbenchSimulation", "WorkbenchReports", "WorkbenchCommands", "WorkbenchExperiments", "bench",
+            ]
         ),
     ]
 )

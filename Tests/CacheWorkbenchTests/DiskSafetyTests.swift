@@ -2,6 +2,15 @@ import CSQLite
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 private func object(_ key: String, _ size: Int, at time: Double = 0) -> Request { Request(time: time, key: key, size: size) }
 

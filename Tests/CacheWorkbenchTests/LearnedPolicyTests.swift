@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 /// `glcache`, `lrb` and `3lcache`: libCacheSim's learned policies run by its PyPI package in a
 /// Python process (`LearnedPolicyProcess`, scripts/learned_policy.py). Needs .venv, which

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 /// Little-endian bytes, as libCacheSim's C structs lay them out on x86-64.
 private func le(_ value: UInt64, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }

@@ -2,6 +2,15 @@ import Foundation
 import Testing
 import Dispatch
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 private func keyed(_ key: String, _ size: Int = 1) -> Request { Request(time: 0, key: "k/" + key, size: size) }
 

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 private let huge = "9000000000000000000"  // two of these overflowed Int64 sums
 private let wrap = "9999999999999999999"  // above Int64.max: used to wrap negative

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 /// Issue 22 §8: the report's configuration lists what a paper quotes — the command line,
 /// capacities and the working set in the run's unit (objects under --ignore-obj-size),

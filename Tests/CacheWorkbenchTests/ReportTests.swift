@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 /// Issue 11 §5: `bench report` — one self-contained HTML page whose reading is computed
 /// from the numbers.

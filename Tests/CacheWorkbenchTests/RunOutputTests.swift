@@ -4,6 +4,15 @@ import Glibc
 #endif
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 /// Issue 24 §3–§5: a run that says what ran, keeps what it finished and refuses what cannot fit.
 @Suite("Run output", .serialized, .onTestWorkers)

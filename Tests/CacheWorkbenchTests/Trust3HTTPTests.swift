@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 // Issue 41 ("Trust, third round"), items 1.1, 2.1, 2.2 and two messages of 6: the request's
 // own Cache-Control, bounded header lines, http-check's input, `_run` and `--har-view repeat`.

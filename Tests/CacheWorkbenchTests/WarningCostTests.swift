@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import CacheWorkbench
+@testable import WorkbenchReports
+@testable import WorkbenchCommands
+@testable import WorkbenchCore
+@testable import WorkbenchMetrics
+@testable import WorkbenchTraces
+@testable import WorkbenchHTTP
+@testable import WorkbenchBackends
+@testable import WorkbenchSimulation
+@testable import WorkbenchExperiments
 
 /// Issue 21 §4, first bullet: a memory warning's cost measured against the same replay
 /// without warnings. Every expectation is computed by hand on small traces.

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// AdaptSize (Berger, Sitaraman and Harchol-Balter, NSDI 2017) as libCacheSim runs it

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The text of `admission=…`: `bloomfilter`, `prob:P`, `size:N`, `adaptsize[:N]`, `tinylfu[:M]`.
 enum AdmissionChoice: Equatable {
     case bloomFilter

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Any backend with an admission policy in front (`lru[admission=bloomfilter]`): the
 /// shared machinery every policy gets from the registry, so an admissioner is written once.
 ///

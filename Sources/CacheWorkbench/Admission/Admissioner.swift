@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// An admission policy: asked whether a missed object is stored at all, in front of any
 /// eviction policy (`AdmissionGate`), as libCacheSim's admissioners are asked by
 /// `cache_can_insert_default` (libCacheSim/cache/cache.c, called from `cache_get_base` on a
@@ -16,23 +21,6 @@ protocol Admissioner {
 
 extension Admissioner {
     mutating func record(_ key: UInt64, cost: Int, capacity: Int) {}
-}
-
-/// Misses an admissioner let through and turned away (the `admitted` and `rejected`
-/// columns), from the moment counting starts (after a warm-up).
-public struct AdmissionCounts: Sendable, Equatable {
-    public var admitted = 0
-    public var rejected = 0
-
-    public init(admitted: Int = 0, rejected: Int = 0) {
-        self.admitted = admitted
-        self.rejected = rejected
-    }
-
-    /// The counts since `start` (the warm-up's end).
-    func since(_ start: AdmissionCounts?) -> AdmissionCounts {
-        AdmissionCounts(admitted: admitted - (start?.admitted ?? 0), rejected: rejected - (start?.rejected ?? 0))
-    }
 }
 
 extension AdmissionChoice {

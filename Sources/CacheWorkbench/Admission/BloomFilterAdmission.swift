@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// libCacheSim's "bloomfilter" admission: a miss is stored only if its object missed
 /// before. Despite the name it is an exact set of ids, never reset, not a Bloom filter: a
 /// GHashTable keyed by `obj_id` (libCacheSim/cache/admission/bloomfilter.c,

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// libCacheSim's probabilistic admission: each miss is stored with probability P, drawn
 /// from libCacheSim's `next_rand` (`LibCacheSimRandom`, lehmer64 from 0xdeadbeef, the PyPI
 /// package's) as `prob_admit` draws it: admit when `(int)(next_rand() % 10000000) <

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// libCacheSim's size admission: a miss is stored when its size is strictly below the
 /// threshold (libCacheSim/cache/admission/size.c, `size_admit`: `obj_size < size_threshold`).
 /// Under `--ignore-obj-size` every object is 1.

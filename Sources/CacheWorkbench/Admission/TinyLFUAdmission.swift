@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// TinyLFU admission (Einziger, Friedman and Manes, ACM ToS 2017) as Caffeine's simulator
 /// puts it in front of any policy: every access is recorded in a frequency sketch; a miss
 /// is stored without a question while it fits; when the cache is full, the candidate is

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Spatial (by-key) sampling as libCacheSim's MRC profilers do it, so a sampled curve here
 /// and there follow the same keys. Every request of a sampled key is kept, none of the others.
 ///

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import CPrefetch
 
 /// LRU's whole miss-ratio curve in one pass (Mattson et al., "Evaluation techniques for

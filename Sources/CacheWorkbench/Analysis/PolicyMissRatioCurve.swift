@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Miss-ratio curves of any policy the registry has (`bench mrc --policy NAME`), by
 /// replaying it — the same `Replayer`, so the same demand-fill rules as `bench run`:
 ///

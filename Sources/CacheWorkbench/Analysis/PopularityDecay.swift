@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// How the popularity of new objects fades, as libCacheSim's traceAnalyzer computes it
 /// (traceAnalyzer/popularityDecay.cpp, with `create_rtime` and `first_seen_in_window` from
 /// analyzer.cpp): after a warm-up of `warmup` seconds (a multiple of the window), objects are

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import CPrefetch
 
 /// Integers over positions 0..<count with point updates and prefix sums, what one-pass

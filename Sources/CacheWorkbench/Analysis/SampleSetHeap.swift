@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The keys of fixed-size SHARDS' sample set (Waldspurger et al., FAST 2015, §4.3; libCacheSim's
 /// `MinValueMap` in `mrcProfiler/mrcProfiler.cpp:192`): the `limit` keys with the smallest
 /// hashes seen, in a binary max-heap on the hash so the largest — the sampling threshold —

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Scans: maximal runs of at least `minimumLength` consecutive requests that each ask for an
 /// object never requested before (a one-pass sweep no cache can help with).
 /// traceAnalyzer has a scan detector (experimental/scanDetector.hpp) but its analyzer.cpp

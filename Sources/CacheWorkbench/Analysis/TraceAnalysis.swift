@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// What libCacheSim's traceAnalyzer computes about a trace (`bench analyze`), in one pass
@@ -17,6 +22,9 @@ import Foundation
 /// Memory O(objects + requests) (the stack distances need a tree over request positions);
 /// time O(n log n).
 public struct TraceAnalysis: Sendable {
+    /// Nothing counted yet; `analyze` adds the trace. O(1).
+    package init() {}
+
     public var requests = 0
     public var objects = 0
     /// Sum of every request's size, and of every object's first-request size.

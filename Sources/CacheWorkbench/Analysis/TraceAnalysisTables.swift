@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// Every figure and histogram of `TraceAnalysis` as named tables (header + rows), the one

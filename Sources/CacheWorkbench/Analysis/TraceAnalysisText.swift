@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// `bench analyze`'s human summary. Ratios with four decimals, as traceAnalyzer prints them,

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Requests, bytes and objects in one time window (`bench analyze`'s rate over time).
 public struct TraceWindow: Sendable, Equatable {
     public var start: Int

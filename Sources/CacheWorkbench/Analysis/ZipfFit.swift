@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// Zipf skew of a trace fitted as libCacheSim's traceAnalyzer fits it

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// A faithful AFAutoPurgingImageCache (AFNetworking): a dictionary from identifier to
 /// cached image, `memoryCapacity` (default 100 MB) and `preferredMemoryUsageAfterPurge`
 /// (default 60 MB, i.e. 60% of capacity). After an add that leaves usage above capacity,

@@ -1,21 +1,23 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// The text of a `--backend` list, before any name is looked up: items separated by commas
 /// outside brackets, each a name, a group, or a variant `name[option=value;option=value]`.
 /// The registry checks names and options; this only reads the shape.
 ///
 /// Complexity: O(length).
-enum BackendListText {
+package enum BackendListText {
     /// A variant's name and its options in the order written.
-    struct Variant: Equatable {
-        var name: String
+    package struct Variant: Equatable {
+        package var name: String
         var options: [(key: String, value: String)]
 
-        static func == (a: Variant, b: Variant) -> Bool {
+        package static func == (a: Variant, b: Variant) -> Bool {
             a.name == b.name && a.options.map(\.key) == b.options.map(\.key) && a.options.map(\.value) == b.options.map(\.value)
         }
     }
 
     /// The items, split at commas that are not inside brackets, trimmed.
-    static func items(_ text: String) -> [String] {
+    package static func items(_ text: String) -> [String] {
         var items: [String] = []
         var current = ""
         var depth = 0
@@ -33,7 +35,7 @@ enum BackendListText {
     }
 
     /// The variant an item writes, nil for a plain name; an error names what is wrong.
-    static func variant(_ item: String) throws(WorkbenchError) -> Variant? {
+    package static func variant(_ item: String) throws(WorkbenchError) -> Variant? {
         guard let open = item.firstIndex(of: "[") else { return nil }
         guard item.hasSuffix("]") else { throw WorkbenchError("backend '\(item)': a variant's options end with ']'") }
         let name = String(item[..<open]).trimmingSpaces

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// Parsing of the backend options that arrive as text (`BackendConfig.options`), one
 /// rule per kind of value, so every backend words its errors the same way.
 extension BackendConfig {
@@ -11,7 +13,7 @@ extension BackendConfig {
     }
 
     /// `purge-target` as bytes: a fraction of capacity, default 0.6 (AF's 60/100 MB).
-    func purgeTarget() throws -> Int {
+    package func purgeTarget() throws -> Int {
         Int((Double(capacityBytes) * (try fraction("purge-target", default: 0.6))).rounded(.down))
     }
 

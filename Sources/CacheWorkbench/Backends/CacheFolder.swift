@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -171,7 +173,7 @@ final class CacheFolder {
 /// folder (its files would land, and be removed, wherever the link points): every
 /// component of the path as given (from `/`, or from the current folder for a relative
 /// path) must be a real folder; the user passes the resolved path instead.
-struct LinkInPath: Equatable {
+package struct LinkInPath: Equatable {
     /// The path up to and including the link.
     var component: String
     /// What the link says (`readlink`).
@@ -181,7 +183,7 @@ struct LinkInPath: Equatable {
 
     /// The first link among the path's components that exist (the rest will be created by
     /// mkdir, which never follows one). Complexity: O(components), one lstat each.
-    static func find(in path: String) -> LinkInPath? {
+    package static func find(in path: String) -> LinkInPath? {
         let parts = path.split(separator: "/")
         var built = path.hasPrefix("/") ? "" : nil as String?
         for (offset, part) in parts.enumerated() {
@@ -205,7 +207,7 @@ struct LinkInPath: Equatable {
     }
 
     /// Why a path holding this link is refused, said after the path.
-    func reason(for path: String) -> String {
+    package func reason(for path: String) -> String {
         let suggestion = realFolder.map { "; pass the real folder, \(ErrorText.quote($0, limit: 4096))" } ?? "; pass the real folder"
         let trimmed = String(path.reversed().drop { $0 == "/" }.reversed())
         if component == trimmed {

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// Entries ordered by ascending cost, as swift-corelibs-foundation's NSCache evicts: the
 /// cheapest first, and among equal costs the most recently inserted first (its sorted
 /// insert places a new entry before older ones of the same cost). Reads do not reorder.

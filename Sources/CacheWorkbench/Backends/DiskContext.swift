@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// What a disk backend is given besides its options: the folder it owns, the probe its
 /// writes are counted in, and whether hits are checked byte for byte.
 public struct DiskContext: Sendable {

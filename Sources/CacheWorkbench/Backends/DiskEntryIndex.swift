@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// What a disk backend keeps in memory about each stored entry — size, times, where its
 /// body is — in recency order, so that capacity checks and eviction never list a folder
 /// or scan a table.

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// How durable a disk backend makes each store before `set` returns: one setting for every
 /// disk backend (`--durability`), so a latency or write comparison between `sqlite` and
 /// `files` compares their designs, not one backend's fsyncs against another's none
@@ -36,7 +38,7 @@ public enum Durability: String, CaseIterable, Sendable {
     public static let standard = Durability.none
 
     /// `bench list`'s line for the option.
-    static let optionHelp = "none (default, every disk backend: no fsync), consistent (a power loss keeps old or new bodies, never torn ones) or full (each store on storage when set returns)"
+    package static let optionHelp = "none (default, every disk backend: no fsync), consistent (a power loss keeps old or new bodies, never torn ones) or full (each store on storage when set returns)"
 
     /// Each body fsynced before it is renamed into place or its row commits.
     var syncsBodies: Bool { self == .consistent || self == .full }

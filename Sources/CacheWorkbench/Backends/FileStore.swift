@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 import Foundation
 
 /// A file-per-entry disk cache as SDWebImage, Kingfisher and Nuke keep one: each body is a

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 import Foundation
 
 /// The real `Foundation.NSCache<NSString, …>` of swift-corelibs-foundation, measured as it

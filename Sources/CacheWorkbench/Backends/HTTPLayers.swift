@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// Whose caching rules each layer of a two-tier backend follows in `--mode http` (issue 21 §6).
 ///
 /// Only a URLCache reads response headers. The image libraries' own caches are keyed by URL

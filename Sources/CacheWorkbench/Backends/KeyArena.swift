@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 #if canImport(Glibc)
 import Glibc
 #endif

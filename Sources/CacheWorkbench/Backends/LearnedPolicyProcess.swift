@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -19,12 +21,12 @@ import Glibc
 ///
 /// Complexity: one round trip per request (tens of µs) plus the policy's own work, its
 /// training included; `facts` is a round trip too.
-final class LearnedPolicyProcess: CacheBackend {
-    static var needsKeyNames: Bool { false }
-    static var holdsPayloads: Bool { false }
+package final class LearnedPolicyProcess: CacheBackend {
+    package static var needsKeyNames: Bool { false }
+    package static var holdsPayloads: Bool { false }
 
     /// The backends' names and libCacheSim's classes (the package's `libcachesim` module).
-    static let classes: KeyValuePairs<String, String> = ["glcache": "GLCache", "lrb": "LRB", "3lcache": "ThreeLCache"]
+    package static let classes: KeyValuePairs<String, String> = ["glcache": "GLCache", "lrb": "LRB", "3lcache": "ThreeLCache"]
 
     /// The rule evictions rest on when the policy cannot say whether a missed object went in.
     static let assumedInsertion = "missed objects no larger than the cache were taken to have gone in, for the evictions column (asking would change the run: libCacheSim's LRB has no find, and GLCache's changes its state; hits are unaffected)"
@@ -42,7 +44,7 @@ final class LearnedPolicyProcess: CacheBackend {
     /// descriptor closed twice could be another file's by then.
     private var isShutDown = false
 
-    init(name: String, capacity: Int) throws {
+    package init(name: String, capacity: Int) throws {
         guard let className = Self.classes.first(where: { $0.key == name })?.value else {
             throw WorkbenchError("\(name) is not one of libCacheSim's learned policies here (\(Self.classes.map(\.key).joined(separator: ", ")))")
         }
@@ -92,16 +94,16 @@ final class LearnedPolicyProcess: CacheBackend {
         if process.isRunning { process.waitUntilExit() }
     }
 
-    var settings: String { "" }
+    package var settings: String { "" }
 
-    func get(_ request: Request) throws -> Bool {
+    package func get(_ request: Request) throws -> Bool {
         try send(op: 0, request)
         let hit = try receive(1)[0] == 1
         missed = hit ? nil : request.id
         return hit
     }
 
-    func set(_ request: Request, cost: Int, payload: Payload?) throws {
+    package func set(_ request: Request, cost: Int, payload: Payload?) throws {
         guard missed == request.id else {
             throw WorkbenchError("\(name) replays demand fill only (--mode cache): libCacheSim's learned policies store an object only on the miss of a get, and this replay stored one otherwise")
         }
@@ -110,14 +112,14 @@ final class LearnedPolicyProcess: CacheBackend {
 
     /// Refused: libCacheSim's LRB aborts on a removal (its process ends with SIGABRT), and the
     /// only replays that remove (`--mode ops`, `--mode http`) also set outside a get's miss.
-    func remove(_ request: Request) throws {
+    package func remove(_ request: Request) throws {
         throw WorkbenchError("\(name) replays demand fill only (--mode cache): libCacheSim's learned policies store an object only on the miss of a get, and have no removal")
     }
 
     /// libCacheSim's learned policies have no response to memory pressure.
-    func didReceiveMemoryWarning() throws -> Int { 0 }
+    package func didReceiveMemoryWarning() throws -> Int { 0 }
 
-    var facts: BackendFacts {
+    package var facts: BackendFacts {
         // A failed round trip keeps the last counts; the next request's error ends the run.
         guard (try? send(op: 2, Request(time: 0, id: 0, size: 0))) != nil, let bytes = try? receive(32) else { return lastCounts }
         let words = bytes.withUnsafeBytes { raw in (0..<4).map { Int(truncatingIfNeeded: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self))) } }
@@ -126,7 +128,7 @@ final class LearnedPolicyProcess: CacheBackend {
         return lastCounts
     }
 
-    func close() throws { shutDown() }
+    package func close() throws { shutDown() }
 
     // MARK: - The protocol (scripts/learned_policy.py's docstring)
 

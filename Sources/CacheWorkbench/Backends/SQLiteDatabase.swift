@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 import CDiskIO
 import CSQLite
 import Synchronization

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// Entries keyed by string under a chosen hash (`HashedKey`), for the memory backends that
 /// model real string-keyed caches.
 ///

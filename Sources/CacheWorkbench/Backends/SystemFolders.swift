@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 import Foundation
 
 /// Folders a `--cache-dir` may not be, checked before anything is made: `--cache-dir /` made
@@ -14,7 +16,7 @@ import Foundation
 /// - The user's home folder itself (`$HOME`) and `/home`: name a folder in it.
 ///
 /// Complexity: O(components) (one `realpath` of the deepest existing ancestor).
-enum SystemFolders {
+package enum SystemFolders {
     /// Refused as the cache folder's parent itself.
     static let themselves: Set<String> = [
         "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/media", "/mnt", "/opt",
@@ -25,7 +27,7 @@ enum SystemFolders {
     static let trees = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/sbin", "/sys", "/usr"]
 
     /// Why `path` (resolved to `resolved`) may not hold cache folders, nil when it may.
-    static func refusal(_ path: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String? {
+    package static func refusal(_ path: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String? {
         let resolved = resolve(path)
         let said = resolved == path ? "" : " (\(ErrorText.quote(resolved, limit: 4096)) once its links and '..' are resolved)"
         if themselves.contains(resolved) {

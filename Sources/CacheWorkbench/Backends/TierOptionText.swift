@@ -1,10 +1,12 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// The text of a two-tier cache's name and options (`TieredCache`), parsed apart from the
 /// cache so the fuzzer can reach it: `tier:MEMORY+DISK`, `disk-capacity`, `on-warning`.
 ///
 /// Complexity: O(length).
-enum TierOptionText {
+package enum TierOptionText {
     /// `tier:MEMORY+DISK` → the two backend names (not yet looked up).
-    static func parts(_ name: String) throws -> (memory: String, disk: String) {
+    package static func parts(_ name: String) throws -> (memory: String, disk: String) {
         let parts = name.dropFirst(5).split(separator: "+", omittingEmptySubsequences: false)
         guard name.lowercased().hasPrefix("tier:"), parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw WorkbenchError("backend '\(name)': a tier is tier:MEMORY+DISK, e.g. tier:autopurge+files")

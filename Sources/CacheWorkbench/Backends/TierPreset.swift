@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// The image libraries' two-tier caches with their documented defaults, as `TieredCache`
 /// options (sources: docs/http-caching-facts.md §4–5, with file and line for each).
 /// The memory tier's capacity is the run's `--capacity`; with `--device` and no
@@ -10,24 +12,24 @@
 /// is purged, AFNetworking and SDWebImage have no handler for their memory cache. Disk
 /// sweeps on entering the background (SDWebImage's and Kingfisher's expired files) and
 /// timers other than Kingfisher's memory sweep are not replayed; the results say so.
-struct TierPreset: Sendable {
-    let name: String
+package struct TierPreset: Sendable {
+    package let name: String
     let summary: String
-    let memory: String
-    let disk: String
+    package let memory: String
+    package let disk: String
     /// Tier and backend options, under the user's own.
-    let options: [String: String]
+    package let options: [String: String]
     /// The library's default memory limit on a device: bytes and the rule, sourced.
-    let memoryLimit: @Sendable (DeviceClass) -> DeviceMemoryLimit
+    package let memoryLimit: @Sendable (DeviceClass) -> DeviceMemoryLimit
     /// What the library does on entering the background that a replay does not model, for
     /// the note beside the replayed background events; nil when nothing is left out.
-    var backgroundNotReplayed: String? = nil
+    package var backgroundNotReplayed: String? = nil
     /// What the library's memory cache is charged for a decoded image and how it downsamples
     /// when configured (`--display`): `DecodedBitmap`, with the rule and its source said.
-    var bitmap = DecodedBitmap.packed
-    var bitmapRule = "width × height × 4, no downsampling modeled"
+    package var bitmap = DecodedBitmap.packed
+    package var bitmapRule = "width × height × 4, no downsampling modeled"
 
-    static let all: [TierPreset] = [
+    package static let all: [TierPreset] = [
         TierPreset(
             name: "afnetworking",
             summary: "AFAutoPurgingImageCache (100 MB, purge to 60%, cleared on warning) over the downloader's URLCache on disk (Cache.db, 150 MB)",
@@ -90,10 +92,10 @@ struct TierPreset: Sendable {
     ]
 
     /// The preset called `name`, if it is one. O(presets).
-    static func named(_ name: String) -> TierPreset? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> TierPreset? { all.first { $0.name == name } }
 
     /// The preset as a backend the registry lists.
-    func kind(memory memoryKind: BackendKind, disk diskKind: BackendKind) -> BackendKind {
+    package func kind(memory memoryKind: BackendKind, disk diskKind: BackendKind) -> BackendKind {
         BackendKind(
             name: name, summary: summary, options: TieredCache.options(memory: memoryKind, disk: diskKind),
             microsecondsPerRequest: memoryKind.microsecondsPerRequest + diskKind.microsecondsPerRequest

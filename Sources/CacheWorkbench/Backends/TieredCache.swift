@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// A memory cache in front of a disk cache, as the image libraries build one: any memory
 /// backend over any disk backend (`tier:MEM+DISK`, e.g. `tier:autopurge+files`), or a
 /// library's preset (`TierPreset`: afnetworking, sdwebimage, kingfisher, nuke, pincache).
@@ -44,7 +46,7 @@ public final class TieredCache: CacheBackend, LayeredCache {
     public static let receivesBodies = false
 
     /// The tier's own options (the memory and disk backends' options pass through to them).
-    static let options: [(name: String, help: String)] = [
+    package static let options: [(name: String, help: String)] = [
         ("promote", "tier: copy a disk hit into memory, on (default, as SDWebImage, Kingfisher, PINCache, Nuke) or off"),
         ("write", "tier: through (a store goes to memory and disk; default) or back (the disk is written by flush-to-disk only)"),
         ("on-warning", "tier: a memory warning clears memory (clear, default), trims it (trim:F), flush-to-disk then clears, or none"),
@@ -68,7 +70,7 @@ public final class TieredCache: CacheBackend, LayeredCache {
     }
 
     /// `tier:MEM+DISK` as a registry kind.
-    static func kind(memory: BackendKind, disk: BackendKind) -> BackendKind {
+    package static func kind(memory: BackendKind, disk: BackendKind) -> BackendKind {
         BackendKind(
             name: "tier:\(memory.name)+\(disk.name)", summary: "\(memory.name) in memory over \(disk.name) on disk",
             options: options(memory: memory, disk: disk), microsecondsPerRequest: memory.microsecondsPerRequest + disk.microsecondsPerRequest
@@ -445,7 +447,7 @@ public struct TierCounts: Sendable, Equatable {
     public init() {}
 
     /// The change from `start` to `self` (the gauges `diskEntries`, `diskBytes` stay).
-    func since(_ start: TierCounts) -> TierCounts {
+    package func since(_ start: TierCounts) -> TierCounts {
         var change = self
         change.memoryHits -= start.memoryHits
         change.diskHits -= start.diskHits

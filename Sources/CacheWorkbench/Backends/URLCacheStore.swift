@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 import Foundation
 
 /// A blob store shaped like NSURLCache's `Cache.db` (DESIGN.md), through the SQLite C API:

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchTraces
 /// SDWebImage's weak memory cache (`SDImageCacheConfig.shouldUseWeakMemoryCache`): beside
 /// its NSCache, SDMemoryCache keeps an NSMapTable with weak values of every image it stored
 /// (SDMemoryCache.m L84-96, L98-117 @36e79ba4). A memory warning empties only the NSCache

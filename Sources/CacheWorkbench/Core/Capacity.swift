@@ -163,7 +163,7 @@ public enum ByteCount {
 }
 
 extension String {
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var slice = Substring(self)
         while slice.first?.isWhitespace == true { slice.removeFirst() }
         while slice.last?.isWhitespace == true { slice.removeLast() }
@@ -171,7 +171,7 @@ extension String {
     }
 
     /// Two decimals without Foundation's locale-dependent formatting.
-    init(format2 value: Double) {
+    package init(format2 value: Double) {
         let scaled = Int((abs(value) * 100).rounded())
         let sign = value < 0 && scaled != 0 ? "-" : ""
         let fraction = scaled % 100

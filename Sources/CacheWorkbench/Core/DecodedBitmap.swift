@@ -194,7 +194,7 @@ public struct BitmapPricing: Sendable, Equatable {
 
     /// The price's cost reshaped by the library's bitmap: only a price with dimensions from
     /// the trace or a URL (`dimensions`, `url`). O(1).
-    func apply(_ price: inout PixelCostRules.Price, request: Request) -> Effect {
+    package func apply(_ price: inout PixelCostRules.Price, request: Request) -> Effect {
         guard price.source == .dimensions || price.source == .url, price.width > 0, price.height > 0 else { return .none }
         let display = self.display?.size(for: request)
         let shaped = bitmap.cost(width: Int(price.width), height: Int(price.height), display: display)
@@ -214,7 +214,7 @@ public struct BitmapCounts: Sendable, Equatable {
     public init() {}
 
     @inline(__always)
-    mutating func count(_ effect: BitmapPricing.Effect) {
+    package mutating func count(_ effect: BitmapPricing.Effect) {
         if effect.downsampled { downsampled += 1 }
         if effect.padded { padded += 1 }
         if effect.noDisplay { noDisplay += 1 }

@@ -1,7 +1,7 @@
 /// Levenshtein distance (insertions, deletions and substitutions of one character each),
 /// for "did you mean" suggestions on misspelled names. O(m × n) time, O(n) space: names
 /// are short.
-enum EditDistance {
+package enum EditDistance {
     static func between(_ a: String, _ b: String) -> Int {
         let (a, b) = (Array(a), Array(b))
         if a.isEmpty { return b.count }
@@ -19,7 +19,7 @@ enum EditDistance {
 
     /// The candidate closest to `name` within `limit` edits (the first of equals), or nil;
     /// never one that takes as many edits as `name` has characters (`xy` is not a typo of `2q`).
-    static func closest(to name: String, among candidates: [String], limit: Int = 2) -> String? {
+    package static func closest(to name: String, among candidates: [String], limit: Int = 2) -> String? {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let distance = between(name, candidate)

@@ -3,7 +3,7 @@
 /// SplitMix64 of a per-object seed plus the word's index: fast to make, and a body stored
 /// under the wrong key or truncated or shifted never matches.
 public enum PayloadContent {
-    static func seed(key: String, size: Int) -> UInt64 {
+    package static func seed(key: String, size: Int) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a over the key's UTF-8
         for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return hash ^ UInt64(truncatingIfNeeded: size) &* 0x9E37_79B9_7F4A_7C15

@@ -37,6 +37,6 @@ extension ByteTotal {
 }
 
 /// Disk-backend limits, under the name the disk code reads best.
-enum DiskLimits {
-    static let largestBody = SizeLimits.largestDiskBody
+package enum DiskLimits {
+    package static let largestBody = SizeLimits.largestDiskBody
 }

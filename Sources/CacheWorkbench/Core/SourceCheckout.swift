@@ -2,8 +2,8 @@ import Foundation
 
 /// The checkout this binary was built from (found from this file's compile-time path),
 /// for the bundled trace and the git revision. Nil-safe: a moved binary just won't find it.
-enum SourceCheckout {
-    static var root: URL {
+package enum SourceCheckout {
+    package static var root: URL {
         URL(fileURLWithPath: #filePath)  // Sources/CacheWorkbench/Core/SourceCheckout.swift
             .deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()

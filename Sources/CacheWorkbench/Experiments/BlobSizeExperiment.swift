@@ -1,3 +1,10 @@
+import WorkbenchReports
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
+import WorkbenchSimulation
 import Foundation
 
 /// SQLite blobs against one file per blob, by blob size: for each size, write `count`

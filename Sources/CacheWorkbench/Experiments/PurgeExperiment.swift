@@ -1,3 +1,10 @@
+import WorkbenchReports
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
+import WorkbenchSimulation
 /// The cost of one AFAutoPurgingImageCache purge: `autopurge` sorts every entry by last
 /// access, `autopurge-o1` pops its recency list. Each round fills a cache with exactly
 /// `entries` objects, shuffles their recency with seeded random reads (so the oldest

@@ -1,3 +1,10 @@
+import WorkbenchReports
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
+import WorkbenchSimulation
 import Histogram
 
 /// The similar-key degradation of NSCache: long URL keys (over 96 UTF-16 units) that differ

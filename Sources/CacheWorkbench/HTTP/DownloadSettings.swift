@@ -1,3 +1,6 @@
+import WorkbenchCore
+import WorkbenchTraces
+import WorkbenchMetrics
 import Foundation
 
 /// How long an origin download takes when the trace does not say (`--origin-latency`):
@@ -27,7 +30,7 @@ public enum OriginLatency: Sendable, Equatable, CustomStringConvertible {
         throw WorkbenchError("--origin-latency takes seconds (0.2), milliseconds (200ms) up to an hour, or lognormal:MEDIAN,SIGMA (lognormal:150ms,0.5; sigma 0 to 5), not \(ErrorText.quote(text))")
     }
 
-    func sample(_ random: inout SeededRandom) -> Double {
+    package func sample(_ random: inout SeededRandom) -> Double {
         switch self {
         case .fixed(let seconds): seconds
         case .lognormal(let median, let sigma): min(3_600, median * exp(sigma * random.nextNormal()))

@@ -1,3 +1,6 @@
+import WorkbenchCore
+import WorkbenchTraces
+import WorkbenchMetrics
 import Foundation
 
 /// The HTTP replay's decisions for one cache under one profile and request policy: which
@@ -9,14 +12,14 @@ import Foundation
 ///
 /// Complexity: O(1) dictionary work per request plus the header parsing of the responses
 /// it stores or refreshes (O(header length)).
-struct HTTPCacheModel {
+package struct HTTPCacheModel {
     let settings: HTTPReplaySettings
     let capacity: Int
     /// With the download model a fetched response is stored when its download finishes
     /// (`commit`), not when it is asked for.
     let defersStores: Bool
     private var stored: [UInt64: StoredResponse] = [:]
-    private(set) var counts = HTTPCounts()
+    package private(set) var counts = HTTPCounts()
     /// The backend's own size rule for the request being answered (`CacheBackend.admits`: a
     /// tier keeps what is too large for memory on disk); nil compares the cost with `capacity`.
     private var backendAdmits: Bool?
@@ -24,40 +27,40 @@ struct HTTPCacheModel {
     /// answer (O(header length)) and read by `revalidate` and `fetch`.
     private var asked = CacheControl()
 
-    init(settings: HTTPReplaySettings, capacity: Int) {
+    package init(settings: HTTPReplaySettings, capacity: Int) {
         self.settings = settings
         self.capacity = capacity
         defersStores = settings.downloads != nil
     }
 
     /// How a request was answered.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         case fresh, stale, notModified
         /// From the origin in full (a miss, a reload, a revalidation that found a change).
         case fetched
         case offline
 
-        var servedFromCache: Bool { self == .fresh || self == .stale || self == .notModified }
+        package var servedFromCache: Bool { self == .fresh || self == .stale || self == .notModified }
     }
 
     /// What the replay does to the backend after a request.
-    struct Step: Equatable {
-        var outcome: Outcome
+    package struct Step: Equatable {
+        package var outcome: Outcome
         /// Remove the backend's entry (an older body, or an invalidated one).
-        var remove = false
+        package var remove = false
         /// Store the fetched response (after `remove`); with deferred stores, `entry` is what
         /// `commit` takes when the download finishes.
-        var store = false
-        var entry: StoredResponse?
+        package var store = false
+        package var entry: StoredResponse?
         /// Not stored because it costs more than the whole capacity, or than every tier of a
         /// tiered backend (the `too_large` count).
-        var tooLarge = false
+        package var tooLarge = false
     }
 
     /// The request the backend sees: the request itself, or under corelibs one keyed by
     /// host + port + path (`URLCache.identifier(for:)`: no scheme, no query). nil when
     /// corelibs has no key for it (no host). `keyByURL` keeps the whole URL under corelibs.
-    func cacheRequest(_ request: Request) -> Request? {
+    package func cacheRequest(_ request: Request) -> Request? {
         guard settings.profile == .corelibs, !settings.keyByURL else { return request }
         guard let url = URL(string: request.keyText), let host = url.host, !host.isEmpty else { return nil }
         // Written as a URL, so a backend that needs one (foundation-urlcache) gets one: two
@@ -69,21 +72,21 @@ struct HTTPCacheModel {
     }
 
     /// A deferred response lands: returns whether it replaces one the backend holds.
-    mutating func commit(_ entry: StoredResponse, key: UInt64) -> Bool {
+    package mutating func commit(_ entry: StoredResponse, key: UInt64) -> Bool {
         stored.updateValue(entry, forKey: key) != nil
     }
 
     /// Counts a request that joined a download in flight.
-    mutating func countCoalesced() { counts.coalescedRequests += 1 }
+    package mutating func countCoalesced() { counts.coalescedRequests += 1 }
 
     /// Counts a hit of a layer that reads no headers (`HTTPLayers`).
-    mutating func countLibraryHit() { counts.libraryHits += 1 }
+    package mutating func countLibraryHit() { counts.libraryHits += 1 }
 
     /// Counts a request no layer answered and none asks a URLCache about: the library
     /// downloads it in full (SDWebImage and Kingfisher bypass URLCache: `HTTPLayers`), and
     /// why its body is not kept, if it is not (`notStored`: too large for every layer, or not
     /// the library's request — a HEAD, a Range request, another method).
-    mutating func countLibraryFetch(_ request: Request, notStored reason: NotStoredReason?) {
+    package mutating func countLibraryFetch(_ request: Request, notStored reason: NotStoredReason?) {
         counts.originFetches += 1
         counts.originRequests += 1
         counts.originBytes += ByteTotal(Self.bodySize(request))
@@ -91,14 +94,14 @@ struct HTTPCacheModel {
     }
 
     /// Counts a hit the backend answered with another URL's body (its own key collided).
-    mutating func countWrongBody() { counts.wrongBodyHits += 1 }
+    package mutating func countWrongBody() { counts.wrongBodyHits += 1 }
 
     /// Takes over another model's stored responses (a session that goes offline keeps its
     /// cache): for tests of policies that never load.
     mutating func adopt(from other: HTTPCacheModel) { stored = other.stored }
 
     /// A request `cacheRequest` has no key for: fetched, never stored.
-    mutating func answerWithoutKey(_ request: Request) -> Step {
+    package mutating func answerWithoutKey(_ request: Request) -> Step {
         countConflicts(request.http)
         backendAdmits = nil
         asked = CacheControl()
@@ -108,7 +111,7 @@ struct HTTPCacheModel {
     /// Whether the backend is asked for the key before answering. corelibs always looks
     /// (URLSessionTask.swift L155-165, request policies never consulted); otherwise not for
     /// the reload policies, nor for unsafe methods, nor for a Range request (see `answer`).
-    func looksUp(_ request: Request) -> Bool {
+    package func looksUp(_ request: Request) -> Bool {
         if settings.profile == .corelibs { return true }
         guard Self.isSafe(request.http), request.http?.asksForRange != true else { return false }
         switch settings.policy {
@@ -149,7 +152,7 @@ struct HTTPCacheModel {
     /// With `returnCacheData…` (any age) and `reloadRevalidatingCacheData` (always validate) the
     /// policy decides ages, so max-age, min-fresh and max-stale do not apply there; no-cache
     /// does under rfc9111, as a response's no-cache does.
-    mutating func answer(_ request: Request, key: UInt64, found: Bool, cost: Int, admits: Bool? = nil) -> Step {
+    package mutating func answer(_ request: Request, key: UInt64, found: Bool, cost: Int, admits: Bool? = nil) -> Step {
         let http = request.http ?? Self.plainResponse
         asked = CacheControl(parsing: http.requestHeaders["cache-control"])
         if asked.hasRequestDirective { counts.requestDirectives += 1 }

@@ -1,3 +1,6 @@
+import WorkbenchCore
+import WorkbenchTraces
+import WorkbenchMetrics
 /// Whose rules the HTTP replay follows (`--http-profile`). The rules differ, and each
 /// difference below has its source in `docs/http-caching-facts.md` (README: "HTTP mode").
 public enum HTTPCacheProfile: String, Sendable, CaseIterable {

@@ -1,3 +1,6 @@
+import WorkbenchCore
+import WorkbenchTraces
+import WorkbenchMetrics
 /// `bench http-check`: the HTTP model tested against a real browser cache. A WebPageTest
 /// first + repeat view export records one browser loading a page with a cold cache, then
 /// again with the cache the first load left. For every URL of a run's first view, the model

@@ -1,3 +1,6 @@
+import WorkbenchCore
+import WorkbenchTraces
+import WorkbenchMetrics
 /// `bench http-check FILE`'s input, opened as every command opens a trace
 /// (`TraceFile.checkRegularFile`): a device or FIFO is refused at once, before it is read
 /// whole (`/dev/zero` once grew without bound, a FIFO without a writer blocked forever).

@@ -1,3 +1,6 @@
+import WorkbenchCore
+import WorkbenchTraces
+import WorkbenchMetrics
 /// What the HTTP replay counted, beyond hits and misses (the CSV's HTTP columns).
 /// A request is answered one way: with the cached body (a hit: fresh, stale, or after a
 /// 304 in the foreground), with a full response from the origin (a miss, counted in

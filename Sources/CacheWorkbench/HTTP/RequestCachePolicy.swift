@@ -1,3 +1,6 @@
+import WorkbenchCore
+import WorkbenchTraces
+import WorkbenchMetrics
 /// `URLRequest.CachePolicy`: what the client asks of the cache for one request
 /// (`--request-policy`). What each does under each profile is `HTTPCacheModel`'s business;
 /// the names are Apple's, so results read like app code.

@@ -1,8 +1,11 @@
+import WorkbenchCore
+import WorkbenchTraces
+import WorkbenchMetrics
 /// What the HTTP replay remembers about one stored response besides its body (which the
 /// backend holds): the caching header fields as last received, the local clocks of the
 /// exchange that stored or refreshed it, and the request header values its `Vary` selects.
 /// The replay's clock is trace time (seconds since 1970 for HAR).
-struct StoredResponse: Sendable, Equatable {
+package struct StoredResponse: Sendable, Equatable {
     struct Fields: Sendable, Equatable {
         var cacheControl: String?
         var expires: String?

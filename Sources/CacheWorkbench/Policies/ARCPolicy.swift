@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// ARC (Megiddo and Modha, "ARC: A Self-Tuning, Low Overhead Replacement Cache", FAST
 /// 2003), with byte sizes as libCacheSim's `ARC.c` does it: T1 (seen once) and T2 (seen
 /// again) hold objects, B1 and B2 the ids T1 and T2 evicted, and the target size `p` of T1

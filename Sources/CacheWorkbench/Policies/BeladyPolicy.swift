@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import HeapModule
 
 /// Belady's OPT (Belady, "A study of replacement algorithms for a virtual-storage

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// BeladySize, as libCacheSim's `BeladySize.c` (the sampled `BeladySize_to_evict`, built
 /// without `EXACT_Belady`): sample `n-sample` cached objects (128) with `hashtable_rand_obj`
 /// and evict the largest size × (next access − now), the first drawn among equals. Objects

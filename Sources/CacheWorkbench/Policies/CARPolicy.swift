@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// CAR, CLOCK with Adaptive Replacement (Bansal and Modha, FAST 2004), as libCacheSim's
 /// `CAR.c` (`CAR_find`, `CAR_insert`, `CAR_evict`, `_CAR_replace`; the version libCacheSim's
 /// PyPI package 0.3.5 runs, 1a1a11a/libCacheSim 6cecdd8), with its departures

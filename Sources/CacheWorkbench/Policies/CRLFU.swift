@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// CR-LFU, the churn-resistant LFU expert of Cacheus (Rodriguez et al., FAST 2021), as
 /// libCacheSim's `CR_LFU.c` in the PyPI package 0.3.5's source (1a1a11a/libCacheSim@dbf8423):
 /// LFU that, among the objects of the lowest count, evicts the one that reached it LAST

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Clock2Q+ (2Q with CLOCK queues and a correlation window; in libCacheSim since 2024), as
 /// libCacheSim's `Clock2QPlus.c` (`Clock2QPlus_find`, `_insert`, `_evict_fifo`,
 /// `_evict_main`): a small FIFO S (`fifo-size-ratio` of the capacity, default 0.10), a main

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// CLOCK (second chance, FIFO-reinsertion; Corbató 1968), as libCacheSim's `Clock.c`: a
 /// FIFO queue whose objects carry an `n-bit-counter`-bit frequency (default 1 bit), set to
 /// `init-freq` (default 0) on insertion and raised by one on each hit up to its maximum.

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// CLOCK-Pro as libCacheSim's `ClockPro.c` runs it (the version its PyPI package 0.3.5 builds,
 /// 1a1a11a/libCacheSim dbf8423): the default `clockpro`.
 ///

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The paper's CLOCK-Pro (Jiang, Chen and Zhang, "CLOCK-Pro: An Effective Improvement of the
 /// CLOCK Replacement", USENIX ATC 2005): `clockpro[variant=paper]`. libCacheSim's `ClockPro.c`
 /// never turns its clock (`ClockProLibCacheSim`), so the reference is Caffeine's simulator,
@@ -31,7 +36,7 @@ final class ClockProPaper: CacheBackend {
         case hot, coldResident, coldResidentInTest, coldNonResident, outOfClock
     }
 
-    struct Page {
+    package struct Page {
         var status = Status.outOfClock
         var marked = false
     }

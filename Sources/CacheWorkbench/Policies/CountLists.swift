@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Per-object metadata that threads an object into `CountLists`.
 protocol CountLinked {
     /// The object's request count (its list).

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Caffeine's simulator sketch for TinyLFU admission, ported line by line so estimates (and
 /// so admissions) equal Caffeine's: `CountMin4` with its default `PeriodicResetCountMin4`
 /// (reference.conf: `sketch = count-min-4`, `reset = periodic`, `counters-multiplier = 1.0`,

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A count-min sketch of 4-bit counters with periodic halving: the frequency estimate
 /// TinyLFU admission compares (Einziger, Friedman and Manes, "TinyLFU: A Highly Efficient
 /// Cache Admission Policy", ACM ToS 2017), shaped as Caffeine's `FrequencySketch`: four

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// An eviction policy, simulated on key ids with a byte capacity (DESIGN.md's rules: no
 /// payloads, no per-object overhead). A new policy is one file with a type conforming to
 /// this protocol plus one line in `PolicyRegistry`; `PolicySimulator` does the rest (the

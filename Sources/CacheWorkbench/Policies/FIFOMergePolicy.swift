@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// FIFO-Merge, as libCacheSim's `FIFO_Merge.c` (`FIFO_Merge_evict`, `retain_metric`; the
 /// same counts as the PyPI package 0.3.5's `FIFO_Merge_init`): one FIFO queue, new objects at its
 /// head, a hit counting one. With at most `n-exam` objects cached (default 100) the oldest

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// FIFO: evict the oldest insertion; a hit changes nothing. As libCacheSim's `FIFO.c`.
 ///
 /// Complexity: hit O(1) (nothing to do), admit O(1), evict O(1).

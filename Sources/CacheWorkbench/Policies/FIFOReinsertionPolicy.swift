@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// FIFO-Reinsertion, as libCacheSim's `FIFO_Reinsertion.c` (the version its PyPI package 0.3.5
 /// builds, 1a1a11a/libCacheSim dbf8423; its `cachesim` runs it as `fifo-reinsertion`, the
 /// package exports no init for it). Not CLOCK despite its header's remark: one FIFO queue, new

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// FlashProb, a DRAM cache in front of a flash cache that admits a random share of what
 /// DRAM evicts, as libCacheSim's `other/flashProb.c` (`flashProb_find`, `_insert`,
 /// `_evict`): an LRU "ram" of `ram-size-ratio` of the capacity (default 0.05) and a "disk"

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import HeapModule
 
 /// GreedyDual-Size-Frequency (Cherkasova, "Improving WWW proxies performance with

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A ghost queue: ids of recently evicted objects (with their size), no payload, for
 /// policies that learn from what they evicted (ARC's B1/B2, 2Q's A1out, S3-FIFO's ghost,
 /// LIRS's non-resident ids). Bounded in bytes; the oldest ids go first.

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Caffeine's hill climber for W-TinyLFU's admission window, as in Caffeine 3.2.4
 /// (`BoundedLocalCache.determineAdjustment`, `climb`, with `HILL_CLIMBER_RESTART_THRESHOLD`
 /// 0.05, `HILL_CLIMBER_STEP_PERCENT` 0.0625 and `HILL_CLIMBER_STEP_DECAY_RATE` 0.98;

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Hyperbolic caching (Blankstein et al., USENIX ATC 2017), as libCacheSim's `Hyperbolic.c`
 /// (`Hyperbolic_to_evict`): each object's priority is its request count over its time in
 /// the cache (1e8 × freq / (n_req − vtime_enter_cache)); eviction samples `n-sample` objects

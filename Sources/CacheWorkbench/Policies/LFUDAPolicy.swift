@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import HeapModule
 
 /// LFU with dynamic aging (Arlitt et al., "Evaluating content management techniques for Web

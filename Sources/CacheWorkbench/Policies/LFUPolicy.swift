@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// LFU, as libCacheSim's `LFU.c`: evict an object of the lowest request count; among equal
 /// counts, the one that reached that count first (each count's objects form a FIFO). A new
 /// object counts 1; counts are forgotten on eviction.

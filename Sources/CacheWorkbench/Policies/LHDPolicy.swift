@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// LHD, least hit density (Beckmann, Chen and Cidon, NSDI 2018), as libCacheSim's C++ port runs
 /// it (`cache/eviction/LHD/lhd.cpp` and `LHD_Interface.cpp` of the version its PyPI package
 /// 0.3.5 builds, 1a1a11a/libCacheSim dbf8423), step for step so the counts are libCacheSim's.

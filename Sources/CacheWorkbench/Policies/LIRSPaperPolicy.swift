@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// LIRS (Jiang and Zhang, "LIRS: An Efficient Low Inter-reference Recency Set Replacement
 /// Policy", SIGMETRICS 2002), after the paper, with byte sizes. Objects with a low
 /// inter-reference recency (LIR) hold `1 − hirs-ratio` of the capacity; the rest (default

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import HeapModule
 
 /// LRU-K (O'Neil, O'Neil and Weikum, "The LRU-K Page Replacement Algorithm for Database

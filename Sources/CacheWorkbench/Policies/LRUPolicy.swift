@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// LRU: a hit moves the object to the head; the tail goes. As libCacheSim's `LRU.c`.
 ///
 /// Complexity: hit O(1), admit O(1), evict O(1).

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// LRU-Prob, as libCacheSim's `LRUProb.c` (`LRU_Prob_find`): LRU whose hits move the object
 /// to the head only with probability `prob` (0.5): when `next_rand() % threshold == 0`, with
 /// `threshold = (int)(1 / prob)` as `LRU_Prob_init` computes it (`prob` read as a C float,

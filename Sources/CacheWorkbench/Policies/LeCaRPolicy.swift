@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// LeCaR (Vietri et al., HotStorage 2018), as libCacheSim's `LeCaR.c` in the PyPI package

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// libCacheSim's priority queue (`dataStructure/pqueue.c`, Volkan Yazıcı's libpqueue, with
 /// `cmp_pri(next, curr) = next.pri < curr.pri` from `pqueue.h`: the largest priority on
 /// top), reproduced step for step: a 1-based binary heap whose `bubble_up`, `maxchild`

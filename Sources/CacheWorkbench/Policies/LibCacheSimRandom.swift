@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// libCacheSim's random choices, reproduced so that its randomized and sampled policies
 /// (Random, RandomTwo, Hyperbolic, LRU-Prob, BeladySize) make the same choices and so the
 /// same counts.

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// MQ, the Multi-Queue algorithm (Zhou, Philbin and Li, "The Multi-Queue Replacement
 /// Algorithm for Second Level Buffer Caches", USENIX ATC 2001), as libCacheSim's `MQ.c`
 /// (`MQ_find`, `MQ_insert`, `MQ_evict`, `MQ_adjust`): `n-queue` LRU queues (default 8); an

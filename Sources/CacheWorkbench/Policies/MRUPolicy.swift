@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// MRU, as libCacheSim's `MRU.c` (cacheMon snapshot, `MRU_find`/`MRU_evict`): a hit moves
 /// the object to the head; eviction takes the head, the most recently used object (good for
 /// loops larger than the cache, Chou & DeWitt 1985).

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The main cache libCacheSim's QD-LP and S3-FIFOd build with `main-cache` (`QDLP.c`,
 /// `S3FIFOd.c` `_init`): its `Clock.c` with a 2-bit counter (clock2, their default), a 1-bit
 /// (clock) or 3-bit (clock3) one, or a FIFO (a counter that never rises). A hit raises the

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// PFOO-L (Berger, Beckmann and Harchol-Balter, "Practical Bounds on Optimal Caching with
 /// Variable Object Sizes", SIGMETRICS 2018): a size-aware offline bound, not a policy.
 ///
@@ -52,10 +57,10 @@ final class PFOOLowerBound: CacheBackend {
     func remove(_ request: Request) {}
     func didReceiveMemoryWarning() -> Int { 0 }
 
-    /// Its bound is computed after the last request, in `replay(with:)`.
+    /// Its bound is computed after the last request, in `specializedReplay(with:)`.
     static var needsWholeReplay: Bool { true }
 
-    func replay(with replayer: Replayer) throws -> ReplayTally {
+    func specializedReplay(with replayer: Replayer) throws -> ReplayTally {
         ignoreObjectSize = replayer.options.ignoreObjectSize
         var tally = try replayer.replay(self)
         guard tally.failure == nil else { return tally }

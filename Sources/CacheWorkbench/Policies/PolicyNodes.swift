@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import CPrefetch
 
 /// The objects of a policy simulator: an `IdIndex` from key id to a slot in one node

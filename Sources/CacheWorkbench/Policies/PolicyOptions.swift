@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A policy's options as text, parsed with one wording of errors for every policy.
 struct PolicyOptions {
     var values: [String: String]

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Any `EvictionPolicy` as a backend: demand-fill replay on key ids (libCacheSim's
 /// `cache_get_base`): a hit calls the policy; a miss of an object no larger than the
 /// capacity evicts until it fits, then admits it. The state sits behind pointers the class
@@ -200,7 +205,7 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     @_specialize(exported: false, where Policy == LHDPolicy)
     @_specialize(exported: false, where Policy == RandomLRUPolicy)
     @_specialize(exported: false, where Policy == FIFOReinsertionPolicy)
-    func replay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
+    func specializedReplay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
 
 /// An admissioner is asked unless the policy's own size rule comes first and refuses.

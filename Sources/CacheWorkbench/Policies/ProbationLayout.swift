@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The layout of S3-FIFO's family in libCacheSim (`Clock2QPlus.c`, `S3LRU.c`, `QDLP.c`,
 /// each as its `_init` sizes it): a small probationary queue of a share of the capacity, a
 /// main queue of the rest, and a FIFO ghost of the ids the small queue evicted. Sizes are

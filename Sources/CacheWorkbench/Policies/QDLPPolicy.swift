@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// QD-LP, "quick demotion, lazy promotion" (Yang et al., "FIFO can be Better than LRU: the
 /// Power of Lazy Promotion and Quick Demotion", HotOS 2023), as libCacheSim's `QDLP.c`
 /// (`QDLP_find`, `_insert`, `_evict`): a probationary FIFO S (`fifo-size-ratio` of the

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// RandomLRU, as libCacheSim's `RandomLRU.c` (`RandomLRU_evict`, the version its PyPI package
 /// 0.3.5 builds): draw `n-samples` objects at random (`hashtable_rand_obj`, 16 by default) and
 /// evict the one requested least recently, a sampled approximation of LRU (Redis's). Its

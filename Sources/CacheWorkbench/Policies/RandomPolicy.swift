@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Random, as libCacheSim's `Random.c` (`Random_to_evict`: `hashtable_rand_obj`): evict an
 /// object drawn at random. The draw reproduces libCacheSim's generator, seed and hash-table
 /// draw (`LibCacheSimRandom`, `LibCacheSimBuckets`, with `Random_init`'s table of

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// RandomTwo, as libCacheSim's `RandomTwo.c` (`RandomTwo_evict`): draw two objects at
 /// random (`hashtable_rand_obj` twice) and evict the one requested less recently — the
 /// second on a tie (the "power of two choices" approximation of LRU). The draws reproduce

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What libCacheSim's batch-examining FIFOs (`FIFO_Merge.c`, `FIFO_Reinsertion.c`) keep per
 /// object and how they score it (`retain_metric`): a request clock (`n_req`), each object's
 /// hits and last access, and the score `retain-policy` names —

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What libCacheSim's batch-examining FIFOs (FIFO-Merge, FIFO-Reinsertion) share: one FIFO
 /// queue, new objects at its head, `n-exam` objects examined and `n-keep` kept per
 /// examination, scored by `RetainScore`. Each policy keeps its own `evict` and `removing`

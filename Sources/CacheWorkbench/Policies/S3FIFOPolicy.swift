@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// S3-FIFO (Yang et al., "FIFO queues are all you need for cache eviction", SOSP 2023), as
 /// libCacheSim's `S3FIFO.c`: a small FIFO S (`fifo-size-ratio` of the capacity, default
 /// 0.10), a main FIFO M (the rest) and a ghost FIFO G of ids (`ghost-size-ratio`, default

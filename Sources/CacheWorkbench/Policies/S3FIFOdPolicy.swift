@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// S3-FIFOd, S3-FIFO whose small queue resizes itself, as libCacheSim's `S3FIFOd.c`
 /// (`S3FIFOd_update_fifo_size`, `_find`, `_insert`, `_evict`): a small FIFO S
 /// (`fifo-size-ratio` of the capacity to begin with, default 0.10), a main cache M of the

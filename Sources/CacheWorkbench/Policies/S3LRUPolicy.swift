@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// S3-LRU, as libCacheSim's `other/S3LRU.c` (`S3LRU_find`, `_insert`, `_evict`,
 /// `_evict_LRU`): S3-FIFO's layout with an LRU main queue. A small FIFO S
 /// (`lru-size-ratio` of the capacity, default 0.10; libCacheSim's `LRU-size-ratio`, though

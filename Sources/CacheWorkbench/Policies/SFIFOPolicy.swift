@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Segmented FIFO, as libCacheSim's `fifo/SFIFO.c` (`SFIFO_find`, `SFIFO_insert`,
 /// `SFIFO_cool`, `SFIFO_evict`): `n-seg` FIFO segments (default 4) of capacity / n-seg bytes
 /// each. It is SLRU (`SLRUPolicy`, whose segments, cooling, admission and eviction it

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Segmented LRU (Karedla, Love and Wherry, IEEE Computer 1994), as libCacheSim's `SLRU.c`:
 /// `n-seg` LRU segments (default 4) of capacity / n-seg bytes each. A new object goes to the
 /// lowest segment with room (segment 0 when none has); a hit promotes it one segment up (in

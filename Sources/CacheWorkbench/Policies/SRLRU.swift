@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// SR-LRU, the scan-resistant LRU expert of Cacheus (Rodriguez et al., FAST 2021), as
 /// libCacheSim's `SR_LRU.c` in the PyPI package 0.3.5's source (1a1a11a/libCacheSim@dbf8423):
 /// two LRU lists, SR (new objects; scan-resistant) and R (objects hit in SR, or back from

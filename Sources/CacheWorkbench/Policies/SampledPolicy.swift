@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A policy that evicts among objects drawn from libCacheSim's hash table
 /// (`hashtable_rand_obj`): Random, RandomTwo, RandomLRU, Hyperbolic, BeladySize. Admission,
 /// removal and the generator shared with an admissioner are the sampler's; `nextVictim`

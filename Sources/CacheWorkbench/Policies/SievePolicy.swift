@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// SIEVE (Zhang et al., "SIEVE is Simpler than LRU", NSDI 2024), as libCacheSim's
 /// `Sieve.c`: a FIFO queue with a visited bit per object and a hand. A hit sets the bit;
 /// new objects go to the head; to evict, the hand walks from where it stopped (the tail at

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Size, as libCacheSim's `Size.c` (`Size_insert`, `Size_evict`): evict the largest cached
 /// object (Williams et al., "Removal policies in network caches for World-Wide Web
 /// documents", SIGCOMM 1996). Objects sit in libCacheSim's own priority queue

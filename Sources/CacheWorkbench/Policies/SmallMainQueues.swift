@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The metadata of an object in a small-and-main policy: which queue holds it.
 protocol SmallMainMeta {
     var inMain: Bool { get }

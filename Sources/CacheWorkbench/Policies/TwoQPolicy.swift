@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// 2Q (Johnson and Shasha, VLDB 1994), as libCacheSim's `TwoQ.c`: new objects enter A1in,
 /// a FIFO of `ain-size-ratio` of the capacity (default 0.25); a hit there changes nothing.
 /// When A1in is over its size, its oldest object leaves and its id goes to A1out, a FIFO of

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// W-TinyLFU (Einziger, Friedman and Manes, ACM ToS 2017), after Caffeine's design rather
 /// than libCacheSim's `WTinyLFU.c`: a window LRU (`window-size` of the capacity, default
 /// 0.01) in front of a segmented main cache (probation, and protected = `protected-size` of

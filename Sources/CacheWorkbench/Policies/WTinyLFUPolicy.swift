@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// W-TinyLFU (Einziger, Friedman and Manes, ACM ToS 2017) exactly as libCacheSim's
 /// `WTinyLFU.c` (the version its PyPI package 0.3.5 builds, 1a1a11a/libCacheSim dbf8423) (default `main-cache=SLRU,window-size=0.01`): a window LRU of
 /// ⌊capacity × window-size⌋ bytes in front of a main SLRU (`SLRU.c` with `seg-size=1:4`: a

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// XXH64 (Yann Collet's xxHash, 64-bit) of one 8-byte little-endian integer: the hash
 /// libCacheSim's counting Bloom filter (`minimalIncrementCBF.c`) and Bloom-filter admission
 /// apply to an object id (`XXH64(&obj_id, sizeof(obj_id_t), seed)`). Only the 8-byte input

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A replay checked against the app (issue 42 item 3): a recording carries, for every image
 /// request, where the app's own pipeline served it from (`RecordedImage.Source`); the
 /// replayer compares each counted request's outcome in the model with it, and keeps every

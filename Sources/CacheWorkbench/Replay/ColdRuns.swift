@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// One run's counts under `--har-runs cold` (`HARRunSplit`): what its own hit ratios are
 /// made of.
 public struct RunFigures: Sendable, Equatable {

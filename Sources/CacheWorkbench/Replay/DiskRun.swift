@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// Where disk backends keep their files during a run, and whether those stay.
@@ -16,8 +21,8 @@ public struct DiskRunOptions: Sendable {
     public init() {}
 
     /// A replay's folder, and whether the run made it (and so may remove it).
-    struct Folder {
-        var path: String
+    package struct Folder {
+        package var path: String
         var temporary: Bool
         /// Under `--cache-dir`: the folders of the path that did not exist before the
         /// replay (the user's folder or its missing parents, and the backend's), outermost
@@ -40,7 +45,7 @@ public struct DiskRunOptions: Sendable {
     }
 
     /// The folder for one replay of `backend`.
-    func folder(for backend: String) throws -> Folder {
+    package func folder(for backend: String) throws -> Folder {
         if let cacheDirectory {
             let path = "\(cacheDirectory)/\(backend)"
             return Folder(path: path, temporary: false, missing: Self.missingFolders(of: path))
@@ -75,7 +80,7 @@ public struct DiskRunOptions: Sendable {
     }
 
     /// Removes a temporary folder unless `keep`; a user's folder always stays.
-    func release(_ folder: Folder) {
+    package func release(_ folder: Folder) {
         guard folder.temporary else { return }
         defer { Interruption.finished(folder.path) }
         if keep {

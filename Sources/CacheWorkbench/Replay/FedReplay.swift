@@ -1,10 +1,15 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A replay driven from outside, a batch of requests at a time, so that one read of a trace
 /// feeds many backends in turn (MiniSim's mini caches, `PolicyMissRatioCurve.miniSim`). Each
 /// request follows `Replayer`'s demand-fill rules exactly (the same `ReplayLoop.handle`);
 /// untimed, with no memory sampling (nothing reads it).
 ///
 /// Complexity: per request, the backend's get (and set on a miss).
-protocol FedReplay: AnyObject {
+package protocol FedReplay: AnyObject {
     /// Replays `requests` in order; a backend error ends this replay (recorded in its
     /// tally's `failure`, later requests ignored); a trace error is thrown.
     func feed(_ requests: UnsafeBufferPointer<Request>) throws
@@ -18,7 +23,7 @@ protocol FedReplay: AnyObject {
 /// simulator's is specialized for each policy: made from generic code, the loop would run
 /// through witness tables at half the speed or less). MiniSim's mini caches pass
 /// `sampleMemory: false`: nothing reads their memory.
-func fedReplay(_ backend: any CacheBackend, capacity: Int, options: ReplayOptions, sampleMemory: Bool = false) throws -> any FedReplay {
+package func fedReplay(_ backend: any CacheBackend, capacity: Int, options: ReplayOptions, sampleMemory: Bool = false) throws -> any FedReplay {
     var untimed = options
     untimed.timing = false
     if !sampleMemory { untimed.memorySampleInterval = Int.max }

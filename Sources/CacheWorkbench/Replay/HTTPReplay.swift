@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The HTTP mode's turn of the replay loop: the model decides, the backend is asked for
 /// what the decision needs (a get when the cache is consulted, a remove of an older body,
 /// a set of a stored response), and the backend calls are timed as in demand-fill. With

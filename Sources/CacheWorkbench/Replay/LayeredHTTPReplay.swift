@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The HTTP mode over a backend whose layers keep their own rules (`HTTPLayers`), as an
 /// image library answers a request (AFImageDownloader.m, Nuke's ImagePipeline: memory cache
 /// by URL, then the network through URLSession, whose URLCache applies HTTP's rules):

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// Before replays that materialize payloads (a decoded bitmap or a body per cached entry),

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// When the replayer delivers simulated memory warnings (`--memory-warning`).
 public enum MemoryWarningSchedule: Sendable, Equatable, CustomStringConvertible {
     /// After every N replayed requests.

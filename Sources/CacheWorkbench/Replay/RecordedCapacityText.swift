@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// `--capacity recorded`: the app's memory cost limit a recording states
 /// (`RecordedCacheConfiguration.memoryCostLimit`) as a capacity in bytes, refused (exit 2)
 /// for a trace that is no recording or a recording that states none. Fuzzed with the other

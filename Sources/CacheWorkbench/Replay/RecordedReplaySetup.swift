@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What a replay takes from a recording besides its requests (issue 42): its memory
 /// warnings (`--memory-warning recorded`), its background events (`--background`) and whether the replay is checked
 /// against the app's recorded outcomes (`AppAgreement`). `lifecycle` / `configuration` are

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// `--repeat K`: the spread of each timing figure over K replays of one point. The row
 /// keeps the median (as the usual columns) and this type the smallest and largest value,
 /// written as `<column>_min` and `<column>_max`. Counts (hits, bytes, evictions) come from

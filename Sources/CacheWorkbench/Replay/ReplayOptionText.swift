@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The replay options that arrive as text (`--warmup`, `--decoded-ratio`,
 /// `--infer-dimensions`, `--url-units`, `--device`, `bench mrc --sampling-rate`), parsed with their errors worded once. Fuzzed with the other
 /// option parsers (`scripts/fuzz options`).

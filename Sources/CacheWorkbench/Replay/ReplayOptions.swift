@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// How a replay runs. Defaults are what DESIGN.md's demand-fill, libCacheSim-comparable
 /// mode needs.
 public struct ReplayOptions: Sendable {

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What one replay counted and measured. Filled by the replayer only.
 public struct ReplayTally: Sendable {
     /// Rows the trace produced, dropped ones included.

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Replays a request stream against one backend in demand-fill mode (DESIGN.md):
 /// 1. every request is a read: a hit, or a miss followed by inserting the object;
 /// 2. a hit does not change the stored size;
@@ -652,20 +657,20 @@ extension ReplayLoop where Backend: KeyOnlyBackend {
             var time = (first: firstTime, last: lastTime)
             for position in runStart..<runEnd {
                 // `&+`: a position is below a buffer's count, far from `Int.max`.
-                if position &+ 8 < end { backend.prefetch(id: records[position &+ 8].id) }
-                if position &+ 4 < end { backend.prefetchEntry(id: records[position &+ 4].id) }
+                if position &+ 8 < end { backend.prefetch(id: records[position &+ 8].keyID) }
+                if position &+ 4 < end { backend.prefetchEntry(id: records[position &+ 4].keyID) }
                 let record = first + position
-                let size = record.pointee.size
+                let size = record.pointee.keySize
                 if size == 0 {  // rule 4
                     dropped &+= 1  // at most the run's length
                     continue
                 }
-                if time.first == nil { time.first = record.pointee.time }
+                if time.first == nil { time.first = record.pointee.keyTime }
                 requests &+= 1
-                time.last = record.pointee.time
+                time.last = record.pointee.keyTime
                 let cost = ignoreObjectSize ? 1 : size
                 requestedBytes += ByteTotal(cost)
-                let id = record.pointee.id
+                let id = record.pointee.keyID
                 let hit = backend.getKey(id)
                 if recordsOutcomes { tally.outcomes.append(hit) }  // the report's paired test
                 if hit {

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// One command's worth of replays: every backend at every capacity over one trace, in
@@ -156,21 +161,21 @@ public struct RunPlan: Sendable {
 
     /// One point of the plan made ready to replay: its backend's configuration and the
     /// replay's options, as every replay of it (and a fanned-out sweep) uses them.
-    struct PreparedPoint {
-        var backend: BackendKind
-        var capacity: Capacity
-        var bytes: Int
+    package struct PreparedPoint {
+        package var backend: BackendKind
+        package var capacity: Capacity
+        package var bytes: Int
         var model: CostModel
         var summary: TraceSummary
-        var config: BackendConfig
-        var options: ReplayOptions
+        package var config: BackendConfig
+        package var options: ReplayOptions
         var warmedKeys: Int
     }
 
     /// `backend`'s points (its capacities), resolved against the trace's working set under
     /// its cost model. Needs `scanSummaries()` first (`summaries`). `warmedKeys` counts the
     /// distinct keys of the first N requests (a scan of them unless the caller remembers).
-    func preparedPoints(
+    package func preparedPoints(
         _ backend: BackendKind, trace: any Trace, summaries: [CostModel: TraceSummary], pricesPixels: Bool, nextAccess: NextAccess?,
         warmedKeys: (Int) throws -> Int = { _ in 0 }
     ) throws -> [PreparedPoint] {
@@ -219,7 +224,7 @@ public struct RunPlan: Sendable {
     }
 
     /// The row of a replayed point.
-    func result(
+    package func result(
         _ point: PreparedPoint, tally: ReplayTally, spread: RepeatSpread?, warningCost: WarningCost?, settings: String,
         measurement: DiskMeasurement?, runIndex: Int, trace: any Trace, loadSeconds: Double?, environment: RunEnvironment
     ) -> RunResult {
@@ -248,6 +253,37 @@ public struct RunPlan: Sendable {
         result.flagOptions = backendOptions
             .filter { name, _ in backend.options.contains { $0.name == name } && backend.variantOptions[name] == nil }
             .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+        return result
+    }
+
+    /// The row of an lru point read off the exact curve (`method` mattson) instead of
+    /// replayed: `measured` is the curve's point at `bytes`. O(1).
+    package func curvePointResult(
+        index: Int, capacity: Capacity, bytes: Int, backend: String, measured: LRUMissRatioCurve.Point,
+        curve: LRUMissRatioCurve.Result, environment: RunEnvironment
+    ) -> RunResult {
+        var tally = ReplayTally()
+        tally.traceRequests = curve.traceRequests + curve.droppedZeroSize + curve.skippedRows
+        tally.requests = curve.requests
+        tally.hits = measured.hits
+        tally.requestedBytes = curve.requestedBytes
+        tally.hitBytes = measured.hitBytes
+        tally.tooLarge = measured.tooLarge
+        tally.droppedZeroSize = curve.droppedZeroSize
+        tally.skippedRows = curve.skippedRows
+        var result = RunResult(
+            runID: environment.runID(index: index), trace: trace.label, traceChecksum: traceChecksum,
+            mode: .demandFill, backend: backend, backendOptions: "", holdsPayloads: false, costModel: .encoded,
+            pixelRules: options.pixelRules, materialized: false, capacity: capacity, capacityBytes: bytes,
+            workingSetBytes: knownSummaries[.encoded]?.workingSetBytes, seed: seed, timing: false, memoryWarningSchedule: nil,
+            ignoreObjectSize: options.ignoreObjectSize, loadSeconds: loadSeconds, tally: tally, environment: environment)
+        result.method = "mattson"
+        result.capacityRule = capacity.deviceRule
+        result.device = device?.name
+        result.uniqueObjects = curve.uniqueKeys  // no warm-up here: every first request is compulsory
+        result.compulsoryMisses = curve.uniqueKeys
+        result.command = command
+        result.harRuns = harRuns  // replayed as visits (cold points are replays of their own)
         return result
     }
 
@@ -430,7 +466,7 @@ public struct RunPlan: Sendable {
     /// reading image-URL conventions under pixel cost, and so does the HTTP mode (a
     /// profile's key is made from the URL), and so do a recording's disagreements with the app
     /// (listed by key).
-    var keepsKeyNames: Bool {
+    package var keepsKeyNames: Bool {
         backends.contains { $0.needsKeyNames } || (mayPricePixels && (options.pixelRules.inferFromURL || options.pixelRules.needsImageType))
             || options.http != nil || options.comparesWithApp
     }
@@ -476,7 +512,7 @@ public struct RunPlan: Sendable {
     }
 
     /// `point` with the working-set summary its model now has (after the pass), for its row.
-    func withKnownSummary(_ point: PreparedPoint) -> PreparedPoint {
+    package func withKnownSummary(_ point: PreparedPoint) -> PreparedPoint {
         var point = point
         if let summary = knownSummaries[point.model] { point.summary = summary }
         return point
@@ -490,7 +526,7 @@ public struct RunPlan: Sendable {
     /// first chunk), asked only when no cost model was given and a backend holds payloads:
     /// the other backends' rows are encoded either way, so a plan of simulators reads
     /// nothing for it. Remembered once known (`knownPricesPixels`, set by `RunSetup`).
-    func autoPricesPixels() throws -> Bool {
+    package func autoPricesPixels() throws -> Bool {
         guard costModel == nil, backends.contains(where: \.holdsPayloads) else { return false }
         if let knownPricesPixels { return knownPricesPixels }
         return try Self.pricesPixels(trace, rules: options.pixelRules)
@@ -505,7 +541,7 @@ public struct RunPlan: Sendable {
     /// The cost model a backend's rows use: the one asked for, else pixels for backends
     /// that hold payloads when the pixel rules price the trace's images (`pricesPixels`),
     /// else encoded.
-    func costModel(for backend: BackendKind, pricesPixels: Bool) -> CostModel {
+    package func costModel(for backend: BackendKind, pricesPixels: Bool) -> CostModel {
         costModel ?? (backend.holdsPayloads && pricesPixels ? .pixels : .encoded)
     }
 
@@ -518,7 +554,7 @@ public struct RunPlan: Sendable {
 
     /// `--mode ops` honours each request's op: the trace must say them (a reader that reads
     /// ops: twitter, cachelib, lcs v2+, vscsi, a CSV with an op column).
-    static func checkOperations(_ trace: any Trace) throws {
+    package static func checkOperations(_ trace: any Trace) throws {
         let source = try trace.open(keepKeyNames: false)
         _ = try source.nextChunk()  // a CSV knows its columns after its first line
         guard source.carriesOperations else {

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// One results row: a replay's tally plus everything needed to reproduce it.
 public struct RunResult: Sendable {
     public var runID: String
@@ -74,7 +79,7 @@ public struct RunResult: Sendable {
     /// A HAR with two or more runs: how they were replayed (`--har-runs`); nil otherwise.
     public var harRuns: HARRunSplit? = nil
 
-    var replayed: Bool { method == "replay" }
+    package var replayed: Bool { method == "replay" }
 
     public var failed: Bool { tally.failure != nil }
     /// Failed before the replay read a request (a refused cache folder, a backend that could
@@ -94,11 +99,11 @@ public enum Cell: Sendable, Equatable {
     case text(String)
     case empty
 
-    static func from(_ value: Int?) -> Cell { value.map(Cell.int) ?? .empty }
-    static func from(_ value: ByteTotal?) -> Cell { value.map(Cell.wide) ?? .empty }
-    static func from(_ value: UInt64?) -> Cell { value.map { Cell.int(Int($0)) } ?? .empty }
-    static func from(_ value: Double?) -> Cell { value.map(Cell.double) ?? .empty }
-    static func from(_ value: String?) -> Cell { value.map(Cell.text) ?? .empty }
+    package static func from(_ value: Int?) -> Cell { value.map(Cell.int) ?? .empty }
+    package static func from(_ value: ByteTotal?) -> Cell { value.map(Cell.wide) ?? .empty }
+    package static func from(_ value: UInt64?) -> Cell { value.map { Cell.int(Int($0)) } ?? .empty }
+    package static func from(_ value: Double?) -> Cell { value.map(Cell.double) ?? .empty }
+    package static func from(_ value: String?) -> Cell { value.map(Cell.text) ?? .empty }
 }
 
 extension RunResult {

@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// `--shard I/N` (or `--shard N`, the index from Slurm's `SLURM_ARRAY_TASK_ID` or a
 /// Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`).
 ///

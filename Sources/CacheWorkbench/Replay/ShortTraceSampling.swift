@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// `--sample-every` and `--warning-window` scaled to a short trace when the user gave
 /// neither (issue 21, "short sessions work"). The fixed defaults, 4,096 and 1,000 requests,
 /// suit traces of millions of requests; on a HAR of a few hundred no warning window fits

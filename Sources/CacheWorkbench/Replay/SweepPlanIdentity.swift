@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A plan's identity, written in every row a run of the plan makes (`plan_id`): SHA-256 of
 /// the plan as `encoded()` writes it (keys sorted: the revision, the whole command and
 /// every point), so two plans that differ anywhere, `--warmup` included, have different

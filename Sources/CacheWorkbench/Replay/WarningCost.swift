@@ -1,3 +1,8 @@
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What simulated memory warnings cost a run, measured against a counterfactual: the same
 /// replay (same trace, backend, capacity, options and seed) without warnings, made untimed
 /// right after the warned one (`RunPlan`). Both replays are deterministic, so every

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// How each replay of a recording agreed with the app (`AppAgreement`), as text under the
 /// table and as the `--disagreements` CSV: one line per run ("app recorded 61.67% memory
 /// hits; lru agrees on 58 of 60 requests"), then the first disagreements by request.

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The results CSV: DESIGN.md's columns, one row per run. Empty cell = not applicable.
 /// Each text cell goes through `escape` (CSVCellEscaping.swift).
 extension CSVReport {
@@ -7,15 +13,5 @@ extension CSVReport {
             text += result.cells.map(field).joined(separator: ",") + "\n"
         }
         return text
-    }
-
-    static func field(_ cell: Cell) -> String {
-        switch cell {
-        case .int(let value): return String(value)
-        case .wide(let value): return String(value)
-        case .double(let value): return value.isFinite ? String(value) : ""
-        case .text(let value): return escape(value)
-        case .empty: return ""
-        }
     }
 }

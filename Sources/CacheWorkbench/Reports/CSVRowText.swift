@@ -1,12 +1,18 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// One results row as text: split into its RFC 4180 fields (as `CSVReport` writes them),
 /// and kept on one line in a journal (backslashes and line breaks escaped, reversibly).
 /// Both work on Unicode scalars, not characters: a quote or a backslash after a combining
 /// or prepended mark would otherwise hide inside one character (the fuzzer found one).
 ///
 /// Complexity: each O(length).
-enum CSVRowText {
+package enum CSVRowText {
     /// A row on one line: backslashes and line breaks escaped.
-    static func escape(_ row: String) -> String {
+    package static func escape(_ row: String) -> String {
         var result = String.UnicodeScalarView()
         for scalar in row.unicodeScalars {
             switch scalar {
@@ -48,7 +54,7 @@ enum CSVRowText {
     }
 
     /// The fields of one RFC 4180 row (as `CSVReport` writes them).
-    static func fields(of row: String) -> [String] {
+    package static func fields(of row: String) -> [String] {
         var fields: [String] = []
         var field = String.UnicodeScalarView()
         var quoted = false

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What `bench list --json` prints: the same catalog as `Catalog.text()`, for scripts.
 /// Backends with their options (a preset with the tier it stands for), the groups with
 /// their members, the tier options, the trace formats with their extensions, the cost models.

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 extension TableReport {
     /// How each device-relative capacity was found (`--device`): a preset's own memory
     /// limit on the device and its rule, or a `ram:P%` share resolved to bytes. One line per

@@ -1,6 +1,12 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The results as JSON: the environment once, then one object per run with the CSV's
 /// columns as keys (numbers as numbers, not-applicable as null).
-public enum JSONReport {
+extension JSONReport {
     public static func render(_ results: [RunResult], environment: RunEnvironment) -> String {
         var text = "{\n  \"environment\": {"
         text += "\"git_rev\": \(string(environment.gitRevision)), "
@@ -28,33 +34,5 @@ public enum JSONReport {
         }
         text += results.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
         return text
-    }
-
-    static func value(_ cell: Cell) -> String {
-        switch cell {
-        case .int(let value): return String(value)
-        case .wide(let value): return String(value)
-        case .double(let value): return value.isFinite ? String(value) : "null"
-        case .text(let value): return string(value)
-        case .empty: return "null"
-        }
-    }
-
-    static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The image libraries' own behaviour a row's figures rest on, said under the table
 /// whenever it applied (issue 43 §3): SDWebImage's weak memory cache and its on-screen
 /// rule, the presets' decoded-bitmap charge (row padding) and downsampling to `--display`,

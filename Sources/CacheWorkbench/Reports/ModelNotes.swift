@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The table's notes on what a row is a model of and what its disk figures rest on
 /// (issue 21 §7, §8): the durability every disk latency ran under, and which NSCache a
 /// row is (the LRU model, or the Linux corelibs object).

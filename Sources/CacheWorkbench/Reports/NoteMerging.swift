@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// Notes that say the same thing about several rows, said once. Row notes begin with their
 /// row (`lru at 1 MiB: …`); when rows share the rest of the sentence, it is printed once after
 /// all of them (`2 rows — lru at 1 MiB, lru at 2 MiB: …`, as the report's reading merges its

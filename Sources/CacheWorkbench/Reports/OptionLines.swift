@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 extension TableReport {
     /// The widest an options line may be: the table's promise to fit a 120-column terminal.
     static let optionLineWidth = 120

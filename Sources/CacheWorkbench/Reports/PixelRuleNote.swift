@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 extension TableReport {
     /// The table's pixel-pricing note (issue 21 §3: the rule counts were only in the CSV's
     /// `cost_from_*` columns): one line per distinct set of counts, naming the rows it covers —

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// `bench price`: every unique object of a trace with the pixel price a replay under
 /// `--cost pixels` gives it — the rule, the dimensions, the encoded and the decoded cost,
 /// and any URL inference rejected for being below the encoded size — so that every price

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,10 +38,17 @@ public final class ProgressLine: @unchecked Sendable {
         text += ", \(TableReport.rate(rate)) req/s"
         // The ETA: this point's remainder at its own pace, then the points after it.
         if let after = secondsAfter, let fraction = progress.fraction, fraction > 0.01 {
-            text += ", ETA \(SweepRun.duration(after + progress.elapsedSeconds * (1 - fraction) / fraction))"
+            text += ", ETA \(Self.duration(after + progress.elapsedSeconds * (1 - fraction) / fraction))"
         }
         FileDescriptorOutput.write(text, to: 2)
         shown = true
+    }
+
+    /// A time left as the progress lines say it: `42s`, `3m07s`, `2h05m`; `?` when unknown.
+    package static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "?" }
+        let whole = Int(seconds.rounded())
+        return whole >= 3600 ? "\(whole / 3600)h\(whole % 3600 / 60)m" : whole >= 60 ? "\(whole / 60)m\(whole % 60)s" : "\(whole)s"
     }
 
     /// A status line of its own (for steps that are not replays), when stderr is a terminal.

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What a replay of a recording did with the app's lifecycle events, said under the table:
 /// `--memory-warning recorded` on a recording without warnings, and the background events
 /// replayed with what each backend does on one (`CacheBackend.backgroundResponse`) and

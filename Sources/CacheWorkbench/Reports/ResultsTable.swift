@@ -1,20 +1,26 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A results CSV read back (`bench merge`, a plan's finished shards): its header and rows
 /// as fields. The header must be the expected columns (this workbench's, `read`), in
 /// order, and every row must have one field per column; errors name the file and line.
 ///
 /// Complexity: O(file size).
-struct ResultsTable {
+package struct ResultsTable {
     var path: String
     var header: [String]
-    var rows: [[String]]
+    package var rows: [[String]]
     /// Each row's first line in the file (for errors).
-    var lines: [Int]
+    package var lines: [Int]
 
-    func column(_ name: String) -> Int? { header.firstIndex(of: name) }
+    package func column(_ name: String) -> Int? { header.firstIndex(of: name) }
 
     /// A row's backend as a backend list names it (`nscache[key-hash=cf]`), from its
     /// `backend` and `variant` cells (as `RunResult.backendLabel`).
-    static func backendLabel(backend: String, variant: String) -> String {
+    package static func backendLabel(backend: String, variant: String) -> String {
         variant.isEmpty ? backend : "\(backend)[\(variant)]"
     }
 

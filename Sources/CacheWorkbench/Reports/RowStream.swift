@@ -1,11 +1,17 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A CSV going to a stream (standard output, a pipe, a device), one line at a time, each
 /// flushed at once so a reader, or a kill, sees every finished row. Callers serialize writes.
-final class RowStream: @unchecked Sendable {
-    let file: OutputFile
+package final class RowStream: @unchecked Sendable {
+    package let file: OutputFile
 
-    init(_ file: OutputFile) { self.file = file }
+    package init(_ file: OutputFile) { self.file = file }
 
-    func write(_ line: String) throws {
+    package func write(_ line: String) throws {
         try file.write(line + "\n")
         try file.flush()
     }

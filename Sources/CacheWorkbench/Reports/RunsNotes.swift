@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// What the table says about a HAR's independent runs (`--har-runs`): under `cold`, that its
 /// hit ratios are means over runs with their range; under `visits`, that runs the recording
 /// tool loaded cold were replayed into one cache.

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 
 /// `bench merge --plan FILE RESULTS…`: the shards' results as one CSV in plan order, after
@@ -160,7 +166,7 @@ public struct ShardMerge {
 
 extension ResultsTable {
     /// A results file of this workbench (its columns, in order).
-    static func read(_ path: String) throws -> ResultsTable {
+    package static func read(_ path: String) throws -> ResultsTable {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
               let data = FileManager.default.contents(atPath: path) else {

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -22,19 +28,19 @@ import Glibc
 /// The sweep holds an exclusive `flock` on the journal for its whole life (taken before
 /// anything is read or written), so a second sweep on the same `--csv` (with or without
 /// `--resume`) is refused at once instead of interleaving its rows with the first's.
-final class SweepJournal: @unchecked Sendable {
-    let path: String
+package final class SweepJournal: @unchecked Sendable {
+    package let path: String
     /// Rows already finished, by point index.
-    private(set) var finishedRows: [Int: String] = [:]
+    package private(set) var finishedRows: [Int: String] = [:]
     /// The journal line each resumed row was read from, by point index.
-    private(set) var finishedLines: [Int: Int] = [:]
+    package private(set) var finishedLines: [Int: Int] = [:]
     private let descriptor: Int32
 
     /// Whether lines 1 and 2 are written (`identify`): rows may follow.
-    private(set) var identified = false
+    package private(set) var identified = false
 
     /// `fingerprint` nil: a new journal whose lines 1 and 2 wait for `identify` (not with `resume`).
-    init(path: String, fingerprint: String?, resume: Bool, points: [SweepJournalText.PlannedPoint]) throws {
+    package init(path: String, fingerprint: String?, resume: Bool, points: [SweepJournalText.PlannedPoint]) throws {
         self.path = path
         guard resume else {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
@@ -94,7 +100,7 @@ final class SweepJournal: @unchecked Sendable {
     }
 
     /// Throws `busy` when a running sweep holds the lock on the existing `path`.
-    static func refuseIfLocked(_ path: String) throws {
+    package static func refuseIfLocked(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
@@ -107,7 +113,7 @@ final class SweepJournal: @unchecked Sendable {
 
     /// Writes a new journal's identity line (the sweep's fingerprint) and the CSV header,
     /// synced; once, before any row.
-    func identify(_ fingerprint: String) throws {
+    package func identify(_ fingerprint: String) throws {
         guard !identified else { return }
         try write(fingerprint + "\n" + RunResult.columnNames.joined(separator: ",") + "\n")
         identified = true
@@ -115,13 +121,13 @@ final class SweepJournal: @unchecked Sendable {
 
     /// Removes a new journal that never got its identity line (the sweep stopped before its
     /// first row): empty, made by this sweep, and otherwise left for the next to trip on.
-    func removeIfUnidentified() {
+    package func removeIfUnidentified() {
         guard !identified else { return }
         if unlink(path) == 0 { Interruption.forget(path) }
     }
 
     /// Appends a finished point's row and syncs it (after `identify`).
-    func append(index: Int, row: String) throws {
+    package func append(index: Int, row: String) throws {
         guard identified else { throw WorkbenchError("\(path): a row before the sweep's identity line (the trace's facts were not known yet)") }
         try write("\(index)\t\(CSVRowText.escape(row))\n")
         journaled.insert(index)
@@ -138,7 +144,7 @@ final class SweepJournal: @unchecked Sendable {
 
     /// Journals rows finished by an earlier run (a shard's results file) as if this sweep
     /// had: they are kept, and the failed ones run again, as on `--resume`.
-    func carry(_ rows: [Int: String]) throws {
+    package func carry(_ rows: [Int: String]) throws {
         for (index, row) in rows.sorted(by: { $0.key < $1.key }) {
             let row = CSVRowText.rewritten(CSVRowText.fields(of: row))  // neutralized as a fresh row is
             try append(index: index, row: row)
@@ -147,7 +153,7 @@ final class SweepJournal: @unchecked Sendable {
     }
 
     /// Removes the journal (the sweep's CSV is written whole).
-    func remove() throws {
+    package func remove() throws {
         guard unlink(path) == 0 || errno == ENOENT else {
             throw WorkbenchError("\(path): cannot remove the finished sweep's journal: \(String(cString: strerror(errno)))")
         }

@@ -1,15 +1,25 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// A sweep journal's text read back (`SweepJournal`, `--resume`): line 1 the sweep's
 /// fingerprint, line 2 the results header, then `index<TAB>row` per finished point, each
 /// row checked against the point its index names. Apart from the file so the parser is
 /// fuzzed on its own (`scripts/fuzz journal`).
 ///
 /// Complexity: O(bytes).
-enum SweepJournalText {
+package enum SweepJournalText {
     /// What a point's row must say: its backend as the list names it and its capacity as
     /// `capacity_spec` writes it.
-    struct PlannedPoint: Equatable {
+    package struct PlannedPoint: Equatable {
         var backend: String
         var capacity: String
+
+        package init(backend: String, capacity: String) {
+            (self.backend, self.capacity) = (backend, capacity)
+        }
     }
 
     struct Parsed {

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The comparison table printed on the terminal: one line per run, aligned columns.
 ///
 /// Rows under different cost models are never side by side without a word: each model gets
@@ -314,12 +320,12 @@ public enum TableReport {
         return [amplification, syncs, footprint, space]
     }
 
-    static func percent(_ value: Double?) -> String {
+    package static func percent(_ value: Double?) -> String {
         guard let value else { return "–" }
         return String(format2: value * 100) + "%"
     }
 
-    static func nanoseconds(_ value: UInt64?) -> String {
+    package static func nanoseconds(_ value: UInt64?) -> String {
         guard let value else { return "–" }
         if value < 10_000 { return "\(value) ns" }
         if value < 10_000_000 { return "\(value / 1000) µs" }

@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The `--timeline` CSV: one row per memory sample (every `--sample-every` requests) and
 /// per memory warning, for every run, to plot memory and hit ratio over the replay.
 public enum TimelineReport {

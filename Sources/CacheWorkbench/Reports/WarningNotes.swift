@@ -1,3 +1,9 @@
+import WorkbenchSimulation
+import WorkbenchCore
+import WorkbenchMetrics
+import WorkbenchTraces
+import WorkbenchHTTP
+import WorkbenchBackends
 /// The notes under the table about simulated memory warnings: what they cost against the
 /// same replay without them (`WarningCost`), windows that did not fit, and the sampling
 /// chosen for a short trace (`ShortTraceSampling`). Every figure is a count from the two

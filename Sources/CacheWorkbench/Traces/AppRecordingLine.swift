@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 import Foundation
 
 /// One line of an app recording (docs/recording-format.md) as JSON gives it: the header's

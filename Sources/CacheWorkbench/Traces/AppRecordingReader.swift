@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 import Foundation
 
 /// Recordings made inside an app with the CacheTraceRecorder library (format

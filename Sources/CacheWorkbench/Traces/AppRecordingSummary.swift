@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// What an app recording holds beyond its requests, read once by `AppRecordingReader.facts`:
 /// the lifecycle events placed among the replayed requests, the app's cache configuration,
 /// and the counts `bench stats` prints.

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Writes requests as an app recording (format v1, docs/recording-format.md), for `bench
 /// convert session.har out.jsonl`: each request with HTTP facts becomes an `http` event
 /// (method, URL, status, the headers the workbench keeps, body bytes, start and end from

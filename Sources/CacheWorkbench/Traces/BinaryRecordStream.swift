@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Whole fixed-size records of a binary trace, read through one reusable buffer after an
 /// optional header. A file whose records do not end on a record boundary is an error at
 /// the byte offset of the broken record (libCacheSim only warns and drops the tail:

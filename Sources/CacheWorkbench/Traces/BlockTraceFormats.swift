@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// The block traces eviction-policy papers were judged on. Every block is one request for
 /// a 512-byte object (the traces' block size); `--ignore-obj-size` counts each as 1, so
 /// capacities are in blocks as the papers give them. Times are the request's position.

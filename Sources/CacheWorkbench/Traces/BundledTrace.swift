@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 import Foundation
 
 /// The traces shipped in Traces/ (a test checks each still equals its command's output):

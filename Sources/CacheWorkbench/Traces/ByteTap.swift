@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// SHA-256 of the bytes a trace's reader reads from its file, as it reads them, so the
 /// pass that decodes the requests also yields the file's checksum (no second read). Set
 /// for the readers opened inside `ByteTap.$current.withValue(tap) { … }`: a

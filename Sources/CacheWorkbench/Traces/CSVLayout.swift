@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Which CSV column holds which request field, decided from the first row: a header if
 /// its first field is not a number, otherwise by column count.
 struct CSVLayout: Equatable {

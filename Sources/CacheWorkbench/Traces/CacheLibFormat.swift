@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Meta's CacheLib kvcache traces: CSV with a header naming the columns. `key`, `op` and
 /// `size` are required; `op_time` (seconds), `key_size`, `op_count` and `ttl` optional. A
 /// row with `op_count` N stands for N requests. Ops: GET… reads, SET… sets, DELETE…

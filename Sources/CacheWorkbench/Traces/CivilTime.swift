@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Calendar date and time (UTC) to seconds since 1970 and back, with Howard Hinnant's
 /// days-from-civil and civil-from-days algorithms (proleptic Gregorian; no Foundation
 /// formatter per row).

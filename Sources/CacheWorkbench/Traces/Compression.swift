@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,7 +7,7 @@ import Glibc
 /// Compressed traces, streamed through the system's decompressor (`gzip`, `zstd`, `xz`,
 /// `bzip2` -dc) over a pipe: nothing is decompressed to disk, and memory stays the
 /// reader's buffer. Recognised by extension or by magic bytes.
-enum Compression: String, CaseIterable, Sendable {
+package enum Compression: String, CaseIterable, Sendable {
     case gzip, zstd, xz, bzip2
 
     var extensions: [String] {
@@ -30,7 +32,7 @@ enum Compression: String, CaseIterable, Sendable {
     var package: String { self == .xz ? "xz-utils" : rawValue }
 
     /// The compression a path's extension names, if any.
-    static func byExtension(_ path: String) -> Compression? {
+    package static func byExtension(_ path: String) -> Compression? {
         let lower = path.lowercased()
         return allCases.first { $0.extensions.contains { lower.hasSuffix("." + $0) } }
     }
@@ -43,7 +45,7 @@ enum Compression: String, CaseIterable, Sendable {
 
     /// By magic bytes. bzip2's "BZh" is also how plain text can begin, so it counts only
     /// with its block size digit and the magic of its first block (or of an empty stream).
-    static func byMagic(_ bytes: [UInt8]) -> Compression? {
+    package static func byMagic(_ bytes: [UInt8]) -> Compression? {
         allCases.first { compression in
             guard bytes.starts(with: compression.magic) else { return false }
             guard compression == .bzip2 else { return true }
@@ -54,7 +56,7 @@ enum Compression: String, CaseIterable, Sendable {
     }
 
     /// Bytes `byMagic` needs to decide.
-    static let magicLength = 10
+    package static let magicLength = 10
 
     /// Starts `<tool> -dc` reading `fileDescriptor`; returns the pipe's read end and the pid.
     func spawn(reading fileDescriptor: Int32, path: String) throws(TraceError) -> (Int32, pid_t) {

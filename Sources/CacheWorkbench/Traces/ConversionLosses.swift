@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// What `bench convert` could not carry into its target, counted per kind, so a lossy
 /// conversion says how many requests lost what (never a silent approximation):
 ///

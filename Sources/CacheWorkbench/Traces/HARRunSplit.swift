@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// How `bench run` and `bench sweep` replay a HAR's runs: the mode chosen (or the default)
 /// and, under `cold`, each run's requests as positions in the trace. Complexity: one read of
 /// the HAR.

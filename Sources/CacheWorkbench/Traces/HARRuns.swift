@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 import Foundation
 
 /// How a HAR's independent runs are replayed (`--har-runs`).

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// How a HAR's pages are replayed, one after another or interleaved (`--har-pages`).
 public enum HARPageOrder: String, CaseIterable, Sendable {
     /// Each run (WebPageTest `_run`), else each page, in its own start order, one after the
@@ -106,12 +108,12 @@ struct HARSessionPlan {
 }
 
 /// A HAR read with its pages: the requests in replay order and, for each, its page and view.
-struct HARReading {
-    var pages: [HARDocument.Page]
-    var requests: [Request] = []
+package struct HARReading {
+    package var pages: [HARDocument.Page]
+    package var requests: [Request] = []
     var recordedTimes: [Double] = []
-    var requestPages: [Int?] = []
-    var isRepeatView: [Bool] = []
+    package var requestPages: [Int?] = []
+    package var isRepeatView: [Bool] = []
     var skipped = 0
     var plan = HARSessionPlan()
     var creator: HARDocument.Creator?
@@ -135,7 +137,7 @@ struct HARReading {
     /// What a replay of this reading must say about it: repeat views (present, replayed or
     /// left out), runs moved to follow each other, and how independent runs are replayed
     /// (`runs`). One line each.
-    func notes(view: HARView, order: HARPageOrder, runs replay: RunsReplay = .notReplayed, chosen: HARRunsMode? = nil) -> [String] {
+    package func notes(view: HARView, order: HARPageOrder, runs replay: RunsReplay = .notReplayed, chosen: HARRunsMode? = nil) -> [String] {
         var notes: [String] = []
         if let line = runsNote(replay, chosen: chosen) { notes.append(line) }
         let repeats = repeatViewPages

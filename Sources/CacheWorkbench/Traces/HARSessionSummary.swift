@@ -1,11 +1,13 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// What `bench stats` says about a HAR's sessions: pages, runs and views, the re-request
 /// ceiling of each view, and the clock skew between the recording machine and the servers.
-struct HARSessionSummary: Equatable {
+package struct HARSessionSummary: Equatable {
     var pages = 0
     var runs = 0
     var firstViewPages = 0
     var repeatViewPages = 0
-    var firstViewRequests = 0
+    package var firstViewRequests = 0
     var repeatViewRequests = 0
     /// Requests of a view whose key that view requested before (the most any cache replaying
     /// that view alone can hit).
@@ -15,10 +17,10 @@ struct HARSessionSummary: Equatable {
     /// re-requests of a key the same run requested before (the most a cache emptied at each
     /// run can hit, `--har-runs cold`) and those of a key only earlier runs requested (what
     /// replaying runs as visits adds, `--har-runs visits`). within + across = firstViewReRequests.
-    var independentRuns = 0
+    package var independentRuns = 0
     var runsDescribed = ""
-    var withinRunReRequests = 0
-    var acrossRunReRequests = 0
+    package var withinRunReRequests = 0
+    package var acrossRunReRequests = 0
     /// Median over responses with a Date of (Date + Age) − startedDateTime, seconds; nil
     /// without any Date. Date is when the origin made the response and Age how long a cache
     /// held it since (RFC 9111 §5.1), so their sum is the servers' "now".
@@ -35,7 +37,7 @@ struct HARSessionSummary: Equatable {
     var pragmaNoCacheRequests = 0
 
     /// `reading` holds every view (`--har-view all`).
-    init(_ reading: HARReading) {
+    package init(_ reading: HARReading) {
         pages = reading.pages.count
         runs = Set(reading.pages.compactMap(\.run)).count
         repeatViewPages = reading.repeatViewPages
@@ -108,7 +110,7 @@ struct HARSessionSummary: Equatable {
         return line
     }
 
-    var lines: [String] {
+    package var lines: [String] {
         func share(_ part: Int, _ whole: Int) -> String {
             whole == 0 ? "none (no requests)" : "\(String(format2: Double(part) / Double(whole) * 100))% (\(part) of \(whole))"
         }

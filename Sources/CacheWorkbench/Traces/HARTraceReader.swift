@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 import Foundation
 
 /// HAR 1.2 (HTTP Archive) exports — Chrome and Firefox DevTools, Safari, Charles,
@@ -18,7 +20,7 @@ import Foundation
 /// Options: `images-only` (media type image/*), `status` (e.g. `200,304` or `2xx,304`).
 /// Unknown fields (the exporters' `_` extensions) are ignored and optional ones may be
 /// missing. A HAR is one JSON document, so it is read whole (compressed is fine).
-enum HARTraceReader {
+package enum HARTraceReader {
     /// Parses the whole document and serves its requests from memory.
     static func open(path: String, options: ReadOptions) throws -> any RequestSource {
         let filter = try HARFilter(options.formatOptions)
@@ -26,7 +28,7 @@ enum HARTraceReader {
         return InMemoryTrace.Cursor(requests: reading.requests, skippedRows: reading.skipped)
     }
 
-    static func readAll(_ path: String) throws(TraceError) -> Data {
+    package static func readAll(_ path: String) throws(TraceError) -> Data {
         let file = try ChunkedFileReader(path: path)
         while try file.refill() {}
         return Data(bytes: file.buffer + file.start, count: file.end - file.start)
@@ -40,7 +42,7 @@ enum HARTraceReader {
     }
 
     /// `parse` with what the pages say: each request's page and view, and the plan's counts.
-    static func read(_ data: Data, path: String, filter: HARFilter, keepKeyNames: Bool, skipBad: Bool) throws -> HARReading {
+    package static func read(_ data: Data, path: String, filter: HARFilter, keepKeyNames: Bool, skipBad: Bool) throws -> HARReading {
         let document: HARDocument
         do {
             document = try JSONDecoder().decode(HARDocument.self, from: data)
@@ -96,19 +98,19 @@ enum HARTraceReader {
 }
 
 /// Which HAR entries become requests.
-struct HARFilter {
+package struct HARFilter {
     var dropQuery = false
     var imagesOnly = false
     /// Accepted statuses: exact codes and classes (2 = 2xx); empty = all.
     var statuses: Set<Int> = []
     var classes: Set<Int> = []
     /// `--har-pages` and `--har-view` (HARSessionPlan).
-    var pageOrder = HARPageOrder.sequential
-    var view = HARView.first
+    package var pageOrder = HARPageOrder.sequential
+    package var view = HARView.first
     /// `--har-runs`; nil: not given (`cold` where a replay can empty its cache per run).
     var runs: HARRunsMode?
 
-    init(_ options: [String: String]) throws(WorkbenchError) {
+    package init(_ options: [String: String]) throws(WorkbenchError) {
         dropQuery = options["drop-query"] == "on"
         imagesOnly = options["images-only"] == "on"
         if let text = options["har-pages"] {
@@ -150,7 +152,7 @@ struct HARFilter {
 
 // MARK: - The document, as far as it matters (everything else is ignored)
 
-struct HARDocument: Decodable {
+package struct HARDocument: Decodable {
     struct Log: Decodable {
         var entries: [Entry]
         var pages: [Page]?
@@ -178,21 +180,21 @@ struct HARDocument: Decodable {
 
     /// A HAR page; WebPageTest adds `_run` (1, 2, …) and `_cached` (0 first view, 1 repeat
     /// view). Every field is optional and a field of the wrong type is read as absent.
-    struct Page: Decodable {
+    package struct Page: Decodable {
         var id: String?
-        var startedDateTime: String?
-        var run: Int?
+        package var startedDateTime: String?
+        package var run: Int?
         /// `_run` as written when it is a number but no run number (negative, fractional, or
         /// 2^63): `read` refuses the file naming the page, since showing it as run 0 or
         /// grouping the page alone would be a silent guess.
         var badRun: String?
-        var cached: Int?
+        package var cached: Int?
         /// `title`, and the URL browsertime tested (`_url`; WebPageTest writes `_URL`):
         /// what `HARRuns` reads a browsertime iteration from.
         var title: String?
         var url: String?
 
-        init(from decoder: Decoder) throws {
+        package init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try? container.decodeIfPresent(String.self, forKey: .id)
             title = try? container.decodeIfPresent(String.self, forKey: .title)
@@ -377,8 +379,8 @@ extension HARDocument.Entry {
 
 /// ISO 8601 date-times as HAR writes them: `YYYY-MM-DDTHH:MM:SS[.fraction][Z|±HH:MM|±HHMM]`
 /// (no zone = UTC), as seconds since 1970.
-enum ISO8601Time {
-    static func seconds(_ text: String) -> Double? {
+package enum ISO8601Time {
+    package static func seconds(_ text: String) -> Double? {
         let b = Array(text.utf8)
         func digits(_ at: Int, _ count: Int) -> Int? {
             guard at + count <= b.count else { return nil }

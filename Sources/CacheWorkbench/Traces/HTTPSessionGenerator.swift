@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

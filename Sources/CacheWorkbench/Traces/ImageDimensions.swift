@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Width and height of an encoded image read from its header, without decoding: PNG
 /// (IHDR), GIF (logical screen), JPEG (the first SOF marker; SOF0–SOF15 except DHT, JPG
 /// and DAC) and WebP (VP8 lossy, VP8L lossless, VP8X extended). Used for pixel cost when a

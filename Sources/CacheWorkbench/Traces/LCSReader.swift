@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// libCacheSim's self-describing `lcs` binary traces (traceReader/customizedReader/lcs.h
 /// and lcs.c): an 8192-byte header — `u64 start_magic` 0x123456789abcdef0, `u64 version`,
 /// 8000 bytes of trace statistics, 168 unused bytes, `u64 end_magic` (the same value) —

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Writes a trace as libCacheSim's `lcs` binary, version 3 (`LCSReader` has the layout):
 /// the version that holds everything a workbench request carries for libCacheSim — time,
 /// id, a 64-bit size (v1 and v2 hold 32 bits; workbench sizes reach 2^53) and the op (v1

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// libCacheSim-style CSV with a column mapping, as `cachesim`'s csv reader takes it:
 /// `columns` = `time=1,key=2,size=3` (1-based; `key` required; without `time` the row
 /// number is the time, without `size` every object is 1 byte), `header` = `on`/`off`

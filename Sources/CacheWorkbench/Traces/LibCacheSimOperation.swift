@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// libCacheSim's request operations (`req_op_e`, include/libCacheSim/enum.h: NOP 0, GET 1,
 /// GETS 2, SET 3, ADD 4, CAS 5, REPLACE 6, APPEND 7, PREPEND 8, DELETE 9, INCR 10, DECR 11,
 /// READ 12, WRITE 13, UPDATE 14, INVALID 255) as the workbench's three: the reads read,

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// libCacheSim's plain `txt` traces (traceReader/generalReader/txt.c): one object id per
 /// line, blank lines skipped. libCacheSim's reader sets nothing else, so every request is
 /// 1 byte (`read_one_req` defaults obj_size to 1, traceReader/reader.c); the time here is

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// The longest line a text trace may have (`--max-line-bytes`). A trace row is a few dozen
 /// bytes; without a limit, one line with no line break (a 2 GB line in a small `.gz`, a
 /// `.zst` of NULs) would be buffered whole, memory growing with it for minutes. With it,

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// libCacheSim's oracleGeneral binary trace: 24-byte little-endian records `u32 time,
 /// u64 object id, u32 size, i64 next access` (the request index of the object's next
 /// request, -1 when none; read but not needed here). A file whose length is not a whole

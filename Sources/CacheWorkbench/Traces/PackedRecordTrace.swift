@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// A binary trace held in memory as `KeyRecord`s (24 bytes a request, as many as an
 /// oracleGeneral record, where a `Request` takes 64): what `--preload` keeps for such formats.
 /// Loading decodes each file record once, into memory that is prefaulted on the other core

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 import Dispatch
 import Synchronization
 #if canImport(Glibc)

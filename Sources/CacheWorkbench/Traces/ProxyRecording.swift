@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// A HAR recorded from outside its client: by an HTTP proxy (its creator is Charles,
 /// Proxyman, mitmproxy, HTTP Toolkit or Fiddler), or of an app's own networking stack
 /// (most requests carry a User-Agent with `CFNetwork/` or `Darwin/`, as URLSession sends by

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// A stream of requests in trace order, handed out in chunks so the replay loop makes one
 /// dynamic call per few thousand requests instead of one per request.
 public protocol RequestSource: AnyObject {

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Tencent's photo CDN trace (the QQ photo dataset): space-separated `timestamp photo-id
 /// format size-spec returned-size hit-flag terminal response-ms`, the timestamp as
 /// YYYYMMDDHHMMSS. One photo is stored in several formats and sizes, so the key is

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// SHA-256 of a trace file's bytes, so a results row names exactly what was replayed
 /// (`sha256sum FILE` prints the same digest).
 public enum TraceChecksum {

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// `bench convert`: any readable trace to native CSV, oracleGeneral, lcs or an app recording.
 public enum TraceConversion {
     public enum Target: String, Sendable {

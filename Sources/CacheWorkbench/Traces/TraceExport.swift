@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Writes any trace as CSV (used by `bench gen`; `bench convert` later).
 public enum TraceExport {
     public static func write(_ trace: any Trace, to path: String?, shape: CSVTraceWriter.Shape) throws {

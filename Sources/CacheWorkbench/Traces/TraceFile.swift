@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +51,7 @@ public struct TraceFile: Trace {
     /// A trace is read more than once (its checksum, the working set, each replay), so it
     /// must be a regular file: a pipe or FIFO would be empty on the second reading (and a
     /// FIFO with no writer would hang), so it is refused at once.
-    static func checkRegularFile(_ path: String) throws(TraceError) {
+    package static func checkRegularFile(_ path: String) throws(TraceError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw TraceError(path: path, line: nil, reason: "cannot open: \(String(cString: strerror(errno)))")

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 extension TraceFile {
     /// What replaying this trace must say about how it was read: a format guessed from the
     /// content, and for a HAR its repeat views and moved runs (`HARReading.notes`). Reads

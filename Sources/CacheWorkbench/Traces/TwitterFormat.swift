@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Twitter's production cache traces (twitter/cache-trace): CSV rows `timestamp,
 /// anonymized key, key size, value size, client id, operation, TTL`, no header. The
 /// object's size is key size + value size; get/gets read, delete deletes, and the

@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// libCacheSim's `vscsi` block traces (VMware vscsiStats captures), in either record
 /// layout, detected as libCacheSim detects it (traceReader/customizedReader/vscsi.h,
 /// `test_vscsi_version`): the first two records read as vscsi2 both have version 2 in the

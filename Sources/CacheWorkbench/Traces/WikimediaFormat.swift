@@ -1,3 +1,5 @@
+import WorkbenchCore
+import WorkbenchMetrics
 /// Wikimedia's 2019 upload (image) CDN trace: tab-separated `relative_unix,
 /// hashed_path_query, image_type, response_size, time_firstbyte` with a header line; the
 /// header's names place the columns (the order above when it has none).
