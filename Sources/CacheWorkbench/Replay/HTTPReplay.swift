@@ -9,7 +9,11 @@ import WorkbenchBackends
 /// the download model (`DownloadScheduler`), fetched responses reach the backend when
 /// their downloads finish, and requests may join a download in flight.
 extension ReplayLoop {
+    // Compiled once, not once per backend: the HTTP mode's code is a third of the replay
+    // loop's, and specialized for ~50 backends it was a third of the release build's largest
+    // object (docs/building.md). A backend call in here goes through its witness table.
     /// Answers one request; returns whether it was served with the cached body.
+    @_semantics("optimize.sil.specialize.generic.never")
     @inline(never)
     mutating func answerHTTP(_ request: Request, cost: Int) throws -> Bool {
         if downloads != nil { try deliverDownloads(by: request.time) }
@@ -61,6 +65,7 @@ extension ReplayLoop {
     }
 
     /// The replay's end: downloads still in flight land, and the counts are final.
+    @_semantics("optimize.sil.specialize.generic.never")  // as `answerHTTP`
     mutating func finishHTTP() throws -> HTTPCounts? {
         guard var counts = http?.counts else { return nil }
         if downloads != nil {

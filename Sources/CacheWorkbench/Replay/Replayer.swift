@@ -554,10 +554,13 @@ struct ReplayLoop<Backend: CacheBackend> {
         }
     }
 
+    // Compiled once, not once per backend, as `answerHTTP`: a recording is thousands of
+    // requests, and this path was a tenth of the replay loop's specialized code.
     /// `handle` for a recording: first the recording's events placed before this request
     /// (warm-up included: they are the app's history), then `handle`, then the request's
     /// outcome compared with the app's (`AppAgreement`), read from how the counts moved: the
     /// backend's calls are exactly those of `handle`.
+    @_semantics("optimize.sil.specialize.generic.never")
     mutating func handleRecorded(_ request: Request) throws {
         let index = traceIndex
         if nextLifecycle < lifecycle.count { try deliverLifecycle(upTo: index, time: request.time) }
