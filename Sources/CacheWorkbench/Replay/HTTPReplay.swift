@@ -9,9 +9,9 @@ import WorkbenchBackends
 /// the download model (`DownloadScheduler`), fetched responses reach the backend when
 /// their downloads finish, and requests may join a download in flight.
 extension ReplayLoop {
-    // Compiled once, not once per backend: the HTTP mode's code is a third of the replay
-    // loop's, and specialized for ~50 backends it was a third of the release build's largest
-    // object (docs/building.md). A backend call in here goes through its witness table.
+    // Compiled once, not once per backend: specialized for ~50 backends, this and what it
+    // calls were a fifth of the release build's largest object (docs/building.md). A backend
+    // call in here goes through its witness table.
     /// Answers one request; returns whether it was served with the cached body.
     @_semantics("optimize.sil.specialize.generic.never")
     @inline(never)
