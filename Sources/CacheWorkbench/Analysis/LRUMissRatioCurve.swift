@@ -120,8 +120,17 @@ public enum LRUMissRatioCurve {
         }
     }
 
+    /// Whether the trees' Int sums hold every request of a trace summarized by `summary`:
+    /// its unique keys × its largest size (1 each with `ignoreObjectSize`) at most `Int.max`.
+    /// They wrap past it (a distance would read as small: a wrong curve, or a trap). O(1).
+    public static func sumsFit(_ summary: TraceSummary, ignoreObjectSize: Bool) -> Bool {
+        ignoreObjectSize || ByteTotal(summary.uniqueKeys) * ByteTotal(summary.largestSize) <= ByteTotal(Int.max)
+    }
+
     /// The curve at `capacities` (any order, ≥ 1). The caller checks that the distinct
-    /// keys' sizes sum within an Int (`MissRatioCurveRun` does, from the trace summary).
+    /// keys' sizes sum within an Int (`sumsFit`: `MissRatioCurveRun` and a sweep's lru
+    /// points do, from the trace's facts, or from the requests read so far while the read
+    /// that feeds the curve gathers them).
     public static func compute(
         _ source: any RequestSource, capacities: [Int], ignoreObjectSize: Bool = false, samplingRate: Double = 1,
         sampleSize: Int? = nil, adjusted: Bool = true,

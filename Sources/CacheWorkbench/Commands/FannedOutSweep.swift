@@ -115,7 +115,7 @@ struct FannedOutSweep {
     /// point's row, in `points` order, after the pass. `progress` gets the fraction read.
     @discardableResult
     static func run(
-        _ plan: RunPlan, points: [SweepRun.Point], workers: Int, environment: RunEnvironment, curve: LRUMissRatioCurve.Pass? = nil,
+        _ plan: RunPlan, points: [SweepRun.Point], workers: Int, environment: RunEnvironment, curve: SweepRun.LRUCurveJob? = nil,
         progress: (Double) -> Void, finished: (SweepRun.Point, RunResult) throws -> Void
     ) throws -> PassFigures {
         try plan.checkBackendOptions()
@@ -165,7 +165,7 @@ struct FannedOutSweep {
                 DispatchQueue.concurrentPerform(iterations: workers + (curve == nil ? 0 : 1)) { worker in
                     if worker == workers, let curve {
                         do {
-                            try curve.pass.feed(shared.buffer)
+                            try curve.job.feed(shared.buffer, plan: plan)
                         } catch {
                             traceError.withLock { $0 = $0 ?? error }
                         }
@@ -243,7 +243,7 @@ struct FannedOutSweep {
 
 /// The curve fed beside the points: on one core per block, never two at once.
 private struct SharedCurve: @unchecked Sendable {
-    let pass: LRUMissRatioCurve.Pass
+    let job: SweepRun.LRUCurveJob
 }
 
 /// A chunk's requests, read by several cores at once and written by none.

@@ -159,26 +159,46 @@ public struct MissRatioCurveRun {
     }
 
     public func execute(progress: ProgressLine) throws -> Outcome {
-        progress.begin("scan \(path)")
-        // The working set the capacities are shares of: from the trace's facts (the cache, or
-        // one read that also keeps them for the next command).
-        let obtained = try TraceFacts.obtain(trace)
-        let summary = try obtained?.facts.summary(ignoreObjectSize: arguments.ignoreObjectSize)
-            ?? TraceSummary.scan(trace, costModel: .encoded, ignoreObjectSize: arguments.ignoreObjectSize)
-        progress.finish()
-        guard summary.requests > summary.droppedZeroSize else { throw WorkbenchError("\(path): no request with a size above 0") }
-        // The trees sum live sizes in Ints.
-        guard ByteTotal(summary.uniqueKeys) * ByteTotal(summary.largestSize) <= ByteTotal(Int.max) else {
-            throw WorkbenchError("\(path): \(summary.uniqueKeys) keys of up to \(summary.largestSize) bytes could sum above 2^63 bytes; curves are limited to that")
+        let cache = TraceFactsCache.standard()
+        var obtained = TraceFacts.kept(trace, cache: cache)
+        var gathered: (pass: TraceFactsPass, predicted: [(Method, Double)], curves: [Curve], seconds: Double)?
+        if obtained == nil, let read = try gatherFactsWithCurves(cache: cache, progress: progress) {
+            gathered = read
+        } else if obtained == nil {
+            // The working set the capacities are shares of, or the request count a method
+            // rests on, before the curves: one read that also keeps them for the next command.
+            progress.begin("scan \(path)")
+            obtained = try TraceFacts.obtain(trace, cache: cache)
+            progress.finish()
         }
+        let summary = try gathered.map { try $0.pass.finish().summary(ignoreObjectSize: arguments.ignoreObjectSize) }
+            ?? obtained?.facts.summary(ignoreObjectSize: arguments.ignoreObjectSize)
+            ?? TraceSummary.scan(trace, costModel: .encoded, ignoreObjectSize: arguments.ignoreObjectSize)
+        guard summary.requests > summary.droppedZeroSize else { throw WorkbenchError("\(path): no request with a size above 0") }
+        try Self.checkTreeSums(summary, ignoreObjectSize: false, path: path)  // `summary` counts 1 per object with it
         let capacities = try resolveCapacities(summary)
         let methods = kinds.map { resolvedMethod($0, requests: summary.requests - summary.droppedZeroSize) }
         if arguments.againstExact && methods.allSatisfy({ $0.0 == .exact }) {
             throw WorkbenchError("--against-exact compares a sampled curve: give --method shards or minisim, --sampling-rate below 1 or --sample-size")
         }
         let started = MonotonicClock.now()
-        let curves = try compute(methods, capacities: capacities, summary: summary, progress: progress)
-        let seconds = Double(MonotonicClock.now() - started) / 1e9
+        var curves: [Curve]
+        var seconds: Double
+        if let gathered {
+            curves = gathered.curves
+            // A method guessed from the reader's count that the facts overturn (a trace of
+            // more records than `exactRequestLimit`, but not of non-zero sizes): that curve
+            // again, by the rule's method, from a read of its own.
+            let wrong = methods.indices.filter { methods[$0] != gathered.predicted[$0] }
+            if !wrong.isEmpty {
+                let again = try compute(wrong.map { methods[$0] }, kinds: wrong.map { kinds[$0] }, capacities: capacities, summary: summary, progress: progress)
+                for (index, curve) in zip(wrong, again) { curves[index] = curve }
+            }
+            seconds = gathered.seconds + Double(MonotonicClock.now() - started) / 1e9
+        } else {
+            curves = try compute(methods, capacities: capacities, summary: summary, progress: progress)
+            seconds = Double(MonotonicClock.now() - started) / 1e9
+        }
         var exact: [Curve]?
         if arguments.againstExact {
             // The exact curves of the sampled ones (an exact one is its own reference).
@@ -187,7 +207,7 @@ public struct MissRatioCurveRun {
             exact = curves
             for (index, reference) in zip(sampled, references) { exact![index] = reference }
         }
-        var notes = obtained.map { TraceFactsNote.lines($0, trace: path) } ?? []
+        var notes = (obtained.map { TraceFactsNote.lines($0, trace: path) } ?? []) + (gathered?.pass.notes ?? [])
         for curve in curves where curve.sizeChanges > 0 {
             notes.append("\(curve.kind.label): \(curve.sizeChanges) requests change their key's size: the curve uses each request's own size, a replay keeps the stored size on a hit, so up to that many outcomes can differ from `bench run`")
         }
@@ -199,10 +219,53 @@ public struct MissRatioCurveRun {
         return Outcome(table: tableText(curves, summary: summary, exact: exact, seconds: seconds), notes: notes)
     }
 
+    /// The trees sum live sizes in Ints: refused when unique keys × the largest size could
+    /// pass 2^63 (before any curve when the facts are known, else at the chunk that gets there).
+    static func checkTreeSums(_ summary: TraceSummary, ignoreObjectSize: Bool, path: String) throws {
+        guard LRUMissRatioCurve.sumsFit(summary, ignoreObjectSize: ignoreObjectSize) else {
+            throw WorkbenchError("\(path): \(summary.uniqueKeys) keys of up to \(summary.largestSize) bytes could sum above 2^63 bytes; curves are limited to that")
+        }
+    }
+
+    /// The first command on a file version (no facts kept) whose curves need nothing of the
+    /// whole trace before they start: capacities given, none a share of the working set; no
+    /// offline policy (they read the trace on their own); each method known without the
+    /// request count, or guessed from the reader's count of records (a fixed-size binary
+    /// format's is exact; checked once the facts are in, `execute`). The curves' read then
+    /// gives the facts (`TraceFactsPass`), and the command reads the trace once. nil when
+    /// this does not apply: the facts are read first. O(one read).
+    private func gatherFactsWithCurves(
+        cache: TraceFactsCache?, progress: ProgressLine
+    ) throws -> (pass: TraceFactsPass, predicted: [(Method, Double)], curves: [Curve], seconds: Double)? {
+        guard let text = arguments.capacities, !arguments.againstExact,
+              !kinds.contains(where: { $0.needsFuture || $0.needsWholeReplay }),
+              !(try Capacity.list(parsing: text, device: ReplayOptionText.device(arguments.device))).contains(where: \.needsWorkingSet),
+              let pass = TraceFactsPass(trace, cache: cache, rowsMeasureMemory: false) else { return nil }
+        let countFree = requestedMethod != nil || rate != nil
+        let source = try pass.open(keepKeyNames: kinds.contains { !Self.isLRU($0) && $0.needsKeyNames })
+        let records = source.expectedCount
+        guard countFree || kinds.allSatisfy(Self.isLRU) || records != nil else { return nil }
+        // Any count past `exactRequestLimit` guesses the same; nothing is read yet.
+        let predicted = kinds.map { resolvedMethod($0, requests: records ?? 0) }
+        let capacities = try resolveCapacities(TraceSummary())
+        let started = MonotonicClock.now()
+        let curves = try compute(
+            predicted, capacities: capacities, summary: nil,
+            reading: OpenedTrace(label: trace.label, source: BoundedSource(source, pass: pass, ignoreObjectSize: arguments.ignoreObjectSize, path: path)),
+            progress: progress)
+        // The facts' own work (summarizing chunks, hashing bytes) ran on the reading thread
+        // between the curves' blocks: not the curves' time.
+        let nanoseconds = MonotonicClock.now() - started
+        return (pass, predicted, curves, Double(nanoseconds - min(nanoseconds, pass.summarizingNanoseconds)) / 1e9)
+    }
+
     /// The curves of `kinds` (all the policies by default) by `methods`: LRU's stack distances
     /// and online policies' replays from one read (`CurveFanOut`), offline policies after it.
+    /// `summary` nil: the facts come from this read (`gatherFactsWithCurves`), which
+    /// `reading` then is; the trees are sized as the reader guesses.
     private func compute(
-        _ methods: [(Method, Double)], kinds: [BackendKind]? = nil, capacities: [Int], summary: TraceSummary, progress: ProgressLine
+        _ methods: [(Method, Double)], kinds: [BackendKind]? = nil, capacities: [Int], summary: TraceSummary?, reading: (any Trace)? = nil,
+        progress: ProgressLine
     ) throws -> [Curve] {
         let kinds = kinds ?? self.kinds
         let stage = { (text: String) in progress.finish(); progress.begin(text) }
@@ -213,10 +276,12 @@ public struct MissRatioCurveRun {
             let (method, rate) = methods[index]
             if Self.isLRU(kind), method != .minisim {
                 let sampled = method == .shards
-                let expectedKeys = (sampled ? sampleSize : nil).map { min($0, summary.uniqueKeys) } ?? Int(Double(summary.uniqueKeys) * min(1, rate * 1.1))
+                let expectedKeys = summary.map { summary in
+                    (sampled ? sampleSize : nil).map { min($0, summary.uniqueKeys) } ?? Int(Double(summary.uniqueKeys) * min(1, rate * 1.1))
+                }
                 jobs.append(.stackDistances(
                     capacities: capacities, samplingRate: sampled ? rate : 1, sampleSize: sampled ? sampleSize : nil, adjusted: arguments.adjust,
-                    expectedRequests: summary.requests, expectedKeys: expectedKeys + 16))
+                    expectedRequests: summary?.requests, expectedKeys: expectedKeys.map { $0 + 16 }))
                 fed.append(index)
             } else if !kind.needsFuture && !kind.needsWholeReplay {
                 jobs.append(.replays(kind, capacities: capacities, rate: rate))
@@ -227,7 +292,7 @@ public struct MissRatioCurveRun {
         if !jobs.isEmpty {
             progress.begin("curves")
             let results = try CurveFanOut.run(
-                jobs, trace: trace, ignoreObjectSize: arguments.ignoreObjectSize, workers: workers, stage: stage,
+                jobs, trace: reading ?? trace, ignoreObjectSize: arguments.ignoreObjectSize, workers: workers, stage: stage,
                 progress: { fraction in progress.show(fraction.map { String(format: "%.0f%%", $0 * 100) } ?? "") })
             for (index, result) in zip(fed, results) {
                 curves[index] = curve(result, kind: kinds[index], method: methods[index].0, rate: methods[index].1)
@@ -381,4 +446,44 @@ public struct MissRatioCurveRun {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+}
+
+/// A reader already opened, handed to `CurveFanOut` as the trace it opens once (the facts
+/// pass's reader in `MissRatioCurveRun.gatherFactsWithCurves`).
+private final class OpenedTrace: Trace, @unchecked Sendable {
+    let label: String
+    private var source: (any RequestSource)?
+
+    init(label: String, source: any RequestSource) { (self.label, self.source) = (label, source) }
+
+    func open(keepKeyNames: Bool) throws -> any RequestSource {
+        guard let source else { throw WorkbenchError("\(label): the curves' reader was opened twice") }
+        self.source = nil
+        return source
+    }
+}
+
+/// The facts pass's reader, stopped by the chunk after which the curves' trees could sum
+/// above 2^63 bytes (`MissRatioCurveRun.checkTreeSums` on the requests read so far, counted
+/// before the chunk is returned), so no curve is fed past it. O(1) per chunk.
+private final class BoundedSource: RequestSource {
+    let source: any RequestSource
+    let pass: TraceFactsPass
+    /// The pass summarizes encoded sizes; the curves count each object as 1 with it.
+    let ignoreObjectSize: Bool
+    let path: String
+
+    init(_ source: any RequestSource, pass: TraceFactsPass, ignoreObjectSize: Bool, path: String) {
+        (self.source, self.pass, self.ignoreObjectSize, self.path) = (source, pass, ignoreObjectSize, path)
+    }
+
+    func nextChunk() throws -> ArraySlice<Request>? {
+        guard let chunk = try source.nextChunk() else { return nil }
+        if let sofar = pass.summarySoFar { try MissRatioCurveRun.checkTreeSums(sofar, ignoreObjectSize: ignoreObjectSize, path: path) }
+        return chunk
+    }
+
+    var progress: Double? { source.progress }
+    var skippedRows: Int { source.skippedRows }
+    var expectedCount: Int? { source.expectedCount }
 }

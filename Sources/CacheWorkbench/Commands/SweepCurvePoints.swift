@@ -26,6 +26,9 @@ extension SweepRun {
               plan.warmupFraction == nil, plan.coldRuns == nil, points.first != nil, (plan.costModel ?? .encoded) == .encoded else { return nil }
         let summary = plan.knownSummaries[.encoded]
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }
+        // Sizes whose sum could pass the trees' Ints: the points are replayed (`LRUCurveJob.fits`
+        // checks the requests read so far when the facts come from the read).
+        if let summary, !LRUMissRatioCurve.sumsFit(summary, ignoreObjectSize: options.ignoreObjectSize) { return nil }
         let bytes = points.map { $0.capacity.resolve(workingSetBytes: summary?.workingSetBytes ?? 0) }
         // Points of one capacity share its figures.
         let pass = LRUMissRatioCurve.Pass(
@@ -40,9 +43,26 @@ extension SweepRun {
         let points: [Point]
         let bytes: [Int]
         let pass: LRUMissRatioCurve.Pass
+        /// Whether the curve may stand for the points: false from the chunk after which the
+        /// requests read so far could make its trees' sums pass `Int.max`
+        /// (`LRUMissRatioCurve.sumsFit`, while the read gathers the trace's facts); the curve
+        /// is then fed no more and the points are replayed.
+        private(set) var fits = true
 
         init(points: [Point], bytes: [Int], pass: LRUMissRatioCurve.Pass) {
             (self.points, self.bytes, self.pass) = (points, bytes, pass)
+        }
+
+        /// Feeds the curve the next requests of the read, unless they could overflow its sums
+        /// (the read's facts so far include them: `TraceFactsPass` summarizes a chunk before
+        /// handing it out). One reader at a time. O(requests).
+        func feed(_ requests: UnsafeBufferPointer<Request>, plan: RunPlan) throws {
+            guard fits else { return }
+            if let sofar = plan.factsPass?.summarySoFar, !LRUMissRatioCurve.sumsFit(sofar, ignoreObjectSize: plan.options.ignoreObjectSize) {
+                fits = false
+                return
+            }
+            try pass.feed(requests)
         }
 
         /// The curve from a read of its own, which gives the trace's facts when they are still
@@ -52,7 +72,7 @@ extension SweepRun {
             let source = try gathering?.open(keepKeyNames: false) ?? plan.trace.open(keepKeyNames: false)
             while let chunk = try source.nextChunk() {
                 try Interruption.check()
-                try chunk.withUnsafeBufferPointer { try pass.feed($0) }
+                try chunk.withUnsafeBufferPointer { try feed($0, plan: plan) }
             }
             try gathering?.finish()
             return pass.finish(skippedRows: source.skippedRows)
@@ -60,10 +80,11 @@ extension SweepRun {
     }
 
     /// The rows of the curve's points, or nil when the curve cannot stand for replays (a
-    /// request changed its key's size: the points are replayed instead).
+    /// request changed its key's size, or the sizes read could overflow its sums and it
+    /// stopped: the points are replayed instead).
     func lruPointsFromCurve(_ job: LRUCurveJob, curve: LRUMissRatioCurve.Result, plan: RunPlan, environment: RunEnvironment) -> [Int: RunResult]? {
         let (points, bytes, lru) = (job.points, job.bytes, job.points[0].backend)
-        guard curve.sizeChanges == 0 else { return nil }
+        guard curve.sizeChanges == 0, job.fits else { return nil }
         var results: [Int: RunResult] = [:]
         for (point, capacity) in zip(points, bytes) {
             guard let measured = curve.points.first(where: { $0.capacity == capacity }) else { return nil }

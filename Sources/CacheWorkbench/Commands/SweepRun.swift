@@ -181,7 +181,7 @@ public struct SweepRun {
         if fanned.count > 1 {
             progress.begin("one read")
             let curve = curveJob
-            passFigures = try FannedOutSweep.run(plan, points: fanned, workers: fanWorkers, environment: environment, curve: curve?.pass, progress: { fraction in
+            passFigures = try FannedOutSweep.run(plan, points: fanned, workers: fanWorkers, environment: environment, curve: curve, progress: { fraction in
                 progress.show("one read of \(plan.trace.label) feeding \(fanned.count + (curve == nil ? 0 : 1)) points on \(fanWorkers) cores · " + String(format: "%.0f%%", fraction * 100))
             }) { point, result in
                 var result = result

@@ -35,18 +35,26 @@ public final class TraceFactsPass: @unchecked Sendable {
     /// Time spent on the facts beside the replay: adding chunks to the summary and hashing
     /// the bytes read (`ByteTap.nanoseconds`), so a timed replay can leave it out of its
     /// wall time (the facts are the command's work, not the backend's).
-    var summarizingNanoseconds: UInt64 { summarizingOwnNanoseconds + tap.nanoseconds }
+    public var summarizingNanoseconds: UInt64 { summarizingOwnNanoseconds + tap.nanoseconds }
     /// The facts, once `finish` gave them.
     public private(set) var facts: TraceFacts?
     /// What the command says about them on stderr: a cache that could not keep them, or a
     /// reader that stopped early (the facts then read apart).
     public private(set) var notes: [String] = []
 
+    /// Whether the rows of the command measure the process's heap and RSS, so `finish` says
+    /// what the id set kept during the read added to them (`bench mrc` measures neither).
+    private let rowsMeasureMemory: Bool
+
     /// nil when `file` is not a regular file whose identity can be taken.
-    public init?(_ file: TraceFile, cache: TraceFactsCache?) {
+    public init?(_ file: TraceFile, cache: TraceFactsCache?, rowsMeasureMemory: Bool = true) {
         guard let before = TraceFileIdentity.of(path: file.path) else { return nil }
-        (self.file, self.before, self.cache) = (file, before, cache)
+        (self.file, self.before, self.cache, self.rowsMeasureMemory) = (file, before, cache, rowsMeasureMemory)
     }
+
+    /// The requests added so far, summarized (nil once `finish` freed them): a caller that
+    /// must stop before a bound is crossed checks it chunk by chunk. O(1).
+    public var summarySoFar: TraceSummary? { accumulator?.summary }
 
     /// Whether a reader may still be opened through the pass (one per pass).
     public var isOpen: Bool { !opened && facts == nil }
@@ -106,7 +114,7 @@ public final class TraceFactsPass: @unchecked Sendable {
         }
         // Its id set goes now, not with the plan. The replays that read beside it measured
         // the process's heap and RSS with it: said, with its size as it is freed.
-        let heldBefore = gathered ? MemoryProbe.allocatedBytes() : nil
+        let heldBefore = gathered && rowsMeasureMemory ? MemoryProbe.allocatedBytes() : nil
         accumulator = nil
         if let heldBefore, let after = MemoryProbe.allocatedBytes(), heldBefore > after {
             notes.append(
