@@ -433,7 +433,7 @@ public struct MissRatioCurveRun {
             }
             for (index, row) in curve.rows.enumerated() {
                 let exactMiss = exact.map { String($0[number].rows[index].objectMiss) } ?? ""
-                lines.append([
+                let cells: [String] = [  // typed: untyped, this literal took the type checker 1.4 s
                     name, CSVReport.escape(curve.kind.label), methodName, String(method == .shards && sampleSize != nil ? curve.finalRate ?? 1 : curve.rate),
                     arguments.ignoreObjectSize ? "true" : "false",
                     String(row.capacity), String(share(row.capacity, summary)), String(curve.traceRequests), String(curve.sampledRequests),
@@ -441,7 +441,8 @@ public struct MissRatioCurveRun {
                     String(row.tooLarge), String(curve.sizeChanges), exactMiss,
                     method == .shards ? sampleSize.map(String.init) ?? "" : "", method == .shards ? (arguments.adjust ? "true" : "false") : "",
                     String(row.simulatedCapacity),
-                ].joined(separator: ","))
+                ]
+                lines.append(cells.joined(separator: ","))
             }
         }
         return lines.joined(separator: "\n") + "\n"
