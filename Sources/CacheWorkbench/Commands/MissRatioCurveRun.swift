@@ -212,9 +212,7 @@ public struct MissRatioCurveRun {
             notes.append("\(curve.kind.label): \(curve.sizeChanges) requests change their key's size: the curve uses each request's own size, a replay keeps the stored size on a hit, so up to that many outcomes can differ from `bench run`")
         }
         if let skipped = curves.first?.skippedRows, skipped > 0 { notes.append("\(skipped) malformed rows skipped (--skip-bad)") }
-        if let text = arguments.capacities {
-            notes += try Capacity.list(parsing: text, device: ReplayOptionText.device(arguments.device)).compactMap(\.deviceRule)
-        }
+        notes += try givenCapacities()?.compactMap(\.deviceRule) ?? []
         if let csv = arguments.csv { try OutputFile.write(csvText(curves, summary: summary, exact: exact), to: csv) }
         return Outcome(table: tableText(curves, summary: summary, exact: exact, seconds: seconds), notes: notes)
     }
@@ -237,9 +235,8 @@ public struct MissRatioCurveRun {
     private func gatherFactsWithCurves(
         cache: TraceFactsCache?, progress: ProgressLine
     ) throws -> (pass: TraceFactsPass, predicted: [(Method, Double)], curves: [Curve], seconds: Double)? {
-        guard let text = arguments.capacities, !arguments.againstExact,
+        guard let given = try givenCapacities(), !given.contains(where: \.needsWorkingSet), !arguments.againstExact,
               !kinds.contains(where: { $0.needsFuture || $0.needsWholeReplay }),
-              !(try Capacity.list(parsing: text, device: ReplayOptionText.device(arguments.device))).contains(where: \.needsWorkingSet),
               let pass = TraceFactsPass(trace, cache: cache, rowsMeasureMemory: false) else { return nil }
         let countFree = requestedMethod != nil || rate != nil
         let source = try pass.open(keepKeyNames: kinds.contains { !Self.isLRU($0) && $0.needsKeyNames })
@@ -358,10 +355,15 @@ public struct MissRatioCurveRun {
         }
     }
 
+    /// `--capacity` parsed (nil when not given). O(capacities).
+    private func givenCapacities() throws -> [Capacity]? {
+        try arguments.capacities.map { try Capacity.list(parsing: $0, device: ReplayOptionText.device(arguments.device)) }
+    }
+
     private func resolveCapacities(_ summary: TraceSummary) throws -> [Int] {
         var values: [Int]
-        if let text = arguments.capacities {
-            values = try Capacity.list(parsing: text, device: ReplayOptionText.device(arguments.device)).map { $0.resolve(workingSetBytes: summary.workingSetBytes) }
+        if let given = try givenCapacities() {
+            values = given.map { $0.resolve(workingSetBytes: summary.workingSetBytes) }
         } else {
             // Log-spaced from 1/10,000 of the working set (at least 1) to all of it.
             let top = Double(min(summary.workingSetBytes, ByteTotal(SizeLimits.largestCapacity)))
