@@ -171,6 +171,7 @@ struct FuzzRegressionTests {
         #expect(inputs.count >= 6)
         // The seeds that must parse, so each branch's checks run at least once: plans, shards, tables.
         var parsed = [0, 0, 0]
+        var withFacts = 0
         for path in inputs {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             let kind = try #require(bytes.first, "\(path) is empty: the harness reads its first byte")
@@ -182,6 +183,16 @@ struct FuzzRegressionTests {
                     parsed[0] += 1
                     #expect(plan.points.enumerated().allSatisfy { $0.offset == $0.element.index })
                     #expect(SweepPlan.command(from: plan.command, trace: "/t").suffix(2) == ["--trace", "/t"])
+                    // Carried trace facts are validated as a cache entry is: kept only when possible.
+                    if let facts = plan.traceFacts {
+                        let identity = TraceFileIdentity(
+                            path: "/t", device: 1, inode: 1, size: facts.fileBytes, modifiedSeconds: 0, modifiedNanoseconds: 0,
+                            changedSeconds: 0, changedNanoseconds: 0)
+                        let kept = facts.facts(for: identity)
+                        #expect((facts.refusal(identity, reading: facts.reading) == nil) == (kept != nil), "\(path)")
+                        if let kept { #expect(kept.sha256 == facts.sha256 && kept.summary.requests == facts.requests && kept.summary.uniqueKeys <= kept.summary.requests) }
+                        if path.hasSuffix("/plan-trace-facts") { #expect(kept?.summary.workingSetBytes == 7_000_221_392); withFacts += 1 }
+                    }
                 }
             case 1:
                 let parts = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
@@ -198,6 +209,7 @@ struct FuzzRegressionTests {
             }
         }
         #expect(parsed.allSatisfy { $0 >= 1 }, "plans, shards and tables parsed: \(parsed)")
+        #expect(withFacts == 1, "the seed plan with trace facts read and its facts kept")
     }
 
     @Test("HTTP inputs: headers parse into finite ages, HAR sessions are answered under every profile")

@@ -426,6 +426,77 @@ struct OneReadTests {
         #expect(hits.count == 9 && hits["lru 4194304"] == "13443" && hits["fifo 16777216"] == "33259" && hits["sieve 1048576"] == "4490")
     }
 
+    @Test("a shard on another machine (no facts kept there) takes them from the plan, `%` capacities included, and reads the trace once; rows as on the plan's machine")
+    func shardElsewhere() throws {
+        let (folder, environment, allowance) = try Self.fresh()
+        let plan = folder.path + "/plan.json"
+        let write = try Self.measured(
+            ["sweep", "--trace", Self.fixture.trace, "--backend", "lru,fifo", "--capacity", "5%,40%", "--no-timing", "--plan", plan],
+            environment: environment, folder: folder.path)
+        #expect(write.status == 0, "\(write.err)")
+        let written = try SweepPlan.read(path: plan)
+        let facts = try #require(written.traceFacts)
+        #expect(facts.sha256 == Self.traceSHA256 && facts.fileBytes == Self.traceBytes && facts.workingSetBytes == "7000221392")
+        #expect(facts.requests == 300_000 && facts.uniqueKeys == 30788)
+        for shard in 0..<2 {
+            // Each shard on a machine of its own: nothing kept there.
+            let elsewhere = ["XDG_CACHE_HOME": folder.path + "/xdg-\(shard)", "HOME": folder.path + "/home-\(shard)"]
+            let (hereCSV, thereCSV) = (folder.path + "/here-\(shard).csv", folder.path + "/there-\(shard).csv")
+            let here = try Self.measured(["sweep", "--plan", plan, "--shard", "\(shard)/2", "--csv", hereCSV], environment: environment, folder: folder.path)
+            #expect(here.status == 0, "\(here.err)")
+            let there = try Self.measured(["sweep", "--plan", plan, "--shard", "\(shard)/2", "--csv", thereCSV], environment: elsewhere, folder: folder.path)
+            #expect(there.status == 0, "\(there.err)")
+            // Before: the facts read first (1x), then the pass (1x); each shard holds lru's
+            // curve and one fifo point, fed from that one pass.
+            #expect(there.rchar <= Int(1.05 * Double(Self.traceBytes)) + allowance, "shard \(shard) elsewhere: rchar \(there.rchar)")
+            #expect(there.err.contains("checksum and working set from the plan"), "\(there.err)")
+            let (hits, hitsThere) = (try Self.hits(hereCSV), try Self.hits(thereCSV))
+            #expect(hits.count == 2 && hitsThere == hits)
+            // The read checked them and kept them there: the next command there reads them from its own cache.
+            #expect(Self.cacheEntries(elsewhere).count == 1)
+        }
+    }
+
+    @Test("a shard whose trace is not the plan's: another size or impossible planned facts refused before any read; other bytes of the same size refused when the read ends, with no row")
+    func shardElsewhereChanged() throws {
+        let (folder, environment, allowance) = try Self.fresh()
+        let elsewhere = ["XDG_CACHE_HOME": folder.path + "/xdg-elsewhere", "HOME": folder.path + "/home-elsewhere"]
+        let trace = folder.path + "/t.oracleGeneral"
+        try FileManager.default.copyItem(atPath: Self.fixture.trace, toPath: trace)
+        let plan = folder.path + "/plan.json"
+        let write = try Self.measured(
+            ["sweep", "--trace", trace, "--backend", "lru", "--capacity", "1MiB,4MiB", "--no-timing", "--plan", plan],
+            environment: environment, folder: folder.path)
+        #expect(write.status == 0, "\(write.err)")
+        let results = SweepPlan.shardResultsPath(plan: plan, index: 0, count: 1)
+        let run = { try Self.measured(["sweep", "--plan", plan, "--shard", "0/1"], environment: elsewhere, folder: folder.path) }
+
+        // Planned facts that no trace can have (more unique keys than requests): the plan is damaged.
+        let original = try String(contentsOfFile: plan, encoding: .utf8)
+        #expect(original.contains("\"uniqueKeys\" : 30788"))
+        try original.replacingOccurrences(of: "\"uniqueKeys\" : 30788", with: "\"uniqueKeys\" : 300001").write(toFile: plan, atomically: true, encoding: .utf8)
+        let damaged = try run()
+        #expect(damaged.status == 2 && damaged.err.contains("the plan's trace facts hold impossible figures"), "\(damaged.err)")
+        #expect(damaged.rchar < Self.traceBytes / 10, "rchar \(damaged.rchar)")
+        try original.write(toFile: plan, atomically: true, encoding: .utf8)
+
+        // The same size, one request's id changed (oracleGeneral: a u32 time, then the u64 id).
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: trace)))
+        bytes[24 * 1000 + 4] ^= 0xff
+        try Data(bytes).write(to: URL(fileURLWithPath: trace))
+        let changed = try run()
+        #expect(changed.status == 2 && changed.err.contains("is not the file the plan was written on"), "\(changed.err)")
+        #expect(changed.rchar <= Int(1.05 * Double(Self.traceBytes)) + allowance, "rchar \(changed.rchar)")
+        #expect(!FileManager.default.fileExists(atPath: results) && !FileManager.default.fileExists(atPath: results + ".partial"))
+
+        // Another size: refused at once.
+        try Data(bytes + [UInt8](repeating: 0, count: 24)).write(to: URL(fileURLWithPath: trace))
+        let grown = try run()
+        #expect(grown.status == 2 && grown.err.contains("changed since the plan was written: it is 7200024 bytes, the plan's trace was 7200000"), "\(grown.err)")
+        #expect(grown.rchar < Self.traceBytes / 10, "rchar \(grown.rchar)")
+        #expect(!FileManager.default.fileExists(atPath: results) && !FileManager.default.fileExists(atPath: results + ".partial"))
+    }
+
     @Test("analyze reads the trace once")
     func analyze() throws {
         let (folder, environment, allowance) = try Self.fresh()

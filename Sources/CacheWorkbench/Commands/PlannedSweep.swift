@@ -31,6 +31,7 @@ public struct PlannedSweep {
         }
         var arguments = sweep
         arguments.jobs = jobs
+        arguments.run.plannedFacts = plan.traceFacts  // used only when none are kept here
         let identity = try plan.identity()
         arguments.planID = identity
         let points = shard.map { plan.shard($0.index, of: $0.count) } ?? plan.points.map(\.index)

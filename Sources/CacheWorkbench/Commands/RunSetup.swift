@@ -67,6 +67,10 @@ public struct RunSetup {
         /// The caller needs the trace's facts before any replay (a sweep's `--resume`
         /// fingerprint, rows carried into a journal): they are read first when not kept.
         public var factsFirst = false
+        /// The trace's facts a sweep plan carries (`PlannedTraceFacts`): when none are kept
+        /// here, taken on trust for what needs them before the replay and checked by the
+        /// replay's own read at its end, so a shard on another machine reads the trace once.
+        public var plannedFacts: PlannedTraceFacts?
 
         public init() {}
     }
@@ -195,11 +199,22 @@ public struct RunSetup {
     /// the first `ShortTraceSampling.countLimit` requests; else read now, and kept.
     static func takeFacts(_ file: TraceFile, into plan: inout RunPlan, arguments: Arguments, httpMode: Bool, recording: Bool) throws {
         let cache = TraceFactsCache.standard()
+        let reading = TraceFactsCache.reading(file)
         var obtained = TraceFacts.kept(file, cache: cache)
-        if obtained == nil, try factsWaitForReplay(plan, arguments: arguments, httpMode: httpMode, recording: recording),
+        // A plan's facts, when none are kept here: trusted until the replay's read checks them.
+        var planned: TraceFacts?
+        if obtained == nil, let carried = arguments.plannedFacts, let identity = TraceFileIdentity.of(path: file.path) {
+            if let refusal = carried.refusal(identity, reading: reading) { throw TraceError(path: file.path, line: nil, reason: refusal) }
+            if try factsWaitForReplay(plan, arguments: arguments, httpMode: httpMode, recording: recording, summaryKnown: true),
+               let pass = TraceFactsPass(file, cache: cache) {
+                pass.expected = carried.facts(for: identity)
+                (plan.factsPass, planned) = (pass, pass.expected)
+            }
+        }
+        if obtained == nil, planned == nil, try factsWaitForReplay(plan, arguments: arguments, httpMode: httpMode, recording: recording),
            let pass = TraceFactsPass(file, cache: cache) {
             plan.factsPass = pass
-        } else if obtained == nil {
+        } else if obtained == nil, planned == nil {
             obtained = try TraceFacts.obtain(file, cache: cache)
         }
         // Not given: scaled to a short trace (its replayed requests, up to a bound: from the
@@ -207,7 +222,7 @@ public struct RunSetup {
         let counted: Int
         if arguments.sampleEvery != nil && arguments.warningWindow != nil {
             counted = ShortTraceSampling.countLimit
-        } else if !httpMode, let summary = obtained?.facts.summary {
+        } else if !httpMode, let summary = (obtained?.facts ?? planned)?.summary {
             counted = min(summary.requests - summary.droppedZeroSize, ShortTraceSampling.countLimit)
         } else {
             counted = try ShortTraceSampling.countRequests(file, httpMode: httpMode)
@@ -220,6 +235,12 @@ public struct RunSetup {
             plan.traceChecksum = obtained.facts.sha256
             plan.knownSummaries[.encoded] = obtained.facts.summary(ignoreObjectSize: plan.options.ignoreObjectSize)
             plan.factsNotes = TraceFactsNote.lines(obtained, trace: file.path)
+            plan.plannableFacts = PlannedTraceFacts(obtained.facts, reading: reading)
+        } else if let planned {
+            plan.traceChecksum = planned.sha256
+            plan.knownSummaries[.encoded] = planned.summary(ignoreObjectSize: plan.options.ignoreObjectSize)
+            plan.factsNotes = [TraceFactsNote.fromPlan(planned, trace: file.path)]
+            plan.plannableFacts = arguments.plannedFacts
         } else if plan.factsPass == nil {
             plan.traceChecksum = try TraceChecksum.sha256(path: file.path)  // a file whose identity cannot be taken
         }
@@ -231,9 +252,11 @@ public struct RunSetup {
     /// holding materialized payloads (their working set, the memory check before the run),
     /// `--preload` (its read into memory comes first), `--mode http`, a recording or a
     /// HAR's runs, or when the caller needs them first (`factsFirst`). O(backends).
-    static func factsWaitForReplay(_ plan: RunPlan, arguments: Arguments, httpMode: Bool, recording: Bool) throws -> Bool {
-        guard !arguments.factsFirst, !httpMode, !recording, plan.harRuns == nil, plan.warmupFraction == nil, !plan.preload,
-              !plan.capacities.contains(where: \.needsWorkingSet) else { return false }
+    /// With `summaryKnown` (a plan's facts, `PlannedTraceFacts`), the working set and the
+    /// request count are known before the replay: `%` capacities and shares may wait too.
+    static func factsWaitForReplay(_ plan: RunPlan, arguments: Arguments, httpMode: Bool, recording: Bool, summaryKnown: Bool = false) throws -> Bool {
+        guard !arguments.factsFirst, !httpMode, !recording, plan.harRuns == nil, !plan.preload,
+              summaryKnown || (plan.warmupFraction == nil && !plan.capacities.contains(where: \.needsWorkingSet)) else { return false }
         let pricesPixels = try plan.autoPricesPixels()
         return plan.backends.allSatisfy { backend in
             plan.costModel(for: backend, pricesPixels: pricesPixels) == .encoded && !(plan.options.materialize && backend.holdsPayloads)

@@ -94,8 +94,9 @@ public struct SweepRun {
         run.parsedCapacities = capacities
         // --resume checks the journal's fingerprint (the trace's checksum) before any point,
         // rows carried into a new journal are written at once, and a plan's run is checked
-        // against the plan's points (their checksum) first: the facts come first.
-        run.factsFirst = run.factsFirst || arguments.resume || arguments.carriedRows != nil || arguments.planID != nil
+        // against the plan's points (their checksum) first: the facts come first, unless the
+        // plan carries them (`PlannedTraceFacts`: the replay's read checks them at its end).
+        run.factsFirst = run.factsFirst || arguments.resume || arguments.carriedRows != nil || (arguments.planID != nil && run.plannedFacts == nil)
         plan = try RunSetup(run).plan
         runArguments = arguments.run
         csvPath = arguments.run.csv
@@ -177,8 +178,10 @@ public struct SweepRun {
         let fanned = fanOut ? pending.filter { FannedOutSweep.fansOut(plan, $0.backend) && !onCurve.contains($0.index) } : []
         let fanWorkers = min(jobs, max(1, fanned.count))
         var passFigures: FannedOutSweep.PassFigures?
-        if let curveJob, fanned.count <= 1 { try finishCurve(curveJob, curveJob.computeAlone(plan)) }
-        if fanned.count > 1 {
+        // One point fans out too when lru's curve is fed beside it: one read for both.
+        let feedsTogether = fanned.count > 1 || (fanned.count == 1 && curveJob != nil)
+        if let curveJob, !feedsTogether { try finishCurve(curveJob, curveJob.computeAlone(plan)) }
+        if feedsTogether {
             progress.begin("one read")
             let curve = curveJob
             passFigures = try FannedOutSweep.run(plan, points: fanned, workers: fanWorkers, environment: environment, curve: curve, progress: { fraction in
@@ -397,7 +400,8 @@ public struct SweepRun {
     /// to price each point (`SweepPlan.estimate`); without, every estimate is 0.
     public func makePlan(command: [String], revision: String, estimates: Bool = true) throws -> SweepPlan {
         var plan = self.plan
-        try plan.settleFacts()  // every point names the trace's checksum: read now when not kept
+        // Every point names the trace's checksum: read now when not kept (nor carried by the plan this runs).
+        if plan.traceChecksum == nil { try plan.settleFacts() }
         let trace = URL(fileURLWithPath: plan.trace.label).standardizedFileURL.path
         let mode = ReplayMode(plan.options).rawValue
         let pricesPixels = estimates ? try plan.autoPricesPixels() : false
@@ -416,7 +420,7 @@ public struct SweepRun {
             return SweepPlan.Point(
                 index: point.index, trace: trace, traceSHA256: plan.traceChecksum ?? "", backend: point.backend.label,
                 capacity: point.capacity.description, seed: String(plan.seed), mode: mode, estimate: estimate)
-        })
+        }, traceFacts: plan.plannableFacts)
     }
 
     /// A resumed row whose status column says it failed.

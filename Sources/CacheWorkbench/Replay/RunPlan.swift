@@ -43,6 +43,9 @@ public struct RunPlan: Sendable {
     /// the pass finishes, `traceChecksum` is nil and `knownSummaries` lacks the encoded
     /// summary; no row is made before (`execute` applies them after its first replay).
     public var factsPass: TraceFactsPass?
+    /// The trace's facts as a sweep plan carries them (`SweepPlan.traceFacts`), once known
+    /// before the replay (kept, read first, or from the plan this runs); nil otherwise.
+    public var plannableFacts: PlannedTraceFacts?
     /// `autoPricesPixels()` once asked, so the trace's first chunk is read for it once.
     public var knownPricesPixels: Bool?
     /// Seconds the trace took to read into memory when `preloadTrace()` already did it.
@@ -499,8 +502,9 @@ public struct RunPlan: Sendable {
     /// The pass's facts in the plan, once it has them: the checksum and encoded summary the
     /// rows carry. O(1).
     public mutating func applyGatheredFacts() {
-        guard let facts = factsPass?.facts, traceChecksum == nil else { return }
+        guard let pass = factsPass, let facts = pass.facts, traceChecksum == nil else { return }
         traceChecksum = facts.sha256
+        plannableFacts = PlannedTraceFacts(facts, reading: TraceFactsCache.reading(pass.file))
         knownSummaries[.encoded] = facts.summary(ignoreObjectSize: options.ignoreObjectSize)
     }
 

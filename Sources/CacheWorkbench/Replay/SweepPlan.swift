@@ -22,6 +22,10 @@ public struct SweepPlan: Codable, Sendable, Equatable {
     /// --resume and --shard.
     public var command: [String]
     public var points: [Point]
+    /// The trace's checksum and working set as the plan's writer had them, so a shard on a
+    /// machine that has not kept them reads the trace once (`PlannedTraceFacts`); absent
+    /// from plans written before.
+    public var traceFacts: PlannedTraceFacts?
 
     public struct Point: Codable, Sendable, Equatable {
         public var index: Int
@@ -65,11 +69,12 @@ public struct SweepPlan: Codable, Sendable, Equatable {
         }
     }
 
-    public init(revision: String, command: [String], points: [Point]) {
+    public init(revision: String, command: [String], points: [Point], traceFacts: PlannedTraceFacts? = nil) {
         self.format = Self.formatName
         self.revision = revision
         self.command = command
         self.points = points
+        self.traceFacts = traceFacts
     }
 
     /// Where shard `index` of `count` writes its results by default: beside the plan,

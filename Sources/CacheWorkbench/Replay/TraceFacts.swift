@@ -64,3 +64,30 @@ public struct TraceFacts: Sendable, Equatable {
         return (facts, nil, problem)
     }
 }
+
+extension PlannedTraceFacts {
+    package init(_ facts: TraceFacts, reading: String) {
+        (self.reading, fileBytes, sha256) = (reading, facts.identity.size, facts.sha256)
+        (requests, droppedZeroSize, uniqueKeys) = (facts.summary.requests, facts.summary.droppedZeroSize, facts.summary.uniqueKeys)
+        (workingSetBytes, largestSize, computed) = (String(facts.summary.workingSetBytes), facts.summary.largestSize, facts.computed)
+    }
+
+    /// Why these facts cannot stand for the file `identity` read as `reading`, or nil when
+    /// they can: the same reading, the same size, and figures a trace can have.
+    package func refusal(_ identity: TraceFileIdentity, reading: String) -> String? {
+        if reading != self.reading { return "the plan's trace facts were taken with another reading (\(self.reading.split(separator: "\n").joined(separator: ", ")))" }
+        if identity.size != fileBytes { return "changed since the plan was written: it is \(identity.size) bytes, the plan's trace was \(fileBytes); restore it, or write the plan again" }
+        return facts(for: identity) == nil ? "the plan's trace facts hold impossible figures; the plan was edited or damaged: write it again" : nil
+    }
+
+    /// The facts for the file `identity` (of the plan's size), when their figures are
+    /// possible (`TraceFactsEntry.validated`); nil otherwise.
+    package func facts(for identity: TraceFileIdentity) -> TraceFacts? {
+        let entry = TraceFactsEntry(
+            version: TraceFactsEntry.currentVersion, identity: identity, reading: reading, sha256: sha256, requests: requests,
+            droppedZeroSize: droppedZeroSize, uniqueKeys: uniqueKeys, workingSetBytes: workingSetBytes, largestSize: largestSize,
+            computed: computed)
+        guard identity.size == fileBytes else { return nil }
+        return entry.validated(for: identity, reading: reading)?.facts
+    }
+}

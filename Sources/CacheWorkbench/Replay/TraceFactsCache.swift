@@ -50,7 +50,7 @@ public struct TraceFactsCache: Sendable {
     }
 
     /// How `file` is read, in the entry's name: a summary depends on the reader and its options.
-    static func reading(_ file: TraceFile) -> String {
+    package static func reading(_ file: TraceFile) -> String {
         ([file.format.name, "skip-bad=\(file.skipBadRows)"] + file.formatOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
             .joined(separator: "\n")
     }
@@ -62,15 +62,8 @@ public struct TraceFactsCache: Sendable {
     /// The kept facts of this file version read this way, or nil (none, unreadable, or not
     /// valid: an entry is only trusted when every check passes, `TraceFactsEntry.validated`).
     public func load(_ identity: TraceFileIdentity, reading: String) -> TraceFacts? {
-        guard usableFolder(), let entry = readEntry(at: entryPath(identity, reading: reading)),
-              let valid = entry.validated(for: identity, reading: reading), let workingSet = valid.workingSet else { return nil }
-        var summary = TraceSummary()
-        summary.requests = valid.requests
-        summary.droppedZeroSize = valid.droppedZeroSize
-        summary.uniqueKeys = valid.uniqueKeys
-        summary.workingSetBytes = workingSet
-        summary.largestSize = valid.largestSize
-        return TraceFacts(identity: identity, sha256: valid.sha256, summary: summary, computed: valid.computed)
+        guard usableFolder(), let entry = readEntry(at: entryPath(identity, reading: reading)) else { return nil }
+        return entry.validated(for: identity, reading: reading)?.facts
     }
 
     /// Keeps `facts`, then prunes the entries no command can use again (`prune`); returns
@@ -174,5 +167,17 @@ extension TraceFactsEntry {
             version: Self.currentVersion, identity: facts.identity, reading: reading, sha256: facts.sha256, requests: facts.summary.requests,
             droppedZeroSize: facts.summary.droppedZeroSize, uniqueKeys: facts.summary.uniqueKeys,
             workingSetBytes: String(facts.summary.workingSetBytes), largestSize: facts.summary.largestSize, computed: facts.computed)
+    }
+
+    /// The facts the entry holds, when its figures are possible; nil otherwise. O(1).
+    var facts: TraceFacts? {
+        guard let workingSet else { return nil }
+        var summary = TraceSummary()
+        summary.requests = requests
+        summary.droppedZeroSize = droppedZeroSize
+        summary.uniqueKeys = uniqueKeys
+        summary.workingSetBytes = workingSet
+        summary.largestSize = largestSize
+        return TraceFacts(identity: identity, sha256: sha256, summary: summary, computed: computed)
     }
 }

@@ -19,4 +19,10 @@ public enum TraceFactsNote {
         if let problem = obtained.cacheProblem { lines.append(problem) }
         return lines
     }
+
+    /// The note of a command that takes the facts from a sweep plan (`PlannedTraceFacts`):
+    /// what it rests on until its read ends, and that the read checks them.
+    public static func fromPlan(_ facts: TraceFacts, trace: String) -> String {
+        "\(trace)'s checksum and working set from the plan (computed \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: facts.computed))), the file of the same size): checked against this command's own read of it when that ends, and no row is made if they differ"
+    }
 }

@@ -41,6 +41,11 @@ public final class TraceFactsPass: @unchecked Sendable {
     /// What the command says about them on stderr: a cache that could not keep them, or a
     /// reader that stopped early (the facts then read apart).
     public private(set) var notes: [String] = []
+    /// The facts a sweep plan carries (`PlannedTraceFacts`), which the command used before
+    /// this read ended: `finish` refuses the file when its own facts differ.
+    public var expected: TraceFacts?
+    /// Why `finish` refused the file, thrown again by every later call.
+    private var refusal: TraceError?
 
     /// Whether the rows of the command measure the process's heap and RSS, so `finish` says
     /// what the id set kept during the read added to them (`bench mrc` measures neither).
@@ -94,6 +99,7 @@ public final class TraceFactsPass: @unchecked Sendable {
     /// cache. Throws when the file changed while it was read (no one checksum).
     @discardableResult
     public func finish() throws -> TraceFacts {
+        if let refusal { throw refusal }
         if let facts { return facts }
         guard TraceFileIdentity.of(path: file.path) == before else {
             throw TraceError(path: file.path, line: nil, reason: "changed while it was read; run again once it is written")
@@ -120,8 +126,15 @@ public final class TraceFactsPass: @unchecked Sendable {
             notes.append(
                 "\(file.path)'s checksum and working set came from the replay's own read (the first of this file version): the heap peak and RSS of the rows whose replay read it include the id set that read kept, \(ByteCount.format(heldBefore - after)) when freed; run again on the unchanged file (its facts then kept) for the backends' own")
         }
-        facts = made
         if let problem = cache?.store(made, reading: TraceFactsCache.reading(file)) { notes.append(problem) }
+        if let expected, made.sha256 != expected.sha256 || made.summary != expected.summary {
+            let refusal = TraceError(
+                path: file.path, line: nil,
+                reason: "is not the file the plan was written on: read now, its SHA-256 is \(made.sha256.prefix(12))… with \(made.summary.requests) requests, the plan's \(expected.sha256.prefix(12))… with \(expected.summary.requests); no row was made; restore it, or write the plan again")
+            self.refusal = refusal
+            throw refusal
+        }
+        facts = made
         return made
     }
 }
