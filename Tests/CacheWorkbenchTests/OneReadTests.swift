@@ -478,7 +478,17 @@ struct OneReadTests {
         let damaged = try run()
         #expect(damaged.status == 2 && damaged.err.contains("the plan's trace facts hold impossible figures"), "\(damaged.err)")
         #expect(damaged.rchar < Self.traceBytes / 10, "rchar \(damaged.rchar)")
+        // Counts that are possible but huge (a damaged plan): hints only, so the read finds them out; no trap.
+        try original.replacingOccurrences(of: "\"requests\" : 300000", with: "\"requests\" : 9223372036854775807").write(toFile: plan, atomically: true, encoding: .utf8)
+        let huge = try run()
+        #expect(huge.status == 2 && huge.err.contains("is not the file the plan was written on") && huge.err.contains("with 9223372036854775807"), "\(huge.err)")
+        #expect(!FileManager.default.fileExists(atPath: results) && !FileManager.default.fileExists(atPath: results + ".partial"))
         try original.write(toFile: plan, atomically: true, encoding: .utf8)
+        // The plan's identity leaves out its facts: the same sweep planned again is the same plan.
+        let identity = try SweepPlan.read(path: plan).identity()
+        var withoutFacts = try SweepPlan.read(path: plan)
+        withoutFacts.traceFacts = nil
+        #expect(try withoutFacts.identity() == identity)
 
         // The same size, one request's id changed (oracleGeneral: a u32 time, then the u64 id).
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: trace)))

@@ -161,11 +161,18 @@ public enum LRUMissRatioCurve {
         /// curve with bands on 5M requests of 498k keys: 556 MB peak, 1.25 GB before; 171 MB since
         /// band trees sum cells of 8 positions). Eight a key was measured too: no faster, 277 MB.
         static let positionsPerKey = 4
+        /// The most keys a pass sizes its index and key list for before it reads (`init`).
+        static let presizedKeysLimit = 1 << 27
 
         public init(
             capacities: [Int], ignoreObjectSize: Bool = false, samplingRate: Double = 1, sampleSize: Int? = nil, adjusted: Bool = true,
             expectedRequests: Int? = nil, expectedKeys: Int? = nil
         ) {
+            // Sizing hints only (a trace's facts, or a plan's, trusted until the read checks
+            // them): clamped, so that no count can overflow here or ask up front for more
+            // than a trace of 2^27 keys and 2^40 requests would; past that the tables grow.
+            let expectedKeys = expectedKeys.map { min(max($0, 0), Self.presizedKeysLimit) }
+            let expectedRequests = expectedRequests.map { min(max($0, 0), 1 << 40) }
             engine = Engine(capacities: capacities.sorted(), samplingRate: samplingRate, sampleSize: sampleSize, expectedKeys: expectedKeys ?? 0)
             engine.result.adjusted = adjusted
             self.ignoreObjectSize = ignoreObjectSize

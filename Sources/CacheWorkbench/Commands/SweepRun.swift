@@ -277,8 +277,10 @@ public struct SweepRun {
         if together > 1 {
             notes.append("\(together) points ran at once (--jobs \(jobs)): latency, throughput and the heap and RSS columns include the other points in flight (process-wide; points_at_once in the CSV); hit ratios are exact. Without --jobs a timed sweep runs one point at a time")
         }
-        if fanned.count > 1 {
-            notes.append("\(fanned.count) untimed points were fed from one read of the trace on \(fanWorkers) core(s), each row's counts those of its own bench run; req/s is each point's own feeding time, and the heap and RSS columns are the process's with all \(fanned.count) in memory (points_at_once). --no-fan-out reads the trace once per point" + (passFigures.map { $0.text.isEmpty ? "" : ". The pass: " + $0.text } ?? ""))
+        if feedsTogether {
+            let fed = fanned.count > 1 ? "\(fanned.count) untimed points were" : "1 untimed point was"
+            let inMemory = fanned.count > 1 ? "all \(fanned.count)" : "it and lru's curve"
+            notes.append("\(fed) fed from one read of the trace on \(fanWorkers) core(s), each row's counts those of its own bench run; req/s is each point's own feeding time, and the heap and RSS columns are the process's with \(inMemory) in memory (points_at_once). --no-fan-out reads the trace once per point" + (passFigures.map { $0.text.isEmpty ? "" : ". The pass: " + $0.text } ?? ""))
         }
         if curvePoints > 0 {
             notes.append("lru's \(curvePoints) points came from one pass of its exact miss-ratio curve (method = mattson: the same counts as replays, no time, memory or eviction figures)")
