@@ -155,12 +155,17 @@ struct CLITests {
         #expect(try bench(["gen", "--alpha", "-1"]).status != 0)
     }
 
-    @Test("bare bench runs the bundled trace; --help and list work")
+    /// The whole bare `bench` (every default backend, the disk ones' writes included) is the
+    /// README's main job, which DocsTests.readmeCommandsRun runs and checks; here its defaults
+    /// (no subcommand, no trace, no capacity) on one backend.
+    @Test("bench without a subcommand, trace or capacity runs the bundled trace at the default capacity; --help and list work")
     func defaults() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let result = try bench(["--no-timing"], in: root.path)
+        let result = try bench(["--no-timing", "--backend", "lru"], in: root.path)
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.contains("Traces/default.csv: 50000 requests"))
+        let row = result.out.split(separator: "\n").first { $0.hasPrefix("lru ") }.map { $0.split(separator: " ") } ?? []
+        #expect(row.prefix(4) == ["lru", "100MiB", "encoded", "50000"] && row.last == "ok", "\(result.out)")
         #expect(try bench(["--help"]).out.contains("SUBCOMMANDS"))
         #expect(try bench(["run", "--help"]).out.contains("--capacity"))
         #expect(try bench(["list"]).out.contains("lru"))

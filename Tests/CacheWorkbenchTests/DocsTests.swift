@@ -121,6 +121,14 @@ struct DocsTests {
             let result = try runBounded(900, "/bin/bash", ["-c", script], in: copy)
             print("DocsTests: `\(runnable)` exit \(result.status) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
             #expect(result.status == 0, "`\(runnable)` exited \(result.status): \(result.err.suffix(2000))")
+            if runnable == "bench" {
+                // The main job: the bundled trace, every default backend's row (CLITests.defaults runs one backend).
+                #expect(result.out.contains("Traces/default.csv: 50000 requests"), "\(result.out)")
+                #expect(["lru", "sqlite", "files", "nscache", "autopurge"].allSatisfy { backend in
+                    result.out.split(separator: "\n").contains { $0.hasPrefix(backend + " ") && $0.hasSuffix(" ok") }
+                }, "\(result.out)")
+                #expect(!result.out.contains("FAILED"), "\(result.out)")
+            }
         }
     }
 

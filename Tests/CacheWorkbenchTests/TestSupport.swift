@@ -163,3 +163,17 @@ func threadCPUSeconds() -> Double {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
+
+/// The bundled trace's first requests as a trace of their own, for tests whose timed disk
+/// rows need the trace's kind of requests, not all 50,000 of them (a debug build's disk
+/// writes dominate a test's time otherwise).
+enum DefaultTracePrefix {
+    /// Writes the header and the first `requests` rows of Traces/default.csv to
+    /// `first-N.csv` in `folder`, and returns its path.
+    static func write(requests: Int, into folder: TemporaryFolder) throws -> String {
+        let text = try String(contentsOf: SourceCheckout.root.appendingPathComponent("Traces/default.csv"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(requests + 1)
+        #expect(lines.count == requests + 1, "Traces/default.csv holds fewer than \(requests) requests")
+        return folder.file("first-\(requests).csv", lines.joined(separator: "\n") + "\n")
+    }
+}
