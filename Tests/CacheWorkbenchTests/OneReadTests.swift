@@ -242,6 +242,34 @@ struct OneReadTests {
         #expect(try Self.hits(shares) == ["lru 70002214": "79539", "lru 700022139": "166306", "fifo 70002214": "68652", "fifo 700022139": "152870"])
     }
 
+    @Test("an untimed sweep of a binary trace whose key records fit in a quarter of the available memory: read into memory once, each point replayed alone; one byte less available, fed together from one streamed read; rows equal each other's and --no-fan-out's, each way one read")
+    func sweepReadChoice() throws {
+        let (folder, environment, allowance) = try Self.fresh()
+        let arguments = ["sweep", "--trace", Self.fixture.trace, "--backend", "fifo,sieve,arc", "--capacity", "1MiB,4MiB", "--no-timing"]
+        // The first command feeds them together: its read gives the facts.
+        let first = try Self.measured(arguments + ["--csv", folder.path + "/first.csv"], environment: environment, folder: folder.path)
+        #expect(first.status == 0 && first.err.contains("6 untimed points were fed from one read"), "\(first.err)")
+        let keyRecords = 300_000 * 24  // the fixture's records, 24 bytes each in memory
+        var rows: [String: [[String: String]]] = [:]
+        for (name, available, extra) in [("preloaded", 4 * keyRecords, [String]()), ("fed", 4 * keyRecords - 1, []), ("alone", 4 * keyRecords, ["--no-fan-out"])] {
+            let csv = folder.path + "/\(name).csv"
+            let result = try Self.measured(arguments + extra + ["--csv", csv], environment: environment.merging(["CWB_MEM_AVAILABLE": String(available)]) { $1 }, folder: folder.path)
+            #expect(result.status == 0, "\(result.err)")
+            let bound = name == "alone" ? 6.05 : 1.05
+            #expect(result.rchar <= Int(bound * Double(Self.traceBytes)) + allowance, "\(name): rchar \(result.rchar)")
+            #expect(result.err.contains("the 6 untimed points were each replayed alone from the trace read into memory once (6.87MiB of key records; rchar 6.87MiB, 1.000× the file), 2 at once, rather than fed from one streamed read") == (name == "preloaded"), "\(result.err)")
+            #expect(result.err.contains("6 untimed points were fed from one read") == (name == "fed"), "\(result.err)")
+            rows[name] = try csvRows(csv)
+            #expect(rows[name]!.allSatisfy { $0["preloaded"] == (name == "preloaded" ? "yes" : "no") }, "\(name)")
+            #expect(rows[name]!.allSatisfy { $0["points_at_once"] == (name == "fed" ? "6" : "2") }, "\(name)")
+        }
+        let measuredColumns: Set<String> = ["run_id", "throughput_rps", "wall_s", "allocated_peak_bytes", "rss_peak_bytes", "memory_overhead_ratio",
+                                            "points_at_once", "preloaded", "trace_load_s", "command", "allocated_final_bytes", "rss_final_bytes"]
+        func counts(_ name: String) -> [[String: String]] { rows[name]!.map { $0.filter { !measuredColumns.contains($0.key) } } }
+        #expect(counts("preloaded") == counts("alone") && counts("fed") == counts("alone"))
+        #expect(try Self.hits(folder.path + "/preloaded.csv") == Self.hits(folder.path + "/first.csv"))
+    }
+
     @Test("timed sweep on a new file: its first point runs alone and gives the facts, the others follow with them")
     func sweepTimedGathered() throws {
         let (folder, environment, allowance) = try Self.fresh()

@@ -20,6 +20,9 @@ import Synchronization
 /// cores (each point stays on one core, so it sees the requests in order); the trace is
 /// streamed, one block in memory (16 MiB), never held whole unless `--preload` asked.
 ///
+/// `SweepReadChoice` runs it for traces that are not a binary one fitting in memory (those
+/// are read into memory once and each point replayed alone: faster, measured).
+///
 /// Which points: untimed (nothing is timed per request, so points need not run alone),
 /// demand-fill or ops mode, no memory warnings, timeline or `--repeat`, and backends that
 /// neither write files nor hold materialized payloads (their rows need their own folder or

@@ -91,3 +91,15 @@ extension BulkRequestSource {
     /// The rest of this source's records, packed in memory.
     func packed(label: String) throws -> any Trace { try PackedRecordTrace(loading: self, label: label) }
 }
+
+extension InMemoryTrace {
+    /// The bytes `preload` would hold `trace` in as key records: a fixed-size binary trace of
+    /// known length (its records counted from the file's size); nil for any other, which
+    /// `preload` would load as requests. Opens the trace and reads none of its records. O(1).
+    package static func packedBytes(_ trace: any Trace) throws -> Int? {
+        let source = try trace.open(keepKeyNames: false)
+        guard source is any BulkRequestSource, let count = source.expectedCount else { return nil }
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<KeyRecord>.stride)
+        return overflow ? Int.max : bytes
+    }
+}
