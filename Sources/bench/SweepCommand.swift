@@ -48,7 +48,7 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Points replayed at once (default: 1 with timing on, one per core with --no-timing).", valueName: "n"))
     var jobs: Int?
 
-    @Flag(name: .customLong("no-fan-out"), help: "Replay each untimed point with its own read of the trace, instead of one read for them all (fed together, or, for a binary trace that fits in a quarter of the memory available, read into memory and each point replayed from it; the counts are the same).")
+    @Flag(name: .customLong("no-fan-out"), help: "Replay each point with its own read of the trace, instead of one read for them all (untimed points fed together from it; or, for a binary trace that fits in a quarter of the memory available, the trace read into memory once and each point replayed from it). The counts are the same.")
     var noFanOut = false
 
     @Flag(name: .long, help: "Continue an interrupted sweep from --csv FILE's FILE.partial: only the points it lacks are run.")

@@ -180,19 +180,24 @@ public struct SweepRun {
         var passFigures: FannedOutSweep.PassFigures?
         // One point fans out too when lru's curve is fed beside it: one read for both.
         var feedsTogether = fanned.count > 1 || (fanned.count == 1 && curveJob != nil)
-        // Or, a binary trace that fits in memory: read into it once, each point replayed alone.
-        var preloadedInstead: (points: Int, bytes: Int?, bytesRead: Int?, fileBytes: Int?)?
-        if feedsTogether, case let .preloaded(bytes) = try SweepReadChoice.choose(plan, availableBytes: MaterializedMemoryEstimate.availableBytes()) {
-            let readBefore = ProcessStatusProbe.bytesRead()
-            let fileBytes = (plan.trace as? TraceFile).flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? Int }
-            if plan.loadSeconds == nil {
-                progress.begin("preload")
-                progress.show("reading \(plan.trace.label) into memory (\(ByteCount.format(bytes ?? 0)) of key records) for \(fanned.count) untimed points")
-                try plan.preloadTrace()
-                progress.finish()
-            }
+        // Or, a binary trace that fits in memory: read into it once, every point replayed from
+        // it (the untimed ones each alone, one per core), where more than one read was to come.
+        // Not with --no-fan-out, which asks for a read per point.
+        let fannedIndices = Set(fanned.map(\.index))
+        let replayedAlone = pending.filter { !onCurve.contains($0.index) && !fannedIndices.contains($0.index) }.count
+        let readsToCome = replayedAlone + (feedsTogether || curveJob != nil ? 1 : 0)
+        var preloadNote: String?
+        if fanOut, feedsTogether || readsToCome > 1, let bytes = try PreloadChoice.preloadBytes(plan, availableBytes: MaterializedMemoryEstimate.availableBytes()) {
+            let (readBefore, fileBytes) = (ProcessStatusProbe.bytesRead(), PreloadChoice.fileBytes(plan))
+            progress.begin("preload")
+            progress.show("reading \(plan.trace.label) into memory (\(ByteCount.format(bytes)) of key records) for \(pending.count) points")
+            try plan.preloadTrace()
+            progress.finish()
             let bytesRead = readBefore.flatMap { before in ProcessStatusProbe.bytesRead().map { $0.seen - before.after } }
-            preloadedInstead = (fanned.count, bytes, bytesRead, fileBytes)
+            let points = pending.filter { !onCurve.contains($0.index) }.count
+            let described = points == 1 ? "the point was" : "the \(points) points were" + (fanned.isEmpty ? "" : " each")
+            preloadNote = PreloadChoice.note(points: described, bytes: bytes, bytesRead: bytesRead, fileBytes: fileBytes,
+                                             how: fanned.isEmpty ? "" : ", the untimed ones alone rather than fed together from one streamed read")
             (fanned, feedsTogether) = ([], false)
         }
         if let curveJob, !feedsTogether { try finishCurve(curveJob, curveJob.computeAlone(plan)) }
@@ -297,17 +302,7 @@ public struct SweepRun {
             let inMemory = fanned.count > 1 ? "all \(fanned.count)" : "it and lru's curve"
             notes.append("\(fed) fed from one read of the trace on \(fanWorkers) core(s), each row's counts those of its own bench run; req/s is each point's own feeding time, and the heap and RSS columns are the process's with \(inMemory) in memory (points_at_once). --no-fan-out reads the trace once per point" + (passFigures.map { $0.text.isEmpty ? "" : ". The pass: " + $0.text } ?? ""))
         }
-        if let preloadedInstead {
-            let read = preloadedInstead.bytes.map { bytes in
-                "read into memory once (\(ByteCount.format(bytes)) of key records"
-                    + (preloadedInstead.bytesRead.map { read in
-                        "; rchar \(ByteCount.format(read))" + (preloadedInstead.fileBytes.map { String(format: ", %.3f× the file", Double(read) / Double(max(1, $0))) } ?? "")
-                    } ?? "") + ")"
-            } ?? "in memory (--preload)"
-            let replayed = preloadedInstead.points == 1 ? "the untimed point was replayed" : "the \(preloadedInstead.points) untimed points were each replayed alone"
-            let atOnce = together > 1 ? "\(together) at once" : "one at a time"
-            notes.append("\(replayed) from the trace \(read), \(atOnce), rather than fed from one streamed read: the choice for a binary trace whose key records fit in a quarter of the memory available (docs/sweep.md says why); req/s leaves the read out, and the heap and RSS columns include the trace in memory. --no-fan-out reads the trace once per point")
-        }
+        if let preloadNote { notes.append(preloadNote) }
         if curvePoints > 0 {
             notes.append("lru's \(curvePoints) points came from one pass of its exact miss-ratio curve (method = mattson: the same counts as replays, no time, memory or eviction figures)")
         }

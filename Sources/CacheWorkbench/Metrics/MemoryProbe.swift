@@ -1,21 +1,39 @@
 import CJemalloc
 import CJemallocConfig
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The process's real heap as jemalloc sees it, and its resident set.
 public enum MemoryProbe {
-    /// jemalloc's `stats.allocated`: bytes in live allocations. Its statistics are cached
-    /// per epoch, so the epoch is advanced first or the number is stale.
+    /// jemalloc's `stats.allocated`: bytes in live allocations, less the traces held in
+    /// memory as key records (`holdTrace`). Its statistics are cached per epoch, so the epoch
+    /// is advanced first or the number is stale.
     public static func allocatedBytes() -> Int? {
         var epoch: UInt64 = 1
         guard mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0 else { return nil }
         var allocated = 0
         var size = MemoryLayout<Int>.size
         guard mallctl("stats.allocated", &allocated, &size, nil, 0) == 0 else { return nil }
-        return allocated
+        return max(0, allocated - heldTraceBytes.load(ordering: .relaxed))
     }
+
+    /// Bytes of the preloaded binary traces alive in the process (`PackedRecordTrace`'s
+    /// records, as jemalloc counts them): left out of `allocatedBytes`, so that a row's heap
+    /// figures are its replay's whether the trace was streamed or read into memory first
+    /// (a `bench run` of several points on a binary trace that fits reads it into memory
+    /// once). The resident set still includes them.
+    private static let heldTraceBytes = Atomic<Int>(0)
+
+    /// A preloaded trace of `bytes` (its allocation's usable size) is alive. O(1).
+    public static func holdTrace(bytes: Int) { heldTraceBytes.add(bytes, ordering: .relaxed) }
+
+    /// That trace is freed. O(1).
+    public static func releaseTrace(bytes: Int) { heldTraceBytes.subtract(bytes, ordering: .relaxed) }
+
+    /// The bytes jemalloc counts for the allocation at `pointer` (its size class). O(1).
+    public static func usableSize(_ pointer: UnsafeMutableRawPointer) -> Int { malloc_usable_size(pointer) }
 
     /// jemalloc's own account of what it holds, after advancing its epoch: live
     /// allocations, the pages backing them (`active`: live bytes plus the unused rest of

@@ -97,8 +97,10 @@ public final class TraceFactsPass: @unchecked Sendable {
     /// when the reader reached the end (the file hashed apart when the tap fell short of an
     /// uncompressed file's size, as `scan` did), else one read of their own. Kept in the
     /// cache. Throws when the file changed while it was read (no one checksum).
+    /// `rowsReadBeside`: whether replays measured memory while the pass's id set was held
+    /// (false for a read into memory before any replay): only then are they told so.
     @discardableResult
-    public func finish() throws -> TraceFacts {
+    public func finish(rowsReadBeside: Bool = true) throws -> TraceFacts {
         if let refusal { throw refusal }
         if let facts { return facts }
         guard TraceFileIdentity.of(path: file.path) == before else {
@@ -120,7 +122,7 @@ public final class TraceFactsPass: @unchecked Sendable {
         }
         // Its id set goes now, not with the plan. The replays that read beside it measured
         // the process's heap and RSS with it: said, with its size as it is freed.
-        let heldBefore = gathered && rowsMeasureMemory ? MemoryProbe.allocatedBytes() : nil
+        let heldBefore = gathered && rowsMeasureMemory && rowsReadBeside ? MemoryProbe.allocatedBytes() : nil
         accumulator = nil
         if let heldBefore, let after = MemoryProbe.allocatedBytes(), heldBefore > after {
             notes.append(

@@ -36,10 +36,45 @@ final class PackedRecordTrace: Trace, @unchecked Sendable {
         }
         self.records = records
         count = loaded
+        heldBytes = MemoryProbe.usableSize(UnsafeMutableRawPointer(records))
+        MemoryProbe.holdTrace(bytes: heldBytes)  // rows' heap figures leave the trace out
     }
 
+    /// The `count` records `source` hands out as key records (a reader that summarizes them
+    /// as they go, `TraceFactsPass`), loaded as `init(loading:)` loads them. Throws when it
+    /// holds more. O(n).
+    init(loadingKeyRecords source: any KeyRecordSource, count: Int, label: String) throws {
+        self.label = label
+        let records = UnsafeMutablePointer<KeyRecord>.allocate(capacity: max(1, count))
+        var loaded = 0
+        do {
+            try fillWhilePrefaulting(UnsafeMutableRawPointer(records), bytes: max(1, count) * MemoryLayout<KeyRecord>.stride) {
+                while let batch = try source.nextKeyRecords() {
+                    guard batch.count <= count - loaded, let base = batch.baseAddress else {
+                        throw TraceError(path: label, line: nil, reason: "the file grew while it was being read into memory")
+                    }
+                    (records + loaded).initialize(from: base, count: batch.count)
+                    loaded += batch.count
+                }
+            }
+        } catch {
+            records.deallocate()
+            throw error
+        }
+        self.records = records
+        self.count = loaded
+        heldBytes = MemoryProbe.usableSize(UnsafeMutableRawPointer(records))
+        MemoryProbe.holdTrace(bytes: heldBytes)
+    }
+
+    /// The records' allocation as jemalloc counts it.
+    private let heldBytes: Int
+
     // `KeyRecord` is a trivial type: the initialized records need no deinitialization.
-    deinit { records.deallocate() }
+    deinit {
+        MemoryProbe.releaseTrace(bytes: heldBytes)
+        records.deallocate()
+    }
 
     func open(keepKeyNames: Bool) throws -> any RequestSource { Cursor(self) }
 
@@ -93,6 +128,13 @@ extension BulkRequestSource {
 }
 
 extension InMemoryTrace {
+    /// A binary trace's `count` records read from `source` (`PackedRecordTrace`), or nil when
+    /// `source` does not hand out key records (then nothing was read). O(n).
+    package static func packed(from source: any RequestSource, count: Int, label: String) throws -> (any Trace)? {
+        guard let keyed = source as? any KeyRecordSource else { return nil }
+        return try PackedRecordTrace(loadingKeyRecords: keyed, count: count, label: label)
+    }
+
     /// The bytes `preload` would hold `trace` in as key records: a fixed-size binary trace of
     /// known length (its records counted from the file's size); nil for any other, which
     /// `preload` would load as requests. Opens the trace and reads none of its records. O(1).
