@@ -20,7 +20,7 @@ import Synchronization
 /// cores (each point stays on one core, so it sees the requests in order); the trace is
 /// streamed, one block in memory (16 MiB), never held whole unless `--preload` asked.
 ///
-/// `SweepReadChoice` runs it for traces that are not a binary one fitting in memory (those
+/// `PreloadChoice` leaves it the traces that are not a binary one fitting in memory (those
 /// are read into memory once and each point replayed alone: faster, measured).
 ///
 /// Which points: untimed (nothing is timed per request, so points need not run alone),
