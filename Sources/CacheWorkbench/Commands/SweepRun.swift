@@ -186,19 +186,20 @@ public struct SweepRun {
         let fannedIndices = Set(fanned.map(\.index))
         let replayedAlone = pending.filter { !onCurve.contains($0.index) && !fannedIndices.contains($0.index) }.count
         let readsToCome = replayedAlone + (feedsTogether || curveJob != nil ? 1 : 0)
+        let replayed = pending.filter { !onCurve.contains($0.index) }.count
         var preloadNote: String?
-        if fanOut, feedsTogether || readsToCome > 1, let bytes = try PreloadChoice.preloadBytes(plan, availableBytes: MaterializedMemoryEstimate.availableBytes()) {
-            let (readBefore, fileBytes) = (ProcessStatusProbe.bytesRead(), PreloadChoice.fileBytes(plan))
-            progress.begin("preload")
-            progress.show("reading \(plan.trace.label) into memory (\(ByteCount.format(bytes)) of key records) for \(pending.count) points")
-            try plan.preloadTrace()
-            progress.finish()
-            let bytesRead = readBefore.flatMap { before in ProcessStatusProbe.bytesRead().map { $0.seen - before.after } }
-            let points = pending.filter { !onCurve.contains($0.index) }.count
-            let described = points == 1 ? "the point was" : "the \(points) points were" + (fanned.isEmpty ? "" : " each")
-            preloadNote = PreloadChoice.note(points: described, bytes: bytes, bytesRead: bytesRead, fileBytes: fileBytes,
-                                             how: fanned.isEmpty ? "" : ", the untimed ones alone rather than fed together from one streamed read")
-            (fanned, feedsTogether) = ([], false)
+        if fanOut, feedsTogether || readsToCome > 1 {
+            preloadNote = try PreloadChoice.apply(
+                &plan, points: replayed == 1 ? "the point was" : "the \(replayed) points were" + (fanned.isEmpty ? "" : " each"),
+                how: fanned.isEmpty ? "" : ", the untimed ones alone rather than fed together from one streamed read"
+            ) { [label = plan.trace.label] bytes in
+                progress.begin("preload")
+                progress.show("reading \(label) into memory (\(ByteCount.format(bytes)) of key records) for \(replayed) points")
+            }
+            if preloadNote != nil {
+                progress.finish()
+                (fanned, feedsTogether) = ([], false)
+            }
         }
         if let curveJob, !feedsTogether { try finishCurve(curveJob, curveJob.computeAlone(plan)) }
         if feedsTogether {

@@ -6,8 +6,8 @@ import Foundation
 /// Whether a command's points, each of which would read the trace, are replayed from one
 /// read into memory instead (issue 44: one read per command): a fixed-size binary trace
 /// whose key records fit in a quarter of the memory available (`MemAvailable`) is read
-/// into memory once (the first command on a file gathers the trace's facts in that read) (as `--preload` keeps it: 24 bytes a request) and each
-/// point replayed from it. Rows keep their counts; `preloaded` and `trace_load_s` say so,
+/// into memory once, as `--preload` keeps it (24 bytes a request), and each point replayed
+/// from it; a first command on a file gathers the trace's facts in that read. Rows keep their counts; `preloaded` and `trace_load_s` say so,
 /// throughput leaves the read out, the heap figures leave the trace out
 /// (`MemoryProbe.holdTrace`) and the RSS includes it.
 ///
@@ -31,19 +31,21 @@ public enum PreloadChoice {
         return bytes
     }
 
-    /// The note that says so: "the trace was read into memory once (6.87MiB of key records;
-    /// rchar 6.87MiB, 1.000× the file) for the 6 points, …". O(1).
-    public static func note(points: String, bytes: Int, bytesRead: Int?, fileBytes: Int?, how: String) -> String {
-        let read = bytesRead.map { read in
+    /// Reads `plan`'s trace into memory when `preloadBytes` says so, and returns the note
+    /// that says it ("the trace was read into memory once (6.87MiB of key records; rchar
+    /// 6.87MiB, 1.000× the file) and `points` replayed from it`how`: …"); nil, and nothing
+    /// read, otherwise. `willRead` is told the bytes first (a progress line). O(trace).
+    public static func apply(_ plan: inout RunPlan, points: String, how: String = "", willRead: (Int) -> Void = { _ in }) throws -> String? {
+        guard let bytes = try preloadBytes(plan, availableBytes: MaterializedMemoryEstimate.availableBytes()) else { return nil }
+        let fileBytes = (plan.trace as? TraceFile).flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? Int }
+        let readBefore = ProcessStatusProbe.bytesRead()
+        willRead(bytes)
+        try plan.preloadTrace()
+        let read = readBefore.flatMap { before in ProcessStatusProbe.bytesRead().map { $0.seen - before.after } }.map { read in
             "; rchar \(ByteCount.format(read))" + (fileBytes.map { String(format: ", %.3f× the file", Double(read) / Double(max(1, $0))) } ?? "")
         } ?? ""
         return "the trace was read into memory once (\(ByteCount.format(bytes)) of key records\(read)) and \(points) replayed from it\(how): "
             + "the choice for a binary trace whose key records fit in a quarter of the memory available (docs/sweep.md says why); "
             + "req/s leaves the read out (preloaded, trace_load_s), the heap columns leave the trace out and the RSS includes it"
-    }
-
-    /// The trace file's size, for the note (nil for a trace in memory or not a plain file). O(1).
-    public static func fileBytes(_ plan: RunPlan) -> Int? {
-        (plan.trace as? TraceFile).flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? Int }
     }
 }

@@ -107,12 +107,10 @@ public struct RunPlan: Sendable {
         if preload { try plan.preloadTrace() }
         // Several replays of a binary trace that fits in memory: one read into it for all.
         let replays = backends.count * capacities.count * max(1, repeats)
-        if replays > 1, coldRuns == nil, let bytes = try PreloadChoice.preloadBytes(plan, availableBytes: MaterializedMemoryEstimate.availableBytes()) {
-            let (readBefore, fileBytes) = (ProcessStatusProbe.bytesRead(), PreloadChoice.fileBytes(plan))
-            try plan.preloadTrace()
-            let bytesRead = readBefore.flatMap { before in ProcessStatusProbe.bytesRead().map { $0.seen - before.after } }
-            let points = backends.count * capacities.count
-            notice(PreloadChoice.note(points: points == 1 ? "its \(replays) repeats were each" : "the \(points) points were each", bytes: bytes, bytesRead: bytesRead, fileBytes: fileBytes, how: ""))
+        let points = backends.count * capacities.count
+        if replays > 1, coldRuns == nil,
+           let note = try PreloadChoice.apply(&plan, points: points == 1 ? "its \(replays) repeats were each" : "the \(points) points were each") {
+            notice(note)
         }
         let trace = plan.trace
         let loadSeconds = plan.loadSeconds

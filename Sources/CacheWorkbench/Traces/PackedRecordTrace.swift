@@ -16,46 +16,39 @@ final class PackedRecordTrace: Trace, @unchecked Sendable {
     private let records: UnsafeMutablePointer<KeyRecord>
     let count: Int
 
-    init(loading source: some BulkRequestSource, label: String) throws {
+    convenience init(loading source: some BulkRequestSource, label: String) throws {
+        let count = source.expectedCount ?? 0
+        try self.init(label: label, count: count) { records, loaded in
+            try source.decodeKeyRecords(to: records, capacity: count, count: &loaded)
+            // The size was read when the file was opened: records appended since are an
+            // error, not silently left out.
+            if try source.nextChunk() != nil { throw Self.grew(label) }
+        }
+    }
+
+    /// The `count` records `source` hands out as key records (a reader that summarizes them
+    /// as they go, `TraceFactsPass`). Throws when it holds more. O(n).
+    convenience init(loadingKeyRecords source: any KeyRecordSource, count: Int, label: String) throws {
+        try self.init(label: label, count: count) { records, loaded in
+            while let batch = try source.nextKeyRecords() {
+                guard batch.count <= count - loaded, let base = batch.baseAddress else { throw Self.grew(label) }
+                (records + loaded).initialize(from: base, count: batch.count)
+                loaded += batch.count
+            }
+        }
+    }
+
+    /// Room for `count` records, prefaulted on the other core while `fill` writes them
+    /// (advancing its count as it goes); freed if it throws. The allocation is left out of
+    /// the rows' heap figures while the trace lives (`MemoryProbe.holdTrace`).
+    private init(label: String, count: Int, fill: (UnsafeMutablePointer<KeyRecord>, inout Int) throws -> Void) throws {
         self.label = label
-        let capacity = max(1, source.expectedCount ?? 0)
+        let capacity = max(1, count)
         let records = UnsafeMutablePointer<KeyRecord>.allocate(capacity: capacity)
         var loaded = 0
         do {
             try fillWhilePrefaulting(UnsafeMutableRawPointer(records), bytes: capacity * MemoryLayout<KeyRecord>.stride) {
-                try source.decodeKeyRecords(to: records, capacity: source.expectedCount ?? 0, count: &loaded)
-            }
-            // The size was read when the file was opened: records appended since are an
-            // error, not silently left out.
-            if try source.nextChunk() != nil {
-                throw TraceError(path: label, line: nil, reason: "the file grew while it was being read into memory")
-            }
-        } catch {
-            records.deallocate()
-            throw error
-        }
-        self.records = records
-        count = loaded
-        heldBytes = MemoryProbe.usableSize(UnsafeMutableRawPointer(records))
-        MemoryProbe.holdTrace(bytes: heldBytes)  // rows' heap figures leave the trace out
-    }
-
-    /// The `count` records `source` hands out as key records (a reader that summarizes them
-    /// as they go, `TraceFactsPass`), loaded as `init(loading:)` loads them. Throws when it
-    /// holds more. O(n).
-    init(loadingKeyRecords source: any KeyRecordSource, count: Int, label: String) throws {
-        self.label = label
-        let records = UnsafeMutablePointer<KeyRecord>.allocate(capacity: max(1, count))
-        var loaded = 0
-        do {
-            try fillWhilePrefaulting(UnsafeMutableRawPointer(records), bytes: max(1, count) * MemoryLayout<KeyRecord>.stride) {
-                while let batch = try source.nextKeyRecords() {
-                    guard batch.count <= count - loaded, let base = batch.baseAddress else {
-                        throw TraceError(path: label, line: nil, reason: "the file grew while it was being read into memory")
-                    }
-                    (records + loaded).initialize(from: base, count: batch.count)
-                    loaded += batch.count
-                }
+                try fill(records, &loaded)
             }
         } catch {
             records.deallocate()
@@ -65,6 +58,10 @@ final class PackedRecordTrace: Trace, @unchecked Sendable {
         self.count = loaded
         heldBytes = MemoryProbe.usableSize(UnsafeMutableRawPointer(records))
         MemoryProbe.holdTrace(bytes: heldBytes)
+    }
+
+    private static func grew(_ label: String) -> TraceError {
+        TraceError(path: label, line: nil, reason: "the file grew while it was being read into memory")
     }
 
     /// The records' allocation as jemalloc counts it.
