@@ -260,6 +260,10 @@ struct RunOutputTests {
         process.arguments = ["run", "--backend", "lru,sqlite", "--capacity", "64MiB", "--durability", "full", "--no-timing", "--csv", folder.path + "/r.csv"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // sqlite's temporary cache folder goes in this test's folder: the kill leaves it behind.
+        let tmpdir = folder.path + "/tmp"
+        try FileManager.default.createDirectory(atPath: tmpdir, withIntermediateDirectories: true)
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmpdir]) { $1 }
         try process.run()
         var seenWhileRunning: [[String: String]]?
         for _ in 0..<1200 where process.isRunning {  // up to 120 s
