@@ -272,6 +272,29 @@ struct OneReadTests {
         #expect(try Self.hits(folder.path + "/preloaded.csv") == Self.hits(folder.path + "/first.csv"))
     }
 
+    @Test("fed together, a binary trace's blocks are key records when every point is a plain replay (lru's curve beside them, lirs handed requests made from them, the first command's facts gathered in the same read) and requests otherwise (a warm-up); the counts equal a read per point's either way, and the command reads the file once (a warm-up's prefix aside)")
+    func fedBlocks() throws {
+        let (folder, environment, allowance) = try Self.fresh()
+        let fed = environment.merging(["CWB_MEM_AVAILABLE": "1"]) { $1 }  // too little memory to read the trace into it
+        let measuredColumns: Set<String> = ["run_id", "throughput_rps", "wall_s", "allocated_peak_bytes", "rss_peak_bytes", "memory_overhead_ratio",
+                                            "points_at_once", "command", "allocated_final_bytes", "rss_final_bytes"]
+        for (name, extra, blocks) in [("plain", [String](), "key records"), ("warm", ["--warmup", "10%"], "requests")] {
+            let arguments = ["sweep", "--trace", Self.fixture.trace, "--backend", "lru,fifo,s3fifo,lirs", "--capacity", "1MiB,4MiB", "--no-timing"] + extra + Self.samplingGiven
+            let together = try Self.measured(arguments + ["--csv", folder.path + "/\(name)-fed.csv"], environment: fed, folder: folder.path)
+            #expect(together.status == 0 && together.err.contains("fed from one read of the trace"), "\(name): \(together.err)")
+            #expect(together.err.contains("blocks of 262144 \(blocks), read ahead while the cores fed the ones before"), "\(name): \(together.err)")
+            // A warm-up's first requests' keys are scanned apart (docs/sweep.md, "Reads per
+            // command"): its 30,000 records in one 1 MiB read.
+            let warmupScan = name == "warm" ? 1 << 20 : 0
+            #expect(together.rchar <= Int(1.05 * Double(Self.traceBytes)) + warmupScan + allowance, "\(name): rchar \(together.rchar)")
+            let alone = try Self.measured(arguments + ["--no-fan-out", "--csv", folder.path + "/\(name)-alone.csv"], environment: fed, folder: folder.path)
+            #expect(alone.status == 0, "\(name): \(alone.err)")
+            let (a, b) = (try csvRows(folder.path + "/\(name)-fed.csv"), try csvRows(folder.path + "/\(name)-alone.csv"))
+            #expect(a.count == 8 && a.map { $0.filter { !measuredColumns.contains($0.key) } } == b.map { $0.filter { !measuredColumns.contains($0.key) } }, "\(name)")
+            #expect(a.contains { Int($0["hits"] ?? "") ?? 0 > 0 }, "\(name)")
+        }
+    }
+
     @Test("timed points of a binary trace that fits, its facts kept: a run of four and a timed sweep of two read it into memory once (before: a read each); the heap figures leave the trace out; rows equal the streamed replays'")
     func timedPointsPreloaded() throws {
         let (folder, environment, allowance) = try Self.fresh()

@@ -216,6 +216,11 @@ public enum LRUMissRatioCurve {
             try engine.feed(requests, ignoreObjectSize: ignoreObjectSize)
         }
 
+        /// `feed` for key records (a fanned-out sweep's blocks of a binary trace).
+        package func feedKeys(_ records: UnsafeBufferPointer<KeyRecord>) throws {
+            try engine.feed(records, ignoreObjectSize: ignoreObjectSize)
+        }
+
         /// The curve after the last request (`skippedRows`: the reader's).
         public func finish(skippedRows: Int) -> Result {
             engine.result.skippedRows = skippedRows
@@ -453,7 +458,7 @@ public enum LRUMissRatioCurve {
         var slotsAhead = [Int32](repeating: -1, count: 8)
 
         /// Counts `requests`, the trace's next ones.
-        mutating func feed(_ requests: UnsafeBufferPointer<Request>, ignoreObjectSize: Bool) throws {
+        mutating func feed<Fields: KeyFields>(_ requests: UnsafeBufferPointer<Fields>, ignoreObjectSize: Bool) throws {
             // The trace is known ahead, so each request's three dependent cache misses (its
             // index bucket, its key record, the tree lines at its last position) are started
             // in a pipeline: the bucket 16 requests ahead, the record 8 ahead (its slot kept
@@ -462,11 +467,11 @@ public enum LRUMissRatioCurve {
             let end = requests.endIndex
             for position in requests.indices {
                 // Fields, not the whole request: copying a Request retains its key name.
-                let id = requests[position].id
-                let size = requests[position].size
+                let id = requests[position].keyID
+                let size = requests[position].keySize
                 let slot = slotsAhead[position & 7]
-                if position + 16 < end { index.prefetch(requests[position + 16].id) }
-                if position + 8 < end { slotsAhead[(position + 8) & 7] = prefetchKey(requests[position + 8].id) }
+                if position + 16 < end { index.prefetch(requests[position + 16].keyID) }
+                if position + 8 < end { slotsAhead[(position + 8) & 7] = prefetchKey(requests[position + 8].keyID) }
                 if position + 4 < end { prefetchTree(slot: slotsAhead[(position + 4) & 7]) }
                 guard size > 0 else {
                     result.droppedZeroSize += 1

@@ -18,7 +18,9 @@ import Synchronization
 /// and nodes of the other points evicting each one's between batches); the block itself is
 /// read sequentially, which the hardware prefetches. The points are split across `workers`
 /// cores (each point stays on one core, so it sees the requests in order); the trace is
-/// streamed, one block in memory (16 MiB), never held whole unless `--preload` asked.
+/// streamed through a ring of blocks (`BlockRing`: 4 in memory, 16 MiB each as requests, 6 MiB
+/// as key records) read on a thread of its own while each core takes them at its own pace,
+/// never held whole unless `--preload` asked.
 ///
 /// `PreloadChoice` leaves it the traces that are not a binary one fitting in memory (those
 /// are read into memory once and each point replayed alone: faster, measured).
@@ -48,7 +50,7 @@ struct FannedOutSweep {
     }
 
     /// One point being fed: its backend, its replay and the time spent feeding it.
-    private final class Lane: @unchecked Sendable {
+    fileprivate final class Lane: @unchecked Sendable {
         let point: SweepRun.Point
         let prepared: RunPlan.PreparedPoint
         let plan: RunPlan
@@ -85,6 +87,9 @@ struct FannedOutSweep {
     struct PassFigures {
         /// Rows the reader skipped (`--skip-bad`), for a curve fed beside the points.
         var skippedRows = 0
+        /// What the blocks held: "key records" (a binary trace's ids, sizes and times, every
+        /// point a plain replay) or "requests".
+        var blocksOf = "requests"
         /// Bytes the process read from the trace's opening to the last block (`rchar`).
         var bytesRead: Int?
         /// The trace file's size, when it is one uncompressed file.
@@ -99,7 +104,7 @@ struct FannedOutSweep {
 
         /// "one read of 2.4 GB (rchar 2.4 GB); simulators' heap at the end 812 MiB, peak RSS 1.0 GiB"
         var text: String {
-            var parts: [String] = []
+            var parts = ["blocks of \(FannedOutSweep.block) \(blocksOf), read ahead while the cores fed the ones before"]
             if let bytesRead {
                 parts.append("the process read \(ByteCount.format(bytesRead)) during the pass (rchar)" + (fileBytes.map { String(format: ", %.3f× the trace file's %@", Double(bytesRead) / Double(max(1, $0)), ByteCount.format($0)) } ?? ""))
             }
@@ -156,52 +161,112 @@ struct FannedOutSweep {
         // The read gives the trace's facts when they are still to come (`RunPlan.factsPass`).
         let gathering = plan.factsPass.flatMap { $0.isOpen ? $0 : nil }
         let source = try gathering?.open(keepKeyNames: plan.keepsKeyNames) ?? trace.open(keepKeyNames: plan.keepsKeyNames)
-        let traceError = Mutex<(any Error)?>(nil)
         let curve = curve.map(SharedCurve.init)
-        var block: [Request] = []
-        block.reserveCapacity(Self.block)
-        func feedBlock() throws {
-            block.withUnsafeBufferPointer { buffer in
-                // Read-only while the cores share it.
-                let shared = SharedRequests(buffer: buffer)
-                // lru's exact curve (`SweepRun.lruCurveJob`), when fed here, is one more task.
-                DispatchQueue.concurrentPerform(iterations: workers + (curve == nil ? 0 : 1)) { worker in
-                    if worker == workers, let curve {
+        // A binary trace's blocks are key records (24 bytes: id, size, time) when every point
+        // reads nothing else (plain replays, as a preloaded trace is replayed): no `Request` is
+        // built, copied or destroyed for a simulator that reads ids and sizes in place (on 100M
+        // requests of 2 points, building, copying and destroying them took a third of the
+        // pass's CPU); another (lirs) is handed requests made from them, 4,096 at a time.
+        let keyed = source as? any KeyRecordSource
+        let byKeyRecords = keyed != nil && lanes.allSatisfy { $0.replay?.isPlain ?? true }
+        // Where the read stands after a block, taken on the reading thread.
+        typealias Mark = (progress: Double?, soFar: TraceSummary?)
+        let mark: () -> Mark = { (source.progress, gathering?.summarySoFar) }
+        /// Feeds every block to each core's lanes (`lane` given) and to the curve (`lane` nil),
+        /// each core (and the curve) on a thread of its own taking the blocks of `ring` at its
+        /// own pace; this thread reports progress, returns freed pages and checks for an
+        /// interruption as the blocks are released.
+        func feedBlocks<Element>(
+            _ ring: BlockRing<Element, Mark>, progress: (Double) -> Void,
+            feed: @escaping @Sendable (UnsafeBufferPointer<Element>, TraceSummary?, Lane?) throws -> Void
+        ) throws {
+            let failure = FirstError()
+            let consumers = DispatchGroup()
+            let assignment = LaneAssignment(cores)
+            for consumer in 0..<(workers + (curve == nil ? 0 : 1)) {
+                consumers.enter()
+                let thread = Thread {
+                    defer { consumers.leave() }
+                    var number = 0
+                    while let (elements, mark) = ring.next(consumer) {
                         do {
-                            try curve.job.feed(shared.buffer, plan: plan)
+                            if consumer == workers {  // the last, past the cores: lru's exact curve
+                                try feed(elements, mark.soFar, nil)
+                            } else {
+                                if LaneAssignment.rebalances(before: number) { assignment.rebalance() }
+                                for lane in assignment.cores[consumer] where lane.replay != nil {
+                                    let began = MonotonicClock.now()
+                                    defer { lane.busyNanoseconds += MonotonicClock.now() - began }
+                                    try feed(elements, mark.soFar, lane)
+                                }
+                            }
                         } catch {
-                            traceError.withLock { $0 = $0 ?? error }
+                            failure.record(error)
+                            ring.cancel()
+                            assignment.cancel()
                         }
-                        return
-                    }
-                    for lane in cores[worker] {
-                        guard let replay = lane.replay else { continue }
-                        let began = MonotonicClock.now()
-                        do {
-                            try replay.feed(shared.buffer)
-                        } catch {
-                            traceError.withLock { $0 = $0 ?? error }
-                        }
-                        lane.busyNanoseconds += MonotonicClock.now() - began
+                        ring.release(consumer)
+                        number += 1
                     }
                 }
+                thread.stackSize = 8 << 20  // the replay loops' frames, as on the main thread
+                thread.start()
             }
-            block.removeAll(keepingCapacity: true)
-            // Tables that doubled freed their old arrays, which no simulator allocates again:
-            // kept (dirty_decay_ms:-1), they would stay resident until exit.
-            MemoryProbe.releaseFreedPages()
-            if let error = traceError.withLock({ $0 }) { throw error }
-            if let fraction = source.progress { progress(fraction) }
+            var interrupted: (any Error)?
+            while let mark = ring.waitForProgress() {
+                // Tables that doubled freed their old arrays, which no simulator allocates again:
+                // kept (dirty_decay_ms:-1), they would stay resident until exit.
+                MemoryProbe.releaseFreedPages()
+                if let fraction = mark.progress { progress(fraction) }
+                do {
+                    try Interruption.check()  // a safe point: between blocks
+                } catch {
+                    interrupted = error
+                    ring.cancel()
+                    assignment.cancel()
+                }
+            }
+            consumers.wait()
+            try ring.finish()  // the read's error first: it ends the pass
+            if let error = failure.first ?? interrupted { throw error }
         }
-        while let chunk = try source.nextChunk() {
-            try Interruption.check()  // a safe point: between chunks
-            block.append(contentsOf: chunk)
-            if block.count >= Self.block { try feedBlock() }
+        let consumers = workers + (curve == nil ? 0 : 1)
+        let bufferBytes: Int
+        if let keyed, byKeyRecords {
+            let ring = BlockRing<KeyRecord, Mark>(consumers: consumers, blockSize: Self.block, read: { block, _ in
+                guard let records = try keyed.nextKeyRecords() else { return 0 }
+                block.append(contentsOf: records)
+                return records.count
+            }, mark: mark)
+            defer { try? ring.finish() }  // after a thrown error: a read under way holds the source
+            try feedBlocks(ring, progress: progress) { records, soFar, lane in
+                if let lane, let replay = lane.replay {
+                    if replay.takesKeyRecords {
+                        replay.feedKeys(records)
+                    } else {
+                        try Self.feedAsRequests(records, to: replay)
+                    }
+                } else if lane == nil {
+                    try curve?.job.feedKeys(records, soFar: soFar, plan: plan)
+                }
+            }
+            bufferBytes = ring.bufferBytes
+        } else {
+            let ring = BlockRing<Request, Mark>(consumers: consumers, blockSize: Self.block, read: { try source.append(to: &$0, limit: $1) }, mark: mark)
+            defer { try? ring.finish() }
+            try feedBlocks(ring, progress: progress) { requests, soFar, lane in
+                if let lane {
+                    try lane.replay?.feed(requests)
+                } else {
+                    try curve?.job.feed(requests, soFar: soFar, plan: plan)
+                }
+            }
+            bufferBytes = ring.bufferBytes
         }
-        if !block.isEmpty { try feedBlock() }
         try gathering?.finish()
         var figures = PassFigures()
         figures.skippedRows = source.skippedRows
+        figures.blocksOf = byKeyRecords && keyed != nil ? "key records" : "requests"
         if let before = readBefore, let after = ProcessStatusProbe.bytesRead() { figures.bytesRead = after.seen - before.after }
         // A compressed trace is read through a pipe, decompressed: its file size says nothing.
         if let file = trace as? TraceFile, Compression.byExtension(file.path) == nil,
@@ -210,7 +275,7 @@ struct FannedOutSweep {
            let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int {
             figures.fileBytes = size
         }
-        if let before = heapBefore, let after = MemoryProbe.allocatedBytes() { figures.simulatorHeap = max(0, after - before - block.capacity * MemoryLayout<Request>.stride) }
+        if let before = heapBefore, let after = MemoryProbe.allocatedBytes() { figures.simulatorHeap = max(0, after - before - bufferBytes) }
         figures.peakResident = ProcessStatusProbe.peakResidentBytes()
         figures.allocator = MemoryProbe.allocatorStats()
         for lane in lanes {
@@ -238,6 +303,21 @@ struct FannedOutSweep {
         return figures
     }
 
+    /// Feeds `records` to a plain replay that takes requests, made from them 4,096 at a time
+    /// (a binary trace's requests carry nothing else a plain replay reads). O(records).
+    private static func feedAsRequests(_ records: UnsafeBufferPointer<KeyRecord>, to replay: any FedReplay) throws {
+        var requests: [Request] = []
+        requests.reserveCapacity(4096)
+        var start = records.startIndex
+        while start < records.endIndex {
+            let end = min(start + 4096, records.endIndex)
+            requests.removeAll(keepingCapacity: true)
+            for record in records[start..<end] { requests.append(Request(time: record.time, id: record.id, size: record.size)) }
+            try requests.withUnsafeBufferPointer { try replay.feed($0) }
+            start = end
+        }
+    }
+
     /// A lane's share of a core: the plan's estimate per request (`SweepPlan.estimate`).
     private static func cost(_ lane: Lane) -> Double {
         SweepPlan.estimate(lane.prepared.backend, requests: 1_000_000, capacityBytes: lane.prepared.bytes, materialized: false)
@@ -249,7 +329,58 @@ private struct SharedCurve: @unchecked Sendable {
     let job: SweepRun.LRUCurveJob
 }
 
-/// A chunk's requests, read by several cores at once and written by none.
-private struct SharedRequests: @unchecked Sendable {
-    let buffer: UnsafeBufferPointer<Request>
+/// Which core's thread feeds which lanes. The plan's cost estimate makes the first split
+/// (`SweepPlan.estimate`); at a few blocks (2, 8, 32, then every 128: 33M requests) the cores
+/// meet and the lanes are split again by the time each has taken so far, longest first
+/// (`balancedGroups`). Why: on 15 policies at 1 MiB of a 1.1-billion-request trace, the
+/// estimate put lhd (302 s of feeding) with 180 s of others on one core, and the pass took
+/// 484.6 s, 1.26× the lanes' 771 s over 2 cores. A lane moves between cores only there, so it
+/// still sees every block in order. O(lanes log lanes) per meeting.
+private final class LaneAssignment: @unchecked Sendable {
+    /// Each core's lanes; changed only while every core waits in `rebalance`.
+    private(set) var cores: [[FannedOutSweep.Lane]]
+    private let condition = NSCondition()
+    private var arrived = 0
+    private var meeting = 0
+    private var cancelled = false
+
+    init(_ cores: [[FannedOutSweep.Lane]]) { self.cores = cores }
+
+    /// Whether the cores meet before block `number` (counted from 0).
+    static func rebalances(before number: Int) -> Bool {
+        number == 2 || number == 8 || number == 32 || (number > 0 && number % 128 == 0)
+    }
+
+    /// Waits for every core; the last to arrive splits the lanes again.
+    func rebalance() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !cancelled, cores.count > 1 else { return }
+        arrived += 1
+        if arrived == cores.count {
+            cores = balancedGroups(cores.flatMap { $0 }, workers: cores.count) { Double($0.busyNanoseconds) }
+            arrived = 0
+            meeting += 1
+            condition.broadcast()
+            return
+        }
+        let this = meeting
+        while meeting == this && !cancelled { condition.wait() }
+    }
+
+    /// Lets every core past (a core stopped: the others must not wait for it).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// The first error any core's thread met.
+private final class FirstError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: (any Error)?
+    func record(_ new: any Error) { lock.withLock { error = error ?? new } }
+    var first: (any Error)? { lock.withLock { error } }
 }

@@ -53,16 +53,24 @@ extension SweepRun {
             (self.points, self.bytes, self.pass) = (points, bytes, pass)
         }
 
-        /// Feeds the curve the next requests of the read, unless they could overflow its sums
-        /// (the read's facts so far include them: `TraceFactsPass` summarizes a chunk before
-        /// handing it out). One reader at a time. O(requests).
-        func feed(_ requests: UnsafeBufferPointer<Request>, plan: RunPlan) throws {
-            guard fits else { return }
-            if let sofar = plan.factsPass?.summarySoFar, !LRUMissRatioCurve.sumsFit(sofar, ignoreObjectSize: plan.options.ignoreObjectSize) {
-                fits = false
-                return
-            }
+        /// Feeds the curve the next requests of the read, unless they could overflow its sums:
+        /// `soFar` is the read's facts taken after these requests were read (`TraceFactsPass`
+        /// summarizes a chunk before handing it out), nil when none are gathered. One reader at
+        /// a time. O(requests).
+        func feed(_ requests: UnsafeBufferPointer<Request>, soFar: TraceSummary?, plan: RunPlan) throws {
+            guard stillFits(soFar, plan) else { return }
             try pass.feed(requests)
+        }
+
+        /// `feed` for key records.
+        func feedKeys(_ records: UnsafeBufferPointer<KeyRecord>, soFar: TraceSummary?, plan: RunPlan) throws {
+            guard stillFits(soFar, plan) else { return }
+            try pass.feedKeys(records)
+        }
+
+        private func stillFits(_ soFar: TraceSummary?, _ plan: RunPlan) -> Bool {
+            if fits, let soFar, !LRUMissRatioCurve.sumsFit(soFar, ignoreObjectSize: plan.options.ignoreObjectSize) { fits = false }
+            return fits
         }
 
         /// The curve from a read of its own, which gives the trace's facts when they are still
@@ -72,7 +80,7 @@ extension SweepRun {
             let source = try gathering?.open(keepKeyNames: false) ?? plan.trace.open(keepKeyNames: false)
             while let chunk = try source.nextChunk() {
                 try Interruption.check()
-                try chunk.withUnsafeBufferPointer { try feed($0, plan: plan) }
+                try chunk.withUnsafeBufferPointer { try feed($0, soFar: plan.factsPass?.summarySoFar, plan: plan) }
             }
             try gathering?.finish()
             return pass.finish(skippedRows: source.skippedRows)

@@ -13,6 +13,16 @@ package protocol FedReplay: AnyObject {
     /// Replays `requests` in order; a backend error ends this replay (recorded in its
     /// tally's `failure`, later requests ignored); a trace error is thrown.
     func feed(_ requests: UnsafeBufferPointer<Request>) throws
+    /// Whether the next requests may come as key records (`feedKeys`): a plain replay
+    /// (`ReplayLoop.isPlain`) of a backend that reads only ids and sizes. O(1).
+    var takesKeyRecords: Bool { get }
+    /// Whether the replay is plain (`ReplayLoop.isPlain`: no timing, warm-up, warnings, HTTP,
+    /// operations or pixels), so that a request's id, size and time are all it reads of it:
+    /// a binary trace's key record made back into a `Request` gives it the same counts. O(1).
+    var isPlain: Bool { get }
+    /// `feed` for key records, where `takesKeyRecords` says so (the same counts: the loop
+    /// `Replayer.replay` runs over a preloaded trace's records).
+    func feedKeys(_ records: UnsafeBufferPointer<KeyRecord>)
     /// The counts so far.
     var tally: ReplayTally { get }
     /// The final counts, as `Replayer.replay` returns them, after the last chunk.
@@ -45,6 +55,9 @@ final class FedReplayHandOff {
 /// per batch.
 final class FedReplayHandle: FedReplay {
     private let feedBody: (UnsafeBufferPointer<Request>) throws -> Void
+    private let feedKeysBody: (UnsafeBufferPointer<KeyRecord>) -> Void
+    private let takesKeyRecordsBody: () -> Bool
+    private let isPlainBody: () -> Bool
     private let tallyBody: () -> ReplayTally
     private let finishBody: (Int) -> ReplayTally
 
@@ -52,11 +65,17 @@ final class FedReplayHandle: FedReplay {
     init<Backend: CacheBackend>(_ session: ReplaySession<Backend>) {
         var session = session
         feedBody = { try session.feed($0) }
+        feedKeysBody = { session.feedKeys($0) }
+        takesKeyRecordsBody = { session.keyRecordsInPlace != nil && session.loop.isPlain }
+        isPlainBody = { session.loop.isPlain }
         tallyBody = { session.loop.tally }
         finishBody = { session.finish(skippedRows: $0) }
     }
 
     func feed(_ requests: UnsafeBufferPointer<Request>) throws { try feedBody(requests) }
+    var takesKeyRecords: Bool { takesKeyRecordsBody() }
+    var isPlain: Bool { isPlainBody() }
+    func feedKeys(_ records: UnsafeBufferPointer<KeyRecord>) { feedKeysBody(records) }
     var tally: ReplayTally { tallyBody() }
     func finish(skippedRows: Int) -> ReplayTally { finishBody(skippedRows) }
 }
