@@ -66,7 +66,12 @@ public func fuzzLineFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(format == "cachelib" || format == "arc-lis" || rows <= body.count, "more rows than bytes")
             // Binary records: at most one request per record's bytes.
             if format == "vscsi" { precondition(rows <= body.count / 32, "more vscsi records than bytes allow") }
-            if format == "lcs" { precondition(rows <= max(0, body.count - 8192) / 24, "more lcs records than bytes allow") }
+            if format == "lcs" {
+                // The 8 KiB layout's records are 24 bytes or more; the 1 KiB layout's (a format
+                // string from byte 8) 1 byte or more.
+                let oneKiB = body.count > 8 && body[8] == UInt8(ascii: "<")
+                precondition(rows <= (oneKiB ? max(0, body.count - 1024) : max(0, body.count - 8192) / 24), "more lcs records than bytes allow")
+            }
             if format == "arc-lis" { precondition(rows <= body.count * ARCListFormat.largestRun, "more blocks than lines allow") }
             if format == "oracle-general" && !skipBad { streamed = all }
         } catch {}

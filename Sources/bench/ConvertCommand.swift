@@ -8,13 +8,16 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             The output format follows OUT's name (.csv: native CSV with an op column; \
             .oracleGeneral or .bin: oracleGeneral, with each request's next access computed; \
-            .lcs: lcs version 3, with the op and the trace's statistics in its header; \
+            .lcs: lcs version 3, with the op and the trace's statistics in its header, in the \
+            8 KiB layout of libCacheSim's PyPI release 0.3.5 (--to lcs-aa0fc40: the repository's \
+            1 KiB layout at commit aa0fc40, format <IQIQ, as its traceConv writes it); \
             .jsonl: an app recording, e.g. from a HAR, saying what the HAR lacks) \
             unless --to says. The output appears whole or not at all.
 
             Examples:
               bench convert kvcache.csv kvcache.oracleGeneral.bin
               bench convert kvcache.csv kvcache.lcs
+              bench convert kvcache.csv kvcache.lcs --to lcs-aa0fc40
               bench convert upload.tsv.zst upload.oracleGeneral.bin
               bench convert cluster52 c52.csv --format twitter
               bench convert session.har session.jsonl
@@ -26,7 +29,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("File to write.", valueName: "out"))
     var output: String
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Output format: csv, oracle-general, lcs or app-recording (default: from OUT's name).", valueName: "format"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Output format: csv, oracle-general, lcs, lcs-aa0fc40 or app-recording (default: from OUT's name).", valueName: "format"))
     var to: String?
 
     @OptionGroup var reading: TraceReadingOptions

@@ -31,6 +31,26 @@ private func lcsHeader(version: UInt64) -> [UInt8] {
     le(0x1234_5678_9abc_def0, 8) + le(version, 8) + [UInt8](repeating: 0, count: 8192 - 24) + le(0x1234_5678_9abc_def0, 8)
 }
 
+/// An lcs header in libCacheSim aa0fc40's 1 KiB layout (generalReader/lcs.h lines 15–56,
+/// natural alignment): start magic at 0, the format string at 8, field numbers at 248 (id),
+/// 249 (size), 250 (time), 252 (next access), 253 (op), counts at 488, n_fields at 1000,
+/// item_size at 1004, version at 1008, end magic at 1016. `fill` is what the bytes not set
+/// hold (aa0fc40's writer leaves them as its stack had them).
+private func lcsRepositoryHeader(format: String, id: UInt8, size: UInt8, time: UInt8, op: UInt8 = 0, requests: UInt64 = 0,
+                                 itemSize: UInt64, fill: UInt8 = 0) -> [UInt8] {
+    var header = [UInt8](repeating: fill, count: 1024)
+    func put(_ bytes: [UInt8], at offset: Int) { header.replaceSubrange(offset..<offset + bytes.count, with: bytes) }
+    put(le(0x1234_5678_9abc_def0, 8), at: 0)
+    put(Array(format.utf8) + [0], at: 8)
+    put([id, size, time], at: 248)
+    put([op], at: 253)
+    put(le(requests, 8), at: 488)
+    put(le(UInt64(format.utf8.count - 1), 4), at: 1000)
+    put(le(itemSize, 4), at: 1004)
+    put(le(0x1234_5678_9abc_def0, 8), at: 1016)
+    return header
+}
+
 private func read(_ path: String, format: String? = nil) throws -> [Request] {
     try InMemoryTrace.load(TraceFile(path: path, format: format.map(TraceFormat.named)), keepKeyNames: true).requests
 }
@@ -123,6 +143,92 @@ struct LibCacheSimBinaryFormatTests {
         let unnamed = folder.bytes("blob", lcsHeader(version: 1))
         #expect(try TraceFile(path: unnamed).format.name == "lcs")
         #expect(try TraceFile(path: unnamed).guess == "its first 8 bytes are lcs's magic 0x123456789abcdef0")
+    }
+
+    @Test("lcs in libCacheSim aa0fc40's 1 KiB layout: fields placed by the format string and the header's field numbers, read as binary.c reads them (signed, of their width; a missing size 1); the header checked as verify_LCS_trace_header does")
+    func lcsRepositoryLayout() throws {
+        let folder = TemporaryFolder()
+        // traceConv's own record <IQIQ: time 1, id 2, size 3, next access 4; the unset
+        // header bytes are stack garbage (0xAB here), which the reader must not read.
+        var records: [UInt8] = []
+        for (time, id, size) in [(5, 42, 100), (6, 43, 7), (7, 42, 100)] {
+            let record: [UInt8] = le(UInt64(time), 4) + le(UInt64(id), 8) + le(UInt64(size), 4) + le(9, 8)
+            records += record
+        }
+        let written = folder.bytes("w.lcs", lcsRepositoryHeader(format: "<IQIQ", id: 2, size: 3, time: 1, op: 0, itemSize: 24, fill: 0xAB) + records)
+        #expect(summary(try read(written)) == ["5.0 42 100 get", "6.0 43 7 get", "7.0 42 100 get"])
+        #expect(try !TraceFile(path: written).open(keepKeyNames: false).carriesOperations)
+        // Another order and widths: u8 op first, i64 size, u32 time, u64 id, h padding; op 3 = SET.
+        let mixed: [UInt8] = le(3, 1) + le(5_000_000_000, 8) + le(11, 4) + le(77, 8) + le(0, 2)
+        let other = folder.bytes("x.lcs", lcsRepositoryHeader(format: "<BqIQh", id: 4, size: 2, time: 3, op: 1, itemSize: 23) + mixed + mixed)
+        #expect(summary(try read(other)) == ["11.0 77 5000000000 set", "11.0 77 5000000000 set"])
+        // No size field: 1, as new_request sets it; an I time above 2^31 reads negative (int32_t), an error here.
+        let sizeless = folder.bytes("y.lcs", lcsRepositoryHeader(format: "<IQ", id: 2, size: 0, time: 1, itemSize: 12) + le(4, 4) + le(8, 8))
+        #expect(summary(try read(sizeless)) == ["4.0 8 1 get"])
+        let wideTime = folder.bytes("z.lcs", lcsRepositoryHeader(format: "<IQ", id: 2, size: 0, time: 1, itemSize: 12) + le(3_000_000_000, 4) + le(8, 8))
+        #expect(failure(wideTime) == "\(wideTime): byte 1024: time -1294967296 is negative")
+        // The file the issue found refused at byte 8184 (an aa0fc40 trace of 300 requests) reads whole.
+        var longBytes = lcsRepositoryHeader(format: "<IQIQ", id: 2, size: 3, time: 1, itemSize: 24)
+        for index in 0..<300 {
+            let record: [UInt8] = le(UInt64(index), 4) + le(UInt64(index % 7), 8) + le(1536, 4) + le(UInt64(bitPattern: -1), 8)
+            longBytes += record
+        }
+        let long = folder.bytes("long.lcs", longBytes)
+        #expect(try read(long).count == 300)
+        // The header's checks, each at its byte.
+        let badItem = folder.bytes("a.lcs", lcsRepositoryHeader(format: "<IQIQ", id: 2, size: 3, time: 1, itemSize: 20) + records)
+        #expect(failure(badItem) == "\(badItem): byte 1004: lcs header's item size 20 is not its format's 24 bytes")
+        let badID = folder.bytes("b.lcs", lcsRepositoryHeader(format: "<IQIQ", id: 5, size: 3, time: 1, itemSize: 24) + records)
+        #expect(failure(badID) == "\(badID): byte 248: lcs header's object id field 5 is not one of its 4 fields")
+        let badType = folder.bytes("c.lcs", lcsRepositoryHeader(format: "<IQIx", id: 2, size: 3, time: 1, itemSize: 24) + records)
+        #expect(failure(badType) == "\(badType): byte 12: lcs format character 'x' is not one libCacheSim reads (b B c h H i I l L f q Q d)")
+        var noEnd = lcsRepositoryHeader(format: "<IQIQ", id: 2, size: 3, time: 1, itemSize: 24)
+        noEnd[1016] = 0
+        let badEnd = folder.bytes("d.lcs", noEnd + records)
+        #expect(failure(badEnd)?.hasPrefix("\(badEnd): byte 1016: lcs header's end magic is 0x123456789abcde00") == true, "\(failure(badEnd) ?? "")")
+        let short = folder.bytes("e.lcs", Array(lcsRepositoryHeader(format: "<IQIQ", id: 2, size: 3, time: 1, itemSize: 24).prefix(500)))
+        #expect(failure(short)?.hasPrefix("\(short): byte 0: 500 bytes, shorter than the 1024-byte header") == true)
+        #expect(failure(folder.bytes("f.lcs", lcsRepositoryHeader(format: "<IQIQ", id: 2, size: 3, time: 1, itemSize: 24) + records + [1])) != nil)
+    }
+
+    @Test("convert --to lcs-aa0fc40 writes aa0fc40's 1 KiB layout as its traceConv does (<IQIQ, next access 1-based); read back, the same counts as the oracleGeneral twin; ops dropped and said; a size of 2^32 refused")
+    func lcsRepositoryWriter() throws {
+        let folder = TemporaryFolder()
+        let requests = [
+            Request(time: 1, id: 10, size: 100), Request(time: 2, id: 11, size: 7, operation: .set),
+            Request(time: 3, id: 10, size: 100), Request(time: 4, id: 12, size: 300),
+        ]
+        let path = folder.path + "/w.lcs"
+        try LCSWriter.writeRepositoryLayout(requests, label: "t", to: path)
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count == 1024 + 4 * 24)
+        func int(_ offset: Int, _ width: Int = 8) -> Int64 {
+            let raw = (0..<width).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }
+            return width == 8 ? Int64(bitPattern: raw) : Int64(raw)
+        }
+        #expect(int(0) == 0x1234_5678_9abc_def0 && int(1016) == 0x1234_5678_9abc_def0)
+        #expect(Array(bytes[8..<14]) == Array("<IQIQ".utf8) + [0])
+        #expect(Array(bytes[248...256]) == [2, 3, 1, 0, 4, 0, 0, 0, 0])
+        #expect((0..<4).map { int(488 + 8 * $0) } == [4, 3, 507, 407])  // requests, objects, requested and unique bytes
+        #expect(int(1000, 4) == 4 && int(1004, 4) == 24)
+        // Next access, 1-based as traceConv writes it: request 0's next is request 2 (3); none is -1.
+        #expect((0..<4).map { int(1024 + 24 * $0 + 16) } == [3, -1, -1, -1])
+        #expect(summary(try read(path)) == ["1.0 10 100 get", "2.0 11 7 get", "3.0 10 100 get", "4.0 12 300 get"])
+        // Through bench convert: the same hits as the oracleGeneral twin, the ops dropped said.
+        let csv = folder.path + "/t.csv"
+        try "time,key,size,op\n1,10,100,get\n2,11,7,set\n3,10,100,get\n4,12,300,get\n5,11,7,get\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let converted = try bench(["convert", csv, folder.path + "/t.lcs", "--to", "lcs-aa0fc40"])
+        #expect(converted.status == 0 && converted.out.contains("(lcs-aa0fc40): 5 requests, 1 set/delete ops dropped (aa0fc40's lcs format <IQIQ has no op: read back as gets)"), "\(converted.out)\(converted.err)")
+        #expect(try bench(["convert", csv, folder.path + "/t.oracleGeneral.bin"]).status == 0)
+        var hits: [String] = []
+        for trace in ["t.lcs", "t.oracleGeneral.bin"] {
+            let run = try bench(["run", "--trace", folder.path + "/" + trace, "--backend", "lru,fifo", "--capacity", "200B", "--no-timing", "--csv", folder.path + "/\(trace).csv"])
+            #expect(run.status == 0, "\(run.err)")
+            hits.append(try csvRows(folder.path + "/\(trace).csv").map { "\($0["backend"]!) \($0["hits"]!) \($0["misses"]!) \($0["requests"]!)" }.joined(separator: "; "))
+        }
+        #expect(hits[0] == hits[1] && hits[0].contains("lru"), "\(hits)")
+        #expect(throws: (any Error).self) { try LCSWriter.writeRepositoryLayout([Request(time: 1, id: 1, size: 1 << 32)], label: "t", to: folder.path + "/big.lcs") }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/big.lcs"))
     }
 
     @Test("convert --to lcs writes version 3 with the op, next access and the header's statistics")

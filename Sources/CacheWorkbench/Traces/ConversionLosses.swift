@@ -3,7 +3,7 @@ import WorkbenchMetrics
 /// What `bench convert` could not carry into its target, counted per kind, so a lossy
 /// conversion says how many requests lost what (never a silent approximation):
 ///
-/// | kind                         | csv  | lcs (v3)          | oracleGeneral       |
+/// | kind                         | csv  | lcs (v3)          | oracleGeneral, lcs-aa0fc40 |
 /// |------------------------------|------|-------------------|---------------------|
 /// | fractional time              | kept | floored (counted) | floored (counted)   |
 /// | key text (non-integer keys)  | kept | 64-bit digest     | 64-bit digest       |
@@ -19,13 +19,16 @@ import WorkbenchMetrics
 /// had none, the response headers the workbench does not keep, private request headers.
 ///
 /// A value the target cannot hold at all — a negative time, a time of 2^32 s or more, an
-/// oracleGeneral size of 2^32 bytes or more — is refused by the writer (exit 2), not cut.
+/// oracleGeneral or lcs-aa0fc40 size of 2^32 bytes or more — is refused by the writer (exit 2),
+/// not cut.
 /// O(1) per request.
 public struct ConversionLosses: Sendable, Equatable {
     public var fractionalTimes = 0
     public var hashedKeys = 0
     public var droppedDimensions = 0
     public var droppedOperations = 0
+    /// The target that has no op, for the phrase.
+    var operationlessTarget = "oracleGeneral"
     public var droppedHTTPFacts = 0
     /// Requests whose app-recorded facts (source, decoded cost, display size) were dropped,
     /// and the recording's lifecycle and http events left behind.
@@ -46,7 +49,10 @@ public struct ConversionLosses: Sendable, Equatable {
         if request.time.rounded(.down) != request.time { fractionalTimes += 1 }
         if request.name != nil { hashedKeys += 1 }
         if request.hasDimensions { droppedDimensions += 1 }
-        if target == .oracleGeneral && request.operation != .get { droppedOperations += 1 }
+        if (target == .oracleGeneral || target == .lcsRepository) && request.operation != .get {
+            droppedOperations += 1
+            operationlessTarget = target == .oracleGeneral ? "oracleGeneral" : "aa0fc40's lcs format <IQIQ"
+        }
     }
 
     public var isEmpty: Bool { self == ConversionLosses() }
@@ -57,7 +63,7 @@ public struct ConversionLosses: Sendable, Equatable {
         if fractionalTimes > 0 { phrases.append("\(fractionalTimes) times cut to whole seconds") }
         if hashedKeys > 0 { phrases.append("\(hashedKeys) keys' text replaced by its 64-bit digest (the target holds integer ids)") }
         if droppedDimensions > 0 { phrases.append("\(droppedDimensions) requests' width×height dropped (the target has no such fields)") }
-        if droppedOperations > 0 { phrases.append("\(droppedOperations) set/delete ops dropped (oracleGeneral has no op: read back as gets)") }
+        if droppedOperations > 0 { phrases.append("\(droppedOperations) set/delete ops dropped (\(operationlessTarget) has no op: read back as gets)") }
         if droppedHTTPFacts > 0 { phrases.append("\(droppedHTTPFacts) requests' HTTP facts (status, caching headers, timings) dropped (no trace file format holds them)") }
         if droppedRecordedFacts > 0 { phrases.append("\(droppedRecordedFacts) requests' app-recorded facts (where the app served it, decoded cost, display size) dropped") }
         if droppedLifecycleEvents > 0 { phrases.append("\(droppedLifecycleEvents) lifecycle events (memory warnings, backgrounds, foregrounds) dropped") }

@@ -1,7 +1,8 @@
 import WorkbenchCore
 import WorkbenchMetrics
-/// Writes a trace as libCacheSim's `lcs` binary, version 3 (`LCSReader` has the layout):
-/// the version that holds everything a workbench request carries for libCacheSim — time,
+/// Writes a trace as libCacheSim's `lcs` binary: by default in the PyPI release 0.3.5's 8 KiB
+/// layout, version 3 (`LCSReader` has both layouts); `writeRepositoryLayout` writes the
+/// repository's 1 KiB layout at aa0fc40. Version 3 is the version that holds everything a workbench request carries for libCacheSim — time,
 /// id, a 64-bit size (v1 and v2 hold 32 bits; workbench sizes reach 2^53) and the op (v1
 /// has none). Tenant and TTL are written 0; next access is the 0-based index of the
 /// object's next request, -1 when none (as libCacheSim's converters write it). The header's
@@ -63,5 +64,54 @@ public enum LCSWriter {
         }
         try OutputFile.write(bytes, to: path)
         return fractions
+    }
+
+    /// Writes `requests` in libCacheSim aa0fc40's 1 KiB layout exactly as its only writer of
+    /// that layout, `traceConv.cpp`'s `_reverse_file` (lines 189–228), fills it, but zeroed
+    /// where it left stack bytes: format `<IQIQ` (u32 time, u64 id, u32 size, i64 next access,
+    /// 24 bytes), field numbers time 1, id 2, size 3, next access 4, the counts (requests,
+    /// objects, requested and unique bytes), `n_fields` 4, `item_size` 24. Next access is,
+    /// as that writer computes it, the 1-based position of the object's next request, -1 when
+    /// none. There is no op (sets and deletes are read back as gets: `ConversionLosses` counts
+    /// them) and sizes are 32 bits: a larger size is refused, as oracleGeneral's. O(n).
+    public static func writeRepositoryLayout(_ requests: [Request], label: String, to path: String) throws {
+        let headerSize = LCSReader.repositoryHeaderSize
+        let zeroBased = NextAccess.positions(of: requests.map(\.id), never: -1)
+        let (count, overflow) = requests.count.multipliedReportingOverflow(by: 24)
+        guard !overflow, count <= Int.max - headerSize else { throw WorkbenchError("\(label): too many requests for one lcs file") }
+        var bytes = [UInt8](repeating: 0, count: headerSize + count)
+        var firstSizes: [UInt64: Int] = [:]
+        var requestedBytes = 0
+        try bytes.withUnsafeMutableBytes { buffer in
+            let base = buffer.baseAddress!
+            for (index, request) in requests.enumerated() {
+                guard request.time >= 0, request.time < 4_294_967_296 else {
+                    throw WorkbenchError("\(label): request \(index + 1): time \(request.time) does not fit lcs's u32 seconds")
+                }
+                guard request.size >= 0, request.size <= Int(UInt32.max) else {
+                    throw WorkbenchError("\(label): request \(index + 1): size \(request.size) does not fit the u32 size of libCacheSim aa0fc40's lcs format <IQIQ")
+                }
+                let record = base + headerSize + index * 24
+                record.storeBytes(of: UInt32(request.time).littleEndian, toByteOffset: 0, as: UInt32.self)
+                record.storeBytes(of: request.id.littleEndian, toByteOffset: 4, as: UInt64.self)
+                record.storeBytes(of: UInt32(request.size).littleEndian, toByteOffset: 12, as: UInt32.self)
+                let next = zeroBased[index] < 0 ? -1 : zeroBased[index] + 1
+                record.storeBytes(of: next.littleEndian, toByteOffset: 16, as: Int64.self)
+                if firstSizes[request.id] == nil { firstSizes[request.id] = request.size }
+                requestedBytes = requestedBytes.addingReportingOverflow(request.size).overflow ? Int.max : requestedBytes + request.size
+            }
+            let uniqueBytes = firstSizes.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? Int.max : $0 + $1 }
+            base.storeBytes(of: LCSReader.magic.littleEndian, toByteOffset: 0, as: UInt64.self)
+            for (offset, byte) in "<IQIQ".utf8.enumerated() { base.storeBytes(of: byte, toByteOffset: 8 + offset, as: UInt8.self) }
+            // obj_id_field, obj_size_field, time_field at 248–250; next_access_vtime_field at 252.
+            for (offset, number) in [(248, 2), (249, 3), (250, 1), (252, 4)] { base.storeBytes(of: UInt8(number), toByteOffset: offset, as: UInt8.self) }
+            for (field, value) in [requests.count, firstSizes.count, requestedBytes, uniqueBytes].enumerated() {
+                base.storeBytes(of: Int64(value).littleEndian, toByteOffset: 488 + 8 * field, as: Int64.self)
+            }
+            base.storeBytes(of: UInt32(4).littleEndian, toByteOffset: 1000, as: UInt32.self)
+            base.storeBytes(of: UInt32(24).littleEndian, toByteOffset: 1004, as: UInt32.self)
+            base.storeBytes(of: LCSReader.magic.littleEndian, toByteOffset: headerSize - 8, as: UInt64.self)
+        }
+        try OutputFile.write(bytes, to: path)
     }
 }

@@ -4,12 +4,14 @@ import WorkbenchMetrics
 public enum TraceConversion {
     public enum Target: String, Sendable {
         case csv, oracleGeneral = "oracle-general", lcs, appRecording = "app-recording"
+        /// lcs in libCacheSim aa0fc40's 1 KiB layout (`LCSWriter.writeRepositoryLayout`).
+        case lcsRepository = "lcs-aa0fc40"
 
         /// `name` when given, else from the output path.
         public init(named name: String?, path: String) throws {
             if let name {
                 guard let target = Target(rawValue: name.lowercased()) else {
-                    throw WorkbenchError("--to must be csv, oracle-general, lcs or app-recording, not '\(name)'")
+                    throw WorkbenchError("--to must be csv, oracle-general, lcs, lcs-aa0fc40 or app-recording, not '\(name)'")
                 }
                 self = target
                 return
@@ -69,6 +71,7 @@ public enum TraceConversion {
             try TraceExport.write(InMemoryTrace(label: trace.label, requests: requests), to: path, shape: .native(withOp: true))
         case .oracleGeneral: try OracleGeneralWriter.write(requests, label: trace.label, to: path)
         case .lcs: try LCSWriter.write(requests, label: trace.label, to: path)
+        case .lcsRepository: try LCSWriter.writeRepositoryLayout(requests, label: trace.label, to: path)
         }
         return Outcome(requests: requests.count, skipped: source.skippedRows, losses: losses,
                        toFile: !OutputFile.standardOutputNames.contains(path) && (try? OutputFile.kind(of: path)) != .special)
