@@ -227,7 +227,7 @@ struct FannedOutSweep {
                 }
             }
             consumers.wait()
-            try ring.finish()  // the read's error first: it ends the pass
+            try ring.finish()  // always reached (a read under way holds the source); the read's error first: it ends the pass
             if let error = failure.first ?? interrupted { throw error }
         }
         let consumers = workers + (curve == nil ? 0 : 1)
@@ -238,7 +238,6 @@ struct FannedOutSweep {
                 block.append(contentsOf: records)
                 return records.count
             }, mark: mark)
-            defer { try? ring.finish() }  // after a thrown error: a read under way holds the source
             try feedBlocks(ring, progress: progress) { records, soFar, lane in
                 if let lane, let replay = lane.replay {
                     if replay.takesKeyRecords {
@@ -253,7 +252,6 @@ struct FannedOutSweep {
             bufferBytes = ring.bufferBytes
         } else {
             let ring = BlockRing<Request, Mark>(consumers: consumers, blockSize: Self.block, read: { try source.append(to: &$0, limit: $1) }, mark: mark)
-            defer { try? ring.finish() }
             try feedBlocks(ring, progress: progress) { requests, soFar, lane in
                 if let lane {
                     try lane.replay?.feed(requests)
@@ -266,7 +264,7 @@ struct FannedOutSweep {
         try gathering?.finish()
         var figures = PassFigures()
         figures.skippedRows = source.skippedRows
-        figures.blocksOf = byKeyRecords && keyed != nil ? "key records" : "requests"
+        figures.blocksOf = byKeyRecords ? "key records" : "requests"
         if let before = readBefore, let after = ProcessStatusProbe.bytesRead() { figures.bytesRead = after.seen - before.after }
         // A compressed trace is read through a pipe, decompressed: its file size says nothing.
         if let file = trace as? TraceFile, Compression.byExtension(file.path) == nil,

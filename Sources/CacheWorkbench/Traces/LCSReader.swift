@@ -90,8 +90,8 @@ final class LCSReader: BinaryRecordReader {
         /// Checks a 1 KiB header as `verify_LCS_trace_header` does and places the fields.
         init(_ header: [UInt8], path: String) throws(TraceError) {
             func fail(_ byte: Int, _ reason: String) -> TraceError { TraceError(path: path, line: nil, reason: "byte \(byte): \(reason)") }
-            func word(_ offset: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(header[offset + $1]) << (8 * $1) } }
-            func word32(_ offset: Int) -> Int { Int((0..<4).reduce(UInt32(0)) { $0 | UInt32(header[offset + $1]) << (8 * $1) }) }
+            func word(_ offset: Int) -> UInt64 { LCSReader.littleEndian(header, at: offset, bytes: 8) }
+            func word32(_ offset: Int) -> Int { Int(LCSReader.littleEndian(header, at: offset, bytes: 4)) }
             let size = LCSReader.repositoryHeaderSize
             guard header.count == size else {
                 throw fail(0, "\(header.count) bytes, shorter than the \(size)-byte header of an lcs trace with a format string (libCacheSim aa0fc40's layout)")
@@ -155,10 +155,15 @@ final class LCSReader: BinaryRecordReader {
         }
     }
 
+    /// `bytes` bytes of `header` from `offset`, little-endian (both layouts' header words).
+    static func littleEndian(_ header: [UInt8], at offset: Int, bytes: Int) -> UInt64 {
+        (0..<bytes).reduce(0) { $0 | UInt64(header[offset + $1]) << (8 * $1) }
+    }
+
     /// The version an lcs header states, after checking its magics and counts as
     /// libCacheSim's `_verify_lcs_header` does.
     static func version(_ header: [UInt8], path: String) throws(TraceError) -> Int {
-        func word(_ offset: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(header[offset + $1]) << (8 * $1) } }
+        func word(_ offset: Int) -> UInt64 { littleEndian(header, at: offset, bytes: 8) }
         guard header.count == headerSize else {
             throw TraceError(path: path, line: nil, reason: "byte 0: \(header.count) bytes, shorter than lcs's \(headerSize)-byte header")
         }
