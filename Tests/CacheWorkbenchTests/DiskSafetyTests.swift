@@ -85,6 +85,24 @@ struct DiskSafetyTests {
         #expect { _ = try CacheFolder.claim(folder.path + "/new/files", backend: "files") } throws: { "\($0)".contains("unknown folder format") }
     }
 
+    @Test("a release frees the folder while a copy of the lock's descriptor is still open (a child spawned meanwhile holds one until its exec)")
+    func releaseWhileDuplicated() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path + "/c/files"
+        let first = try CacheFolder.claim(path, backend: "files")
+        // The copy a concurrent posix_spawn leaves in its child until exec: the same open
+        // file description, found through /proc/self/fd.
+        let marker = path + "/" + CacheFolder.markerName
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init)
+        let held = try #require(descriptors.first { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == marker })
+        let copy = dup(held)
+        #expect(copy >= 0)
+        defer { close(copy) }
+        first.release()
+        let second = try CacheFolder.claim(path, backend: "files")
+        second.release()
+    }
+
     @Test("two bench processes on one --cache-dir: the second is refused at once")
     func twoProcesses() throws {
         let folder = TemporaryFolder()

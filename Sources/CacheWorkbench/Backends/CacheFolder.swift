@@ -35,6 +35,9 @@ final class CacheFolder {
     /// Gives up the lock (the folder and its files stay).
     func release() {
         guard lock >= 0 else { return }
+        // Unlocked before the close: a child being spawned on another thread holds a copy of
+        // the descriptor until its exec, and a flock lasts while any copy is open.
+        flock(lock, LOCK_UN)
         close(lock)
         lock = -1
     }

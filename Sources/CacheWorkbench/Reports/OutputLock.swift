@@ -41,6 +41,8 @@ public final class OutputLock {
     public func release() {
         guard descriptor >= 0 else { return }
         unlink(path)
+        // Unlocked before the close: a child being spawned holds a copy until its exec.
+        flock(descriptor, LOCK_UN)
         close(descriptor)
         descriptor = -1
         Interruption.finished(path)

@@ -92,7 +92,11 @@ package final class SweepJournal: @unchecked Sendable {
         }
     }
 
-    deinit { close(descriptor) }
+    // Unlocked before the close: a child being spawned holds a copy until its exec.
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
 
     /// Takes the exclusive lock without waiting: another sweep holding it is refused.
     private static func lock(_ descriptor: Int32, path: String) throws {
