@@ -202,8 +202,10 @@ def rows_named(rows, most=8):
 
 
 def not_drawn_note(figure, reasons):
-    """The chart says under itself what it left out: a reader of the PNG alone sees it too."""
-    if reasons:
+    """The chart says under itself what it left out: a reader of the PNG alone sees it too. Not
+    in the paper style: a paper's figure carries no such text (its caption is the author's), and
+    what it leaves out is said on the console and in --record all the same."""
+    if reasons and plot_style.STYLE != "paper":
         # Under everything drawn so far (legends below the panels included).
         box = figure.get_tightbbox(figure.canvas.get_renderer())
         figure.text(0.01, box.y0 / figure.get_figheight() - 0.02, "\n".join(f"Not drawn: {r}" for r in reasons),
@@ -369,8 +371,9 @@ def miss_ratio_curves(curves, out, written, skipped, marks=(), trace=""):
     labels = [legend_name(name) if name in frames else name for name in labels]
     record("mrc", ylim=list(limits), legend=labels, title="" if paper else
            f"Miss-ratio curves{': ' + trace if trace else ''}" + (" (capacity in objects)" if objects else ""))
-    if paper:  # one column: the legend under the plot, in columns
-        figure.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=2 if len(panels) > 1 else 1, frameon=False)
+    if paper:  # the panels fill the width; the legend under them, in as many columns as fit it
+        figure.tight_layout()
+        plot_style.fitted_legend(figure, handles, labels, most=None if len(panels) > 1 or plot_style.COLUMNS > 1 else 1)
     else:
         axes[-1].legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8, frameon=False)
         # The paper style has no title: a caption names the trace (no file name in a figure).
@@ -439,23 +442,27 @@ def hit_ratio_bars(results, out, written, skipped):
             left = unique[unique["capacity_bytes"] != chosen]
             why = "as the panel before" if earlier else "where they differ most"
             notes.append(leave_out("hit_ratio", skipped, f"{name}: {rows_text(len(left))} at {len(capacities) - 1} other capacities "
-                                   f"(drawn: {capacity_name(chosen, in_objects(unique))}, {why}; mrc.png draws every capacity)"))
+                                   f"(drawn: {capacity_name(chosen, in_objects(unique))}, {why}; {chart_file('mrc')} draws every capacity)"))
             unique, capacities = unique[unique["capacity_bytes"] == chosen], [chosen]
         panels.append((name, unique, capacities))
     paper = plot_style.STYLE == "paper"
     objects = in_objects(frame)
     looks = series(list(results["label"].unique()))
     values = [v for _, rows, _ in panels for column in ("object_hit_ratio", "byte_hit_ratio") for v in rows[column]]
-    low, high = ratio_limits(values) if (YLIM is not None or paper) else (0, 1)
+    # Fitted to the ceilings too: the bars start at 0, so the line above them costs little room.
+    ceilings = [c for _, rows, _ in panels for _, c in ceiling_marks(rows) if c is not None]
+    low, high = ratio_limits(values + ([] if YLIM is not None else ceilings)) if (YLIM is not None or paper) else (0, 1)
     low = low if YLIM is not None else 0  # bars start at 0 unless --ylim says otherwise
     notes += outside("hit_ratio", skipped, values, (low, high))
     bars = [len(rows) for _, rows, _ in panels]
     extents = [len(rows) + 0.5 * (len(capacities) - 1) for _, rows, capacities in panels]  # x units: a bar 1, a gap 0.5
     # One row of panels, widths by their bars, when they fit 12 in (1320 px at 110 dpi, legible
     # at 1280 px); else one panel per row.
-    across = not paper and sum(bars) + 2 * len(panels) <= 26
+    # Across both columns of a page (--columns 2): one row when the bars fit 7.16 in.
+    across = sum(bars) + 2 * len(panels) <= (26 if not paper else 0 if plot_style.COLUMNS == 1 else 22)
     if across:
-        figure, axes = plt.subplots(1, len(panels), figsize=(min(12, max(7, 0.42 * sum(bars) + 1.0 * len(panels) + 1.5)), 4.8), squeeze=False,
+        wide = (min(12, max(7, 0.42 * sum(bars) + 1.0 * len(panels) + 1.5)), 4.8) if not paper else (plot_style.FIGURE_WIDTH, 2.6)
+        figure, axes = plt.subplots(1, len(panels), figsize=wide, squeeze=False,
                                     gridspec_kw={"width_ratios": [b + 1 for b in bars]}, sharey=True)
         axes = list(axes[0])
     else:
@@ -492,8 +499,12 @@ def hit_ratio_bars(results, out, written, skipped):
         axis.set_ylim(low, high)
         if not across:  # stacked: one bar width in every panel
             axis.set_xlim(-0.6, max(extent - 0.4 for extent in extents))
+        if paper:  # short: the cost model only when the figure has several, "offline" for the bounds
+            model = str(rows["model"].iloc[0])
+            base = name[:-len(f" ({model} cost)")]
+            name = ("offline (never ranked)" if base == NOT_RANKED else base) + (f" ({model} cost)" if frame["model"].nunique() > 1 else "")
         title = name if len(capacities) > 1 else f"{name} at {capacity_name(capacities[0], objects)}"
-        axis.set_title(title, fontsize=9, pad=14 if len(capacities) > 1 else 6)
+        axis.set_title(plot_style.wrapped(title, axis), fontsize=None if paper else 9, pad=14 if len(capacities) > 1 else 6)
         axis.grid(True, axis="y", alpha=0.3)
     axes[0].set_ylabel("hit ratio (higher is better)")
     handles, labels = axes[0].get_legend_handles_labels()
@@ -504,9 +515,9 @@ def hit_ratio_bars(results, out, written, skipped):
     trace = trace_names(results)
     record("hit_ratio", ylim=[low, high], legend=labels,
            title="" if paper else f"Hit ratio{' on ' + trace if trace else ''}: each kind of cache and cost model in its own panel")
-    if paper:  # one column: the key under the panels; no title (a caption names the trace)
+    if paper:  # the key under the panels; no title (a caption names the trace)
         figure.tight_layout()
-        figure.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=1, frameon=False)
+        plot_style.fitted_legend(figure, handles, labels)
     else:
         figure.suptitle(RECORD["hit_ratio"]["title"], y=0.995)
         figure.legend(handles, labels, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 1 - 0.3 / figure.get_figheight()), ncol=3, frameon=False)
@@ -993,6 +1004,11 @@ def draw(arguments):
     if kinds & {"results", "mrc"}:
         trace = trace_names(pd.concat([f for k, f in inputs if k in ("results", "mrc")], ignore_index=True))
         miss_ratio_curves(curves, arguments.out, written, skipped, ceiling_marks(results) if frames else (), trace=trace)
+    # Said, never shrunk: a figure wider than the page.
+    for name, inches in plot_style.TOO_WIDE:
+        record(os.path.splitext(name)[0], too_wide=[round(inches, 2)])
+        print(f"plot: note {name} is {inches:.2f} in wide, wider than the paper style's {plot_style.FIGURE_WIDTH:g} in "
+              f"(--columns {plot_style.COLUMNS}): draw fewer series (--only) or use --columns 2", file=sys.stderr)
     import json
     if written:
         # The colour of each series, as drawn (a check that every chart used one mapping).

@@ -3,7 +3,7 @@ the output format and resolution, the `paper` style, and one colour, marker and 
 per series across every chart of a run.
 
 Interface:
-    add_arguments(parser)          --format png|pdf|svg, --dpi N, --style default|paper
+    add_arguments(parser)          --format png|pdf|svg, --dpi N, --style default|paper, --columns 1|2
     configure(arguments)           applies them (matplotlib rcParams) before anything is drawn
     backend_color(label)           the one colour of a label's backend (`files`, `files (encoded)`,
                                    `files at 16MiB`: the same), from the name alone, so it is
@@ -13,8 +13,14 @@ Interface:
                                    are gray and dashed
         .look(name) -> dict        color, marker, linestyle for Axes.plot
         .colors() -> {name: hex}   the mapping (written as plot_colors.json by plot.py)
-    save(figure, out, stem, written)  writes OUT/STEM.FORMAT (never through a link), closes it
-    FIGURE_WIDTH                   inches: 12 by default, 3.5 (one column) in the paper style
+    save(figure, out, stem, written)  writes OUT/STEM.FORMAT (never through a link), closes it;
+                                   in the paper style a figure wider than FIGURE_WIDTH is said
+    fitted_legend(figure, handles, labels, y)
+                                   the paper style's key under the panels, in as many columns as
+                                   fit the figure's width (long labels wrapped)
+    wrapped(text, axis)            a title wrapped to its axis's width in the paper style
+    FIGURE_WIDTH                   inches: 12 by default; in the paper style 3.5 (one column)
+                                   or 7.16 (both columns of the page, --columns 2)
 """
 import os
 
@@ -28,6 +34,11 @@ FORMAT = "png"
 DPI = 110
 STYLE = "default"
 FIGURE_WIDTH = 12.0
+COLUMNS = 1
+# A paper's column and text widths (IEEE: 3.5 and 7.16 in; ACM's 3.33 and 7.0 fit inside).
+PAPER_WIDTHS = {1: 3.5, 2: 7.16}
+# Figures wider than FIGURE_WIDTH in the paper style, as (stem, inches): said by plot.py.
+TOO_WIDE = []
 
 # One colour per backend, a function of its name alone (never of which other backends a run
 # has), so `files` is the same colour in every chart, every run and the report. The known
@@ -82,12 +93,13 @@ def add_arguments(parser):
     parser.add_argument("--format", choices=FORMATS, default="png")
     parser.add_argument("--dpi", type=int, default=None)
     parser.add_argument("--style", choices=STYLES, default="default")
+    parser.add_argument("--columns", type=int, choices=sorted(PAPER_WIDTHS), default=1)
 
 
 def configure(arguments):
     """Sets the module's format, dpi and style, and matplotlib's rcParams for the style."""
-    global FORMAT, DPI, STYLE, FIGURE_WIDTH
-    FORMAT, STYLE = arguments.format, arguments.style
+    global FORMAT, DPI, STYLE, FIGURE_WIDTH, COLUMNS
+    FORMAT, STYLE, COLUMNS = arguments.format, arguments.style, arguments.columns
     DPI = arguments.dpi or (300 if STYLE == "paper" else 110)
     # Type 42 (TrueType) fonts embedded whole in PDF and PostScript: what publishers ask for
     # instead of Type 3 (matplotlib docs, rcParams "pdf.fonttype").
@@ -96,7 +108,7 @@ def configure(arguments):
     matplotlib.rcParams["svg.fonttype"] = "path"  # text as outlines: no font needed to view it
     matplotlib.rcParams["svg.hashsalt"] = "bench"  # the same SVG for the same input
     if STYLE == "paper":
-        FIGURE_WIDTH = 3.5  # a single column of a two-column paper (IEEE, ACM: ~3.3–3.5 in)
+        FIGURE_WIDTH = PAPER_WIDTHS[COLUMNS]
         matplotlib.rcParams.update({
             "font.family": "serif", "font.serif": ["DejaVu Serif"], "font.size": 8, "axes.titlesize": 8,
             "axes.labelsize": 8, "legend.fontsize": 6.5, "xtick.labelsize": 7, "ytick.labelsize": 7,
@@ -105,11 +117,43 @@ def configure(arguments):
 
 
 def size(width, height):
-    """A figure size: as drawn by default, or scaled to one column in the paper style."""
+    """A figure size: as drawn by default, or scaled to the paper style's width (one column:
+    taller than the scale gives, so the panels keep room for their text)."""
     if STYLE != "paper":
         return (width, height)
     scale = FIGURE_WIDTH / max(width, 1e-9)
-    return (FIGURE_WIDTH, max(2.0, height * scale * 1.6))
+    return (FIGURE_WIDTH, max(2.0, height * scale * (1.6 if COLUMNS == 1 else 1.0)))
+
+
+def wrapped(text, axis, fontsize=None):
+    """`text` wrapped to `axis`'s width in the paper style (a title no wider than its panel);
+    unchanged otherwise. Characters per line from the font size (an average glyph ~0.55 em)."""
+    if STYLE != "paper":
+        return text
+    import textwrap
+    points = axis.get_position().width * axis.figure.get_figwidth() * 72
+    size = fontsize or matplotlib.rcParams["axes.titlesize"]
+    size = size if isinstance(size, (int, float)) else 8
+    return "\n".join(textwrap.wrap(text, max(12, int(points / (0.55 * size))))) or text
+
+
+def fitted_legend(figure, handles, labels, y=None, most=None):
+    """The paper style's key, centred under the panels: its top at figure height fraction `y`,
+    or (None) just under everything drawn (no gap above it); in as many columns (up to `most`:
+    2 in one column, 4 across the page) as fit FIGURE_WIDTH; a label too long for one column
+    wrapped. O(columns) draws of the legend."""
+    import textwrap
+    most = most or (2 if COLUMNS == 1 else 4)
+    renderer = figure.canvas.get_renderer()
+    if y is None:
+        bottom = min(axis.get_tightbbox(renderer).y0 for axis in figure.axes if axis.get_visible())
+        y = bottom / figure.bbox.height - 0.06 / figure.get_figheight()
+    for columns in range(min(most, max(1, len(labels))), 0, -1):
+        names = labels if columns > 1 else [textwrap.fill(l, 60) for l in labels]
+        legend = figure.legend(handles, names, loc="upper center", bbox_to_anchor=(0.5, y), ncol=columns, frameon=False)
+        if legend.get_window_extent(renderer).width / figure.dpi <= FIGURE_WIDTH or columns == 1:
+            return legend
+        legend.remove()
 
 
 class Series:
@@ -169,7 +213,13 @@ def save(figure, out, stem, written, format=None):
     path = os.path.join(out, f"{stem}.{chosen}")
     # No creation date in PDF/SVG metadata: the same input gives the same file.
     metadata = {"CreationDate": None} if chosen == "pdf" else {"Date": None} if chosen == "svg" else None
+    # The paper style pads by 0.02 in, not 0.1: the file's width is the figure's on the page.
+    pad = 0.02 if STYLE == "paper" else 0.1
+    if STYLE == "paper":  # the page has no room for more: say it, never shrink the text silently
+        box = figure.get_tightbbox(figure.canvas.get_renderer())
+        if box.width + 2 * pad > FIGURE_WIDTH + 0.05:
+            TOO_WIDE.append((f"{stem}.{chosen}", box.width + 2 * pad))
     with create_without_links(path) as file:
-        figure.savefig(file, format=chosen, dpi=DPI, bbox_inches="tight", metadata=metadata)
+        figure.savefig(file, format=chosen, dpi=DPI, bbox_inches="tight", pad_inches=pad, metadata=metadata)
     plt.close(figure)
     written.append(path)

@@ -19,6 +19,7 @@ struct PlotCommand: ParsableCommand {
               bench plot mrc.csv sweep.csv --out charts
               bench plot sweep.csv --format pdf --style paper \\
                   --only lru,sieve,belady --ylim 0.5:0.9 --out charts
+              bench plot sweep.csv --format pdf --style paper --columns 2 --out charts
             """)
 
     @Argument(help: ArgumentHelp("CSV files written by bench (results, mrc, experiments).", valueName: "csv"))
@@ -39,6 +40,9 @@ struct PlotCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("default, or paper: one column wide, serif fonts embedded (Type 42), markers and line styles that survive grayscale.", valueName: "style"))
     var style: String = "default"
 
+    @Option(name: .long, help: ArgumentHelp("With --style paper: 1, a column wide (3.5 in, the default), or 2, across both columns of the page (7.16 in).", valueName: "n"))
+    var columns: Int?
+
     @Option(name: .long, help: ArgumentHelp("Only these series: backends, policies or labels, comma-separated (an unknown one lists those the inputs have).", valueName: "names"))
     var only: String?
 
@@ -47,9 +51,10 @@ struct PlotCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let look = PlotCharts.Look(format: format, dpi: dpi, style: style, only: only.map { [$0] }, ylim: ylim)
+            let look = PlotCharts.Look(format: format, dpi: dpi, style: style, columns: columns, only: only.map { [$0] }, ylim: ylim)
             let outcome = try PlotCharts.draw(inputs: inputs, timeline: timeline, out: out, look: look)
             for reason in outcome.skipped { FileDescriptorOutput.write("bench: note: skipped \(reason)\n", to: 2) }
+            for note in outcome.notes { FileDescriptorOutput.write("bench: note: \(note)\n", to: 2) }
             try StandardOutput.write(outcome.written.map { $0 + "\n" }.joined())
         }
     }

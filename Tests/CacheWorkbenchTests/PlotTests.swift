@@ -279,6 +279,57 @@ struct PlotTests {
         }
     }
 
+    /// The width a PNG was drawn at, in inches: its IHDR width over the dpi it was drawn with.
+    static func pngInches(_ path: String, dpi: Double) -> Double? {
+        guard let data = FileManager.default.contents(atPath: path), data.count > 24 else { return nil }
+        let width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        return Double(width) / dpi
+    }
+
+    @Test("45 §5: --style paper fits its page: with 43 series (40 policies, 3 offline) at 5 capacities, mrc and hit_ratio at most 3.5 in wide (--columns 1) or 7.16 in (--columns 2), from the PNG's own width; the key in as many columns as fit; what hit_ratio leaves out said on the console; a chart wider than the page said with its width; --columns without the paper style or of 3 is one line, exit 2")
+    func paperWidths() throws {
+        let folder = TemporaryFolder()
+        let policies = ["lru", "fifo", "clock", "sieve", "s3fifo", "arc", "lfu", "2q", "slru", "wtinylfu", "lirs", "lfuda", "gdsf", "lruk", "mq",
+                        "clock2qplus", "sfifo", "s3lru", "qdlp", "car", "flashprob", "s3fifod", "fifomerge", "mru", "size", "random", "randomtwo",
+                        "lruprob", "hyperbolic", "lecar", "cacheus", "crlfu", "clockpro", "lhd", "randomlru", "fiforeinsertion", "glcache", "lrb",
+                        "3lcache", "lfucpp", "belady", "beladysize", "pfoo-l"]
+        var rows: [[String: String]] = []
+        var random = SeededRandom(seed: 45)
+        for backend in policies {
+            for capacity in [1 << 20, 4 << 20, 16 << 20, 64 << 20, 256 << 20] {
+                rows.append(ReadingTests.row(backend, capacity, requests: 1000, hits: 100 + Int(random.next() % 700), evictions: 1, ["run_id": "\(backend)-\(capacity)"]))
+            }
+        }
+        let sweep = ReadingTests.csv(rows, in: folder, name: "many.csv")
+        for (columns, width) in [(1, 3.5), (2, 7.16)] {
+            let paper = try Self.recorded([sweep], options: ["--style=paper", "--columns=\(columns)", "--dpi=100"], in: folder)
+            #expect(paper.status == 0, "\(paper.err)")
+            for chart in ["mrc", "hit_ratio"] {
+                let inches = try #require(Self.pngInches(paper.staging + "/\(chart).png", dpi: 100))
+                // 0.05 in: a pixel's rounding at 100 dpi and the 0.02 in pad.
+                #expect(inches <= width + 0.05 && inches > width - 0.6, "\(chart) --columns \(columns): \(inches) in")
+                #expect(paper.drawn[chart]?["too_wide"] == nil, "\(chart)")
+            }
+            // Five capacities: hit_ratio draws one and says the others, on the console, never in the figure.
+            let leftOut = Self.strings(paper.drawn["hit_ratio"]?["left_out"])
+            #expect(leftOut.count == 2 && leftOut.allSatisfy { paper.err.contains("plot: skipped hit_ratio.png: " + $0) }, "\(leftOut) \(paper.err)")
+            let legend = Self.strings(paper.drawn["mrc"]?["legend"])
+            #expect(legend.count == 44, "\(legend.count)")  // 43 series and the compulsory misses
+        }
+        // A label too long for a column: said with its width, not shrunk.
+        let long = ReadingTests.csv([ReadingTests.row("lru", 1 << 20, requests: 10, hits: 5, evictions: 1, ["variant": String(repeating: "tinylfu-window=0.01;", count: 8)]),
+                                     ReadingTests.row("fifo", 1 << 20, requests: 10, hits: 4, evictions: 1)], in: folder, name: "long.csv")
+        let wide = try Self.recorded([long], options: ["--style=paper", "--dpi=100"], in: folder)
+        let said = Self.numbers(wide.drawn["hit_ratio"]?["too_wide"])
+        let inches = try #require(Self.pngInches(wide.staging + "/hit_ratio.png", dpi: 100))
+        #expect(said.count == 1 && inches > 3.55 && abs(said[0] - inches) < 0.05, "\(said) \(inches)")
+        #expect(wide.err.contains("plot: note hit_ratio.png is \(String(format: "%.2f", said.first ?? 0)) in wide, wider than the paper style's 3.5 in (--columns 1)"), "\(wide.err)")
+        let notPaper = try bench(["plot", sweep, "--columns", "2", "--out", folder.path + "/x"])
+        #expect(notPaper.status == 2 && notPaper.err == "bench: error: --columns 2: sizes the paper style; add --style paper\n", "\(notPaper.err)")
+        let three = try bench(["plot", sweep, "--style", "paper", "--columns", "3", "--out", folder.path + "/x"])
+        #expect(three.status == 2 && three.err == "bench: error: --columns 3: 1 (a column wide) or 2 (both columns of the page)\n", "\(three.err)")
+    }
+
     /// A sweep whose miss ratios lie in 0.56…0.86: lru, fifo, belady, pfoo-l at 1, 4 and 16 KiB over 100 requests.
     static func paperSweep(in folder: TemporaryFolder, objects: Bool = false) -> String {
         let hits = ["lru": [40, 30, 20], "fifo": [35, 25, 14], "belady": [42, 32, 22], "pfoo-l": [44, 34, 24]]

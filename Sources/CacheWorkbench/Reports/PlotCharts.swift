@@ -21,6 +21,8 @@ public enum PlotCharts {
     public static let formats = ["png", "pdf", "svg"]
     /// The `--style` values: `paper` is one column, serif fonts embedded (Type 42 in PDF).
     public static let styles = ["default", "paper"]
+    /// The paper style's `--columns`: 1 a column wide (3.5 in), 2 both columns of the page (7.16 in).
+    public static let columnCounts = 1...2
     /// `--dpi` bounds: the largest chart (30 runs of memory, 21 × 30 in) stays under ~1 GiB of pixels at 600.
     public static let dpiRange = 50...600
     /// The sidecar naming each series' colour, the same in every chart of the run.
@@ -33,13 +35,16 @@ public enum PlotCharts {
         public var format = "png"
         public var dpi: Int?
         public var style = "default"
+        /// The paper style's width in a page's columns (nil: one).
+        public var columns: Int?
         public var only: [String]?
         /// `LOW:HIGH` for the ratio charts' y axis, checked by plot.py (one line, exit 2); nil: fitted in the paper style.
         public var ylim: String?
-        public init(format: String = "png", dpi: Int? = nil, style: String = "default", only: [String]? = nil, ylim: String? = nil) {
+        public init(format: String = "png", dpi: Int? = nil, style: String = "default", columns: Int? = nil, only: [String]? = nil, ylim: String? = nil) {
             self.format = format
             self.dpi = dpi
             self.style = style
+            self.columns = columns
             self.only = only
             self.ylim = ylim
         }
@@ -53,6 +58,11 @@ public enum PlotCharts {
             }
             var options = ["--format=" + format, "--style=" + style, "--bounds=" + BackendRegistry.offlineBoundNames.joined(separator: ",")]
             if let dpi { options.append("--dpi=\(dpi)") }
+            if let columns {
+                guard style == "paper" else { throw WorkbenchError("--columns \(columns): sizes the paper style; add --style paper") }
+                guard PlotCharts.columnCounts.contains(columns) else { throw WorkbenchError("--columns \(columns): 1 (a column wide) or 2 (both columns of the page)") }
+                options.append("--columns=\(columns)")
+            }
             if let ylim { options.append("--ylim=" + ylim) }
             if let only {
                 // Split as a --backend list is (labels keep their brackets whole).
@@ -68,6 +78,8 @@ public enum PlotCharts {
         public var written: [String]
         /// Charts the inputs did not allow, with the reason (plot.py's own lines).
         public var skipped: [String]
+        /// What the charts drawn rest on or exceed (a paper figure wider than its column).
+        public var notes: [String] = []
     }
 
     public static func draw(inputs: [String], timeline: String?, out: String, look: Look = Look()) throws -> Outcome {
@@ -102,6 +114,7 @@ public enum PlotCharts {
             written.append(target)
         }
         let skipped = output.complaints.filter { $0.hasPrefix("plot: skipped ") }.map { String($0.dropFirst("plot: skipped ".count)) }
-        return Outcome(written: written, skipped: skipped)
+        let notes = output.complaints.filter { $0.hasPrefix("plot: note ") }.map { String($0.dropFirst("plot: note ".count)) }
+        return Outcome(written: written, skipped: skipped, notes: notes)
     }
 }
