@@ -205,6 +205,10 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     @_specialize(exported: false, where Policy == LHDPolicy)
     @_specialize(exported: false, where Policy == RandomLRUPolicy)
     @_specialize(exported: false, where Policy == FIFOReinsertionPolicy)
+    @_specialize(exported: false, where Policy == LRUBeladyPolicy)
+    @_specialize(exported: false, where Policy == FIFOBeladyPolicy)
+    @_specialize(exported: false, where Policy == SieveBeladyPolicy)
+    @_specialize(exported: false, where Policy == NopPolicy)
     func specializedReplay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
 

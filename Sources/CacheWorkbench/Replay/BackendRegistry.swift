@@ -86,6 +86,21 @@ public enum BackendRegistry {
         BackendKind(name: "belady", summary: "policy-only Belady's OPT from next-access times (Belady 1966; libCacheSim's Belady): optimal for unit sizes") {
             try PolicySimulator<BeladyPolicy>(capacity: $0.capacityBytes, options: $0.options, nextAccess: $0.nextAccess)
         },
+        BackendKind(name: "lru-belady", summary: "policy-only LRU whose eviction spares objects an oracle wants (next request within capacity / miss ratio), as libCacheSim's LRU_Belady.c at aa0fc40; opt-in") {
+            try PolicySimulator<LRUBeladyPolicy>(capacity: $0.capacityBytes, options: $0.options, nextAccess: $0.nextAccess)
+        },
+        BackendKind(name: "fifo-belady", summary: "policy-only FIFO whose eviction spares objects an oracle wants, as libCacheSim's FIFO_Belady.c at aa0fc40; opt-in") {
+            try PolicySimulator<FIFOBeladyPolicy>(capacity: $0.capacityBytes, options: $0.options, nextAccess: $0.nextAccess)
+        },
+        BackendKind(name: "sieve-belady", summary: "policy-only SIEVE whose hand passes objects an oracle wants and which stores only wanted ones, as libCacheSim's Sieve_Belady.c at aa0fc40; opt-in") {
+            try PolicySimulator<SieveBeladyPolicy>(capacity: $0.capacityBytes, options: $0.options, nextAccess: $0.nextAccess)
+        },
+        BackendKind(name: "nop", summary: "no cache: every request a miss, nothing stored (libCacheSim's nop); opt-in") {
+            try PolicySimulator<NopPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
+        BackendKind(name: "lfucpp", summary: "libCacheSim's LFUCpp (cpp/LFU.cpp: lowest count, then least recently requested): the same evictions as lfu, whose ties go to the first to reach the count; opt-in") {
+            try PolicySimulator<LFUPolicy>(capacity: $0.capacityBytes, options: $0.options)
+        },
         BackendKind(name: "pfoo-l", summary: "offline bound PFOO-L (Berger et al., SIGMETRICS 2018): no policy beats its hits or byte hits, sizes included") {
             PFOOLowerBound(capacity: $0.capacityBytes)
         },
@@ -451,7 +466,11 @@ public enum BackendRegistry {
     /// and memory miss, so a default run would wait on it; the learned policies need the
     /// Python environment (made on first use, from PyPI) and a process per row, which the
     /// main job must not wait for.
-    public static let optInNames: Set<String> = Set(["foundation-urlcache"] + LearnedPolicyProcess.classes.map(\.key))
+    /// So are the names libCacheSim's cachesim takes that add nothing to a comparison of
+    /// policies — `nop` (no cache) and `lfucpp` (lfu's evictions) — and its Belady-assisted
+    /// policies, which with byte capacities turn their queue forever in libCacheSim.
+    public static let optInNames: Set<String> = Set(["foundation-urlcache", "nop", "lfucpp", "lru-belady", "fifo-belady", "sieve-belady"]
+        + LearnedPolicyProcess.classes.map(\.key))
 
     /// A comma-separated list of names, or `default` (or nothing), `all`, `policies`, `tiers`.
     public static func list(parsing text: String?) throws -> [BackendKind] {
