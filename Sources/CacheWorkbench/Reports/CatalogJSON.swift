@@ -5,7 +5,8 @@ import WorkbenchTraces
 import WorkbenchHTTP
 import WorkbenchBackends
 /// What `bench list --json` prints: the same catalog as `Catalog.text()`, for scripts.
-/// Backends with their options (a preset with the tier it stands for), the groups with
+/// Backends with their options (a preset with the tier it stands for; a policy with what it
+/// is checked against, `PolicyReference`), the groups with
 /// their members, the tier options, the trace formats with their extensions, the cost models.
 extension Catalog {
     public static func json() throws -> String {
@@ -23,6 +24,9 @@ extension Catalog {
                 members.append("\"options\": []")
             } else {
                 members.append("\"options\": \(options(kind.options.filter { !tierOptions.contains($0.name) }))")
+            }
+            if let reference = PolicyReference.byName[kind.name] {
+                members.append("\"reference\": {\"against\": \(string(reference.against)), \"how\": \(string(reference.how)), \"tests\": \(strings(reference.tests))}")
             }
             return "    {" + members.joined(separator: ", ") + "}"
         }
