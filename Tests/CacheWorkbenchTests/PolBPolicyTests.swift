@@ -149,7 +149,7 @@ struct PolBPolicyTests {
         let keys = (1...25).map { UInt64($0) } + [5, 6]
         #expect(try policyOutcomes(cache, unit(keys)) == Array(repeating: o, count: 25) + [x, o])
         #expect(cache.keys { $0.disk } == [5])
-        #expect(cache.settings == "ram-size-ratio=0.05;disk-admit-prob=0.2;ram-cache=lru;disk-cache=fifo;generator=lehmer64;seed=3735928559")
+        #expect(cache.settings == "ram-size-ratio=0.05;disk-admit-prob=0.2;ram-cache=lru;disk-cache=fifo;generator=lehmer64;seed=3735928559;reference=libcachesim-0.3.5")
         // Admitting everything: for 21, DRAM's 1…19 move to flash, which is then full and
         // evicts its oldest, 1, for 20 (libCacheSim's loop evicts until the total fits).
         let all = try PolicySimulator<FlashProbPolicy>(capacity: 20, options: ["disk-admit-prob": "1"])
@@ -189,7 +189,7 @@ struct PolBPolicyTests {
         let cache = try PolicySimulator<FIFOMergePolicy>(capacity: 3, options: ["n-exam": "2", "n-keep": "1", "retain-policy": "recency"])
         #expect(try policyOutcomes(cache, unit([A, B, C, A, D, E, A, B, D, A])) == [o, o, o, x, o, o, x, o, o, x])
         #expect(cache.keys { $0.queue } == [D, B, A])
-        #expect(cache.settings == "n-exam=2;n-keep=1;retain-policy=recency;generator=lehmer64;seed=3735928559")
+        #expect(cache.settings == "n-exam=2;n-keep=1;retain-policy=recency;generator=lehmer64;seed=3735928559;reference=libcachesim-0.3.5")
     }
 
     /// libCacheSim's own (its PyPI package in .venv, scripts/reference_libcachesim.py).

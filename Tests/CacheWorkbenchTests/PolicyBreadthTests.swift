@@ -149,7 +149,7 @@ struct PolicyBreadthTests {
         // 0.1f is 0.100000001490116…, so 1 / 0.1f = 9.99999985… → 9, not 10.
         let thresholds = try ["0.5", "0.3", "0.1"].map { try LRUProbPolicy(capacity: 2, options: PolicyOptions(values: ["prob": $0])).threshold }
         #expect(thresholds == [2, 3, 9])
-        #expect(try PolicySimulator<LRUProbPolicy>(capacity: 2, options: ["prob": "0.3"]).settings == "prob=0.3;generator=lehmer64;seed=3735928559")
+        #expect(try PolicySimulator<LRUProbPolicy>(capacity: 2, options: ["prob": "0.3"]).settings == "prob=0.3;generator=lehmer64;seed=3735928559;reference=libcachesim-0.3.5")
         #expect(throws: WorkbenchError.self) { try PolicySimulator<LRUProbPolicy>(capacity: 2, options: ["prob": "0"]) }
         #expect(throws: WorkbenchError.self) { try PolicySimulator<LRUProbPolicy>(capacity: 2, options: ["prob": "1.5"]) }
     }

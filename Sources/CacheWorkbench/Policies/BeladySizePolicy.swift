@@ -35,7 +35,7 @@ struct BeladySizePolicy: SampledPolicy {
         guard let nextAccess = options.nextAccess else { throw WorkbenchError("beladysize needs next-access times (a first pass over the trace)") }
         future = nextAccess.positions
         samples = try options.integer("n-sample", default: 128, range: 1...100_000)
-        sampler = try LibCacheSimSampler(options: options, reduced: false)
+        sampler = try LibCacheSimSampler(options: options, reduced: false, repositoryHashpower: 16)
     }
 
     var newMeta: Int64 { pendingNext }

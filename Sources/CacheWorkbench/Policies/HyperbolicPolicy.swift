@@ -27,7 +27,7 @@ struct HyperbolicPolicy: SampledPolicy {
 
     init(capacity: Int, options: PolicyOptions) throws {
         samples = try options.integer("n-sample", default: 64, range: 1...100_000)
-        sampler = try LibCacheSimSampler(options: options, reduced: true)
+        sampler = try LibCacheSimSampler(options: options, reduced: true, repositoryHashpower: 16)
     }
 
     var newMeta: Meta { Meta(frequency: 1, entered: now) }

@@ -45,6 +45,8 @@ struct LibCacheSimRandom {
     let generator: Generator
     /// The state it started from.
     let start: UInt64
+    /// Which libCacheSim code the policy drawing from it follows (`reference=`).
+    private(set) var reference = LibCacheSimReference.release
     /// Keeps `words` alive.
     private let state: State
     private let words: UnsafeMutablePointer<UInt64>
@@ -82,17 +84,26 @@ protocol LibCacheSimRandomized {
 /// The options every randomized policy shares: `generator` (lehmer64, mmix: which
 /// libCacheSim's generator and hash-table draw are followed) and `seed`.
 extension LibCacheSimRandom {
+    /// With `reference=libcachesim-aa0fc40` the generator is MMIX (the repository's
+    /// `utils/include/mymath.h`: one generator per thread, from 0), and lehmer64 is refused.
     init(options: PolicyOptions) throws {
-        let name = options.values["generator"] ?? Generator.lehmer64.rawValue
+        let reference = try LibCacheSimReference.of(options)
+        let repository = reference == LibCacheSimReference.repository
+        let name = options.values["generator"] ?? (repository ? Generator.mmix : Generator.lehmer64).rawValue
         guard let generator = Generator(rawValue: name.trimmingSpaces) else {
             throw WorkbenchError("--generator must be lehmer64 or mmix, not \(ErrorText.quote(name))")
         }
+        guard !repository || generator == .mmix else {
+            throw WorkbenchError("--generator lehmer64 is the PyPI release's; reference=\(reference) draws with mmix (its mymath.h): leave generator out")
+        }
         let seed = try options.values["seed"].map { _ in UInt64(try options.integer("seed", default: 0, range: 0...Int.max)) }
         self.init(generator, seed: seed)
+        self.reference = reference
     }
 
-    /// `generator=…;seed=…` for `settings` (the state it starts from).
-    var settings: String { "generator=\(generator.rawValue);seed=\(start)" }
+    /// `generator=…;seed=…;reference=…` for `settings` (the state it starts from, and which
+    /// libCacheSim code the policy follows).
+    var settings: String { "generator=\(generator.rawValue);seed=\(start);reference=\(reference)" }
 }
 
 /// The slots of a policy's objects laid out as libCacheSim's chained hash table lays out its
@@ -252,8 +263,12 @@ struct LibCacheSimSampler {
 
     /// `reduced`: the table has `max(12, hashpower − 8)` bits, as `Random_init`,
     /// `RandomTwo_init` and `Hyperbolic_init` make it; otherwise `hashpower` bits.
-    init(options: PolicyOptions, reduced: Bool) throws {
-        hashpower = try options.integer("hashpower", default: 24, range: 1...40)
+    /// `repositoryHashpower`: the default under `reference=libcachesim-aa0fc40`, where the
+    /// repository's cachesim gives Hyperbolic and BeladySize `max(hashpower − 8, 16)` = 16
+    /// (`bin/cachesim/cache_init.h`) and the others its 24.
+    init(options: PolicyOptions, reduced: Bool, repositoryHashpower: Int = 24) throws {
+        let repository = try LibCacheSimReference.of(options) == LibCacheSimReference.repository
+        hashpower = try options.integer("hashpower", default: repository ? repositoryHashpower : 24, range: 1...40)
         generator = try LibCacheSimRandom(options: options)
         buckets = LibCacheSimBuckets(hashpower: reduced ? max(12, hashpower - 8) : hashpower, form: generator.generator)
     }

@@ -10,7 +10,8 @@ import WorkbenchBackends
 /// are the same object (each request stamps one object with its own request number), so the
 /// order of equal elements does not matter. The draws reproduce libCacheSim's generator, seed
 /// and table (`LibCacheSimSampler`: a table of `max(12, hashpower − 8)` bits, as
-/// `RandomLRU_init` makes).
+/// `RandomLRU_init` makes). With `reference=libcachesim-aa0fc40`, the repository's code: 64
+/// samples, MMIX draws.
 ///
 /// Complexity: hit O(1); admit O(1) amortized; evict O(n-samples × buckets / objects)
 /// expected draws.
@@ -23,7 +24,16 @@ struct RandomLRUPolicy: SampledPolicy {
     private var now: Int64 = 0
 
     init(capacity: Int, options: PolicyOptions) throws {
-        samples = try options.integer("n-samples", default: 16, range: 1...1_024)
+        // The repository's RandomLRU_evict draws a fixed 64 (RandomLRU.c:202, `const int N =
+        // 64`) whatever n-samples says; 0.3.5 draws n-samples.
+        if try LibCacheSimReference.of(options) == LibCacheSimReference.repository {
+            guard options.values["n-samples"] == nil else {
+                throw WorkbenchError("--n-samples: reference=\(LibCacheSimReference.repository) draws 64 samples whatever n-samples says (its RandomLRU.c:202); leave n-samples out")
+            }
+            samples = 64
+        } else {
+            samples = try options.integer("n-samples", default: 16, range: 1...1_024)
+        }
         sampler = try LibCacheSimSampler(options: options, reduced: true)
     }
 

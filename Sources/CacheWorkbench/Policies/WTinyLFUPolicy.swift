@@ -17,7 +17,10 @@ import WorkbenchBackends
 ///   while the main cache has room; otherwise it duels the main cache's victim (probation's
 ///   LRU end, protected's when probation is empty): if its estimate is strictly higher it
 ///   replaces that victim, else it is evicted itself — either ends the round (an empty
-///   window: the main cache evicts instead);
+///   window: the main cache evicts instead). With `reference=libcachesim-aa0fc40`, the
+///   repository's code at aa0fc40 (Oct 2024): a replacement does not end the round
+///   (`WTinyLFU_evict` sets `evicted` only when the window's victim goes; 0.3.5 sets it on a
+///   replacement too, WTinyLFU.c:315), so the window drains until one of its victims loses;
 /// - a main-cache hit promotes probation → protected, whose overflow cools back to
 ///   probation, whose overflow is evicted (a hit can evict, as SLRU's does).
 /// `wtinylfu[variant=caffeine]` is Caffeine's design (`WTinyLFUCaffeinePolicy`).
@@ -38,9 +41,14 @@ struct WTinyLFUPolicy: EvictionPolicy {
     let protectedSize: Int
     private let decayAfter: Int
     private var mainHits = 0
+    /// `reference=libcachesim-aa0fc40`: a replacement does not end the round.
+    private let drainsPastReplacement: Bool
+    private let reference: String
 
     init(capacity: Int, options: PolicyOptions) throws {
         windowRatio = try options.fraction("window-size", default: 0.01)
+        reference = try options.choice("reference", among: LibCacheSimReference.names)
+        drainsPastReplacement = reference == LibCacheSimReference.repository
         // `cache_size *= window_size` on an int64_t: a truncating conversion, as here.
         windowSize = Int(Double(capacity) * windowRatio)
         mainSize = capacity - windowSize
@@ -53,7 +61,7 @@ struct WTinyLFUPolicy: EvictionPolicy {
     }
 
     var newMeta: UInt8 { 0 }
-    var settings: String { "variant=libcachesim;window-size=\(windowRatio);main-cache=slru(1:4)" }
+    var settings: String { "variant=libcachesim;reference=\(reference);window-size=\(windowRatio);main-cache=slru(1:4)" }
     func deallocate() { filter.deallocate() }
 
     /// `WTinyLFU_can_insert`: no larger than the window nor than probation (nor the main cache).
@@ -139,7 +147,9 @@ struct WTinyLFUPolicy: EvictionPolicy {
                 nodes.unlink(candidate, &window)
                 insertIntoMain(candidate, &nodes)
                 filter.add(key)
-                return victim
+                guard drainsPastReplacement else { return victim }
+                nodes.evict(victim)
+                continue
             }
             nodes.unlink(candidate, &window)
             filter.add(key)

@@ -141,13 +141,18 @@ public enum BackendRegistry {
             options: [
                 ("variant", "wtinylfu: libcachesim (default; libCacheSim's WTinyLFU.c, exact) or caffeine (Caffeine's design: count-min sketch with reset, probation/protected duel)"),
                 ("window-size", "wtinylfu: the window LRU's share of the capacity (default 0.01, both variants)"),
+                ("reference", "wtinylfu: libcachesim-0.3.5 (default; the PyPI release's WTinyLFU.c) or libcachesim-aa0fc40 (the repository's: a window victim that replaces a main victim does not end the eviction)"),
                 ("protected-size", "wtinylfu[variant=caffeine]: the protected segment's share of the main cache (default 0.8)"),
                 ("climber", "wtinylfu[variant=caffeine]: on (default; Caffeine's hill climber adapts the window) or off (a fixed window)"),
             ], like: PolicySimulator<WTinyLFUPolicy>.self
         ) { config in
             let options = PolicyOptions(values: config.options)
             switch try options.choice("variant", among: ["libcachesim", "caffeine"]) {
-            case "caffeine": return try PolicySimulator<WTinyLFUCaffeinePolicy>(capacity: config.capacityBytes, options: config.options)
+            case "caffeine":
+                guard config.options["reference"] == nil else {
+                    throw WorkbenchError("reference= names the libCacheSim code wtinylfu follows; wtinylfu[variant=caffeine] follows Caffeine's design")
+                }
+                return try PolicySimulator<WTinyLFUCaffeinePolicy>(capacity: config.capacityBytes, options: config.options)
             default:
                 for name in ["protected-size", "climber"] where config.options[name] != nil {
                     throw WorkbenchError("--\(name) applies to wtinylfu[variant=caffeine]; libCacheSim's W-TinyLFU has a fixed window and a 1:4 SLRU main cache")
@@ -257,11 +262,12 @@ public enum BackendRegistry {
                 ("hashpower", "random/randomtwo/hyperbolic/beladysize: libCacheSim's hash-table size parameter, which decides its random draws (default 24, as its PyPI package)"),
                 ("generator", "random/randomtwo/hyperbolic/lruprob/beladysize: libCacheSim's next_rand, lehmer64 (default, as its PyPI package 0.3.5) or mmix (its older C code)"),
                 ("seed", "random/randomtwo/hyperbolic/lruprob/beladysize: set_rand_seed's value (default: the generator's own start, 0xdeadbeef for lehmer64, 0 for mmix)"),
+                ("reference", "beladysize: libcachesim-0.3.5 (default) or libcachesim-aa0fc40 (the repository's cachesim: mmix draws, hashpower 16; exact with unit sizes, not with bytes: docs/policies.md)"),
             ]
         ) { try PolicySimulator<BeladySizePolicy>(capacity: $0.capacityBytes, options: $0.options, nextAccess: $0.nextAccess) },
         BackendKind(
             name: "random", summary: "policy-only Random eviction, libCacheSim's draws reproduced (libCacheSim's Random)",
-            options: [("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
+            options: [("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize"), ("reference", "random/lecar/lhd/hyperbolic/randomlru: libcachesim-0.3.5 (default; the PyPI release's code) or libcachesim-aa0fc40 (the repository's: mmix draws from 0, and for hyperbolic hashpower 16, for randomlru 64 samples)")]
         ) { try PolicySimulator<RandomPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
             name: "randomtwo", summary: "policy-only RandomTwo: of two random objects evict the less recently used (libCacheSim's RandomTwo)",
@@ -273,14 +279,14 @@ public enum BackendRegistry {
         ) { try PolicySimulator<LRUProbPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
             name: "hyperbolic", summary: "policy-only Hyperbolic caching: evict the lowest requests/time-in-cache among samples (Blankstein et al., ATC 2017; libCacheSim's Hyperbolic)",
-            options: [("n-sample", "as beladysize"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
+            options: [("n-sample", "as beladysize"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize"), ("reference", "as random")]
         ) { try PolicySimulator<HyperbolicPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
             name: "lecar", summary: "policy-only LeCaR: LRU and LFU experts, the victim drawn by weights learned from their histories (Vietri et al., HotStorage 2018; libCacheSim's LeCaR)",
             options: [
                 ("update-weight", "lecar: 1 = learn the weights from history hits (default), 0 = keep them fixed"),
                 ("lru-weight", "lecar: the LRU expert's starting weight, its chance to choose the victim (libCacheSim's default 0.5)"),
-                ("generator", "as beladysize"), ("seed", "as beladysize"),
+                ("generator", "as beladysize"), ("seed", "as beladysize"), ("reference", "as random"),
             ]
         ) { try PolicySimulator<LeCaRPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
@@ -316,11 +322,11 @@ public enum BackendRegistry {
         },
         BackendKind(
             name: "lhd", summary: "policy-only LHD, least hit density (Beckmann et al., NSDI 2018), as libCacheSim's LHD with its draws reproduced",
-            options: [("generator", "as beladysize"), ("seed", "as beladysize")]
+            options: [("generator", "as beladysize"), ("seed", "as beladysize"), ("reference", "as random")]
         ) { try PolicySimulator<LHDPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
             name: "randomlru", summary: "policy-only RandomLRU: of n-samples random objects evict the least recently used (libCacheSim's RandomLRU)",
-            options: [("n-samples", "randomlru: objects drawn per eviction (libCacheSim's default 16)"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize")]
+            options: [("n-samples", "randomlru: objects drawn per eviction (libCacheSim's default 16; the repository's code draws 64 whatever it says)"), ("hashpower", "as beladysize"), ("generator", "as beladysize"), ("seed", "as beladysize"), ("reference", "as random")]
         ) { try PolicySimulator<RandomLRUPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
             name: "fiforeinsertion", summary: "policy-only FIFO-Reinsertion: examine n-exam objects, evict all but the n-keep best at once, reinsert those (libCacheSim's FIFO_Reinsertion)",
