@@ -20,6 +20,14 @@ public struct PolicyReference: Sendable {
     /// libCacheSim's repository code differs and no reference option reproduces it.
     static let repositoryDiffers = "; libCacheSim's repository (aa0fc40) differs (2 of 16 cells equal in issue 45's check) and no reference= reproduces it"
 
+    /// The learned policies: libCacheSim's own cache answers each request.
+    static let learned = PolicyReference(against: pypi + ", the package itself in a Python process", how: "exact by construction (its cache answers); Zipf at 8, 64 MiB and 300 objects", tests: ["LearnedPolicyTests.equalToThePackage"])
+
+    /// A Belady-assisted policy of libCacheSim's `belady/` folder; with bytes libCacheSim `loops` or `crashes`.
+    static func beladyAssisted(_ file: String, libCacheSimThere: String) -> PolicyReference {
+        PolicyReference(against: aa0fc40 + " (\(file))", how: "exact where libCacheSim finishes (objects: Zipf and OLTP); with bytes it \(libCacheSimThere) and the workbench counts fallbacks", tests: ["CachesimRestTests.cSimulator", "CachesimRestTests.oltp", "CachesimRestTests.handTraces"])
+    }
+
     public static let byName: [String: PolicyReference] = [
         "lru": .init(against: pypi + "; a textbook LRU written apart", how: grid + "; equal hits, evictions and final order with the textbook LRU", tests: ["PolicyTests.libCacheSim", "LRUDifferentialTests.agrees"]),
         "fifo": .init(against: pypi, how: grid, tests: ["PolicyTests.libCacheSim"]),
@@ -62,11 +70,11 @@ public struct PolicyReference: Sendable {
         "fiforeinsertion": .init(against: "libCacheSim's C FIFO_Reinsertion.c, the PyPI release's source (recorded)", how: grid + " (two parameter sets)", tests: ["ClockProLHDTests.fifoReinsertionExact"]),
         "nop": .init(against: aa0fc40, how: "exact: no hit, nothing stored", tests: ["CachesimRestTests.cSimulator", "CachesimRestTests.handTraces"]),
         "lfucpp": .init(against: aa0fc40 + " (cpp/LFU.cpp)", how: "exact on a Zipf trace (bytes and objects) and ARC's OLTP trace (objects)", tests: ["CachesimRestTests.cSimulator", "CachesimRestTests.oltp"]),
-        "lru-belady": .init(against: aa0fc40 + " (belady/LRU_Belady.c)", how: "exact where libCacheSim finishes (objects: Zipf and OLTP); with bytes it loops and the workbench counts fallbacks", tests: ["CachesimRestTests.cSimulator", "CachesimRestTests.oltp", "CachesimRestTests.handTraces"]),
-        "fifo-belady": .init(against: aa0fc40 + " (belady/FIFO_Belady.c)", how: "exact where libCacheSim finishes (objects: Zipf and OLTP); with bytes it loops and the workbench counts fallbacks", tests: ["CachesimRestTests.cSimulator", "CachesimRestTests.oltp", "CachesimRestTests.handTraces"]),
-        "sieve-belady": .init(against: aa0fc40 + " (belady/Sieve_Belady.c)", how: "exact where libCacheSim finishes (objects: Zipf and OLTP); with bytes it crashes and the workbench counts fallbacks", tests: ["CachesimRestTests.cSimulator", "CachesimRestTests.oltp", "CachesimRestTests.handTraces"]),
-        "glcache": .init(against: pypi + ", the package itself in a Python process", how: "exact by construction (its cache answers); Zipf at 8, 64 MiB and 300 objects", tests: ["LearnedPolicyTests.equalToThePackage"]),
-        "lrb": .init(against: pypi + ", the package itself in a Python process", how: "exact by construction (its cache answers); Zipf at 8, 64 MiB and 300 objects", tests: ["LearnedPolicyTests.equalToThePackage"]),
-        "3lcache": .init(against: pypi + ", the package itself in a Python process", how: "exact by construction (its cache answers); Zipf at 8, 64 MiB and 300 objects", tests: ["LearnedPolicyTests.equalToThePackage"]),
+        "lru-belady": beladyAssisted("belady/LRU_Belady.c", libCacheSimThere: "loops"),
+        "fifo-belady": beladyAssisted("belady/FIFO_Belady.c", libCacheSimThere: "loops"),
+        "sieve-belady": beladyAssisted("belady/Sieve_Belady.c", libCacheSimThere: "crashes"),
+        "glcache": learned,
+        "lrb": learned,
+        "3lcache": learned,
     ]
 }
