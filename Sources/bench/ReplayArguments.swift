@@ -62,7 +62,7 @@ struct ReplayArguments: ParsableArguments {
     @Flag(name: .customLong("ignore-obj-size"), help: "Every object counts 1 (libCacheSim's --ignore-obj-size): capacities are in objects, byte figures count objects.")
     var ignoreObjectSize = false
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay this many requests (100000) or this share of the trace (0.2, 20%) before counting anything.", valueName: "n|share"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay this many requests (100000), this share of the trace (0.2, 20%) or this much trace time (30m, 1h: libCacheSim's --warmup-sec) before counting anything.", valueName: "n|share|time"))
     var warmup: String?
 
     @Flag(name: .long, help: "Don't give stored objects real heap blocks of their cost (memory backends; pure hit-ratio runs).")

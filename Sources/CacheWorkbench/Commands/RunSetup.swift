@@ -142,6 +142,8 @@ public struct RunSetup {
             arguments.capacities, configuration: recording?.configuration, isRecording: recording != nil, trace: path)
         let warmup = try arguments.warmup.map(ReplayOptionText.warmup)
         options.warmupRequests = warmup?.count ?? 0
+        // A span of trace time is a count of the trace's first requests: read once, here.
+        if let seconds = warmup?.seconds { options.warmupRequests = try TraceSummary.requests(file, within: seconds) }
         let warmupFraction = warmup?.share
         plan = RunPlan(
             trace: file, backends: try BackendRegistry.list(parsing: arguments.backends),

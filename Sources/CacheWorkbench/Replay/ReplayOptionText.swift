@@ -7,15 +7,25 @@ import WorkbenchBackends
 /// `--infer-dimensions`, `--url-units`, `--device`, `bench mrc --sampling-rate`), parsed with their errors worded once. Fuzzed with the other
 /// option parsers (`scripts/fuzz options`).
 public enum ReplayOptionText {
-    /// `--warmup`: a request count (`100000`) or a share of the trace below 1 (`0.2`, `20%`).
-    public static func warmup(_ text: String) throws -> (count: Int?, share: Double?) {
+    /// `--warmup`: a request count (`100000`), a share of the trace below 1 (`0.2`, `20%`)
+    /// or a span of trace time (`90s`, `30m`, `1h`, `2d`: the requests less than that after
+    /// the trace's first, as libCacheSim's `--warmup-sec` counts them).
+    public static func warmup(_ text: String) throws -> (count: Int?, share: Double?, seconds: Double?) {
         let text = text.trimmingSpaces
-        if let count = Int(text), count >= 0 { return (count, nil) }
+        if let count = Int(text), count >= 0 { return (count, nil, nil) }
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+        if let unit = text.last.flatMap({ units[$0] }) {
+            // At most 100 years of trace time: a bound that keeps the product finite.
+            guard let amount = Double(text.dropLast()), amount.isFinite, amount >= 0, amount * unit <= 3_155_760_000 else {
+                throw WorkbenchError("--warmup \(ErrorText.quote(text)): a span of trace time is a number of s, m, h or d from 0 to 100 years (90s, 30m, 1h)")
+            }
+            return (nil, nil, amount * unit)
+        }
         let share = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
         guard let share, share >= 0, share < 1 else {
-            throw WorkbenchError("--warmup takes a request count (100000) or a share of the trace below 1 (0.2 or 20%), not \(ErrorText.quote(text))")
+            throw WorkbenchError("--warmup takes a request count (100000), a share of the trace below 1 (0.2 or 20%) or a span of trace time (30m, 1h), not \(ErrorText.quote(text))")
         }
-        return (nil, share)
+        return (nil, share, nil)
     }
 
     /// `--decoded-ratio`: decoded bytes per encoded byte, above 0 and at most 1000.

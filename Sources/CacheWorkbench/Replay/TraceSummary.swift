@@ -120,4 +120,28 @@ public struct TraceSummary: Sendable, Equatable {
         }
         return seen.count
     }
+
+    /// The non-zero-size requests (those a replay counts) before the first request at least
+    /// `seconds` after the trace's first (a zero-size one included, as libCacheSim starts its
+    /// clock at its first request): `--warmup 1h` as `simulate_with_multi_caches` counts it
+    /// (`req->clock_time - start_ts < warmup_sec`, profiler/simulator.c:73 at aa0fc40). O(those
+    /// requests) time, O(1) memory; stops reading after them.
+    public static func requests(_ trace: any Trace, within seconds: Double) throws -> Int {
+        let source = try trace.open(keepKeyNames: false)
+        var start: Double?
+        var count = 0
+        while let chunk = try source.nextChunk() {
+            let ended = chunk.withUnsafeBufferPointer { requests in
+                for index in requests.indices {
+                    let time = requests[index].time
+                    if start == nil { start = time }
+                    if time - start! >= seconds { return true }
+                    if requests[index].size > 0 { count += 1 }
+                }
+                return false
+            }
+            if ended { break }
+        }
+        return count
+    }
 }
