@@ -91,6 +91,63 @@ struct LibCacheSimReferenceTests {
         #expect(checked == 17)
     }
 
+    /// aa0fc40 with cachesim's prob admissioner in front (`cache->admissioner =
+    /// create_admissioner("prob", "prob=P")`, one cache per process, MMIX from 0):
+    /// (policy, P, capacity, hits, byte hits) on the Zipf trace; capacities under 2,000 objects.
+    static let probZipf: [(String, Double, Int, Int, Int)] = [
+        ("lru", 0.5, 50, 3695, 3695), ("lru", 0.5, 300, 8378, 8378), ("lru", 0.5, 1500, 13157, 13157),
+        ("lru", 0.5, 1_048_576, 468, 82_660_961), ("lru", 0.5, 8_388_608, 2982, 600_473_505), ("lru", 0.5, 67_108_864, 8381, 1_831_178_248),
+        ("lru", 0.3, 1_048_576, 446, 83_098_954), ("lru", 0.3, 8_388_608, 3258, 636_362_561),
+        ("fifo", 0.3, 1_048_576, 435, 77_859_244), ("fifo", 0.3, 8_388_608, 2372, 474_944_521),
+    ]
+
+    @Test("admission=prob:P with reference=libcachesim-aa0fc40 draws MMIX from 0 and equals the repository's code (10 Zipf cells: lru at P 0.5 and 0.3, fifo at 0.3); the release's lehmer64 differs; the setting says which")
+    func probAdmission() throws {
+        let requests = zipfRequests(requests: 20_000, images: 2_000)
+        let units = requests.map { Request(time: $0.time, id: $0.id, size: 1) }
+        var releaseDiffers = 0
+        for (name, p, capacity, hits, hitBytes) in Self.probZipf {
+            let trace = capacity < 2_000 ? units : requests
+            let backend = try BackendRegistry.named(name).make(BackendConfig(capacityBytes: capacity, options: ["admission": "prob:\(p)", "reference": "libcachesim-aa0fc40"]))
+            let tally = try replayUntimed(trace, backend: backend, capacity: capacity)
+            #expect(tally.hits == hits && tally.hitBytes == ByteTotal(hitBytes), "\(name) prob:\(p) at \(capacity): \(tally.hits), \(tally.hitBytes)")
+            #expect(backend.settings == "admission=prob:\(p);reference=libcachesim-aa0fc40", "\(backend.settings)")
+            let release = try BackendRegistry.named(name).make(BackendConfig(capacityBytes: capacity, options: ["admission": "prob:\(p)"]))
+            if try replayUntimed(trace, backend: release, capacity: capacity).hits != hits { releaseDiffers += 1 }
+            #expect(release.settings == "admission=prob:\(p);reference=libcachesim-0.3.5", "\(release.settings)")
+        }
+        #expect(releaseDiffers >= 8, "the release's generator gives other counts: \(releaseDiffers) of 10 differ")
+    }
+
+    @Test("prob admission under aa0fc40 on ARC's OLTP trace (recorded): lru at 1,000 and 10,000 objects, fifo at 1,000, random at 100,000 (sharing the policy's generator); the campaign's other 5 OLTP cells in docs/policies.md",
+          .enabled(if: FileManager.default.fileExists(atPath: sharedTrace("arc_OLTP.lis.zst")), "needs ../shared/data/arc_OLTP.lis.zst; absent in a clone without ../shared"))
+    func probAdmissionOLTP() throws {
+        let loaded = try InMemoryTrace.load(TraceFile(path: sharedTrace("arc_OLTP.lis.zst")), keepKeyNames: false).requests
+        let requests = loaded.map { Request(time: $0.time, id: $0.id, size: 1) }
+        let cells: [(String, Int, Int)] = [
+            ("lru", 1_000, 291_267), ("lru", 10_000, 491_469), ("fifo", 1_000, 216_875), ("random", 100_000, 598_299),
+        ]
+        for (name, capacity, hits) in cells {
+            let backend = try BackendRegistry.named(name).make(BackendConfig(capacityBytes: capacity, options: ["admission": "prob:0.3", "reference": "libcachesim-aa0fc40"]))
+            #expect(try replayUntimed(requests, backend: backend, capacity: capacity).hits == hits, "\(name) at \(capacity)")
+        }
+    }
+
+    @Test("reference= with admission, refused in one line: alone on a policy whose code is the same in both, before a policy whose aa0fc40 code never asks an admissioner (s3fifo), with AdaptSize (not implemented at aa0fc40); cacheus takes none")
+    func admissionReferenceRefusals() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("t.csv", "time,key,size\n0,1,10\n1,2,10\n")
+        for (backend, words) in [
+            ("lru[reference=libcachesim-aa0fc40]", "reference= on lru chooses only the generator of a random admission in front"),
+            ("s3fifo[admission=prob:0.5;reference=libcachesim-aa0fc40]", "libCacheSim aa0fc40's s3fifo never asks an admissioner (S3FIFO_can_insert, S3FIFO.c:478"),
+            ("lru[admission=adaptsize;reference=libcachesim-aa0fc40]", "libCacheSim aa0fc40 has no AdaptSize admission"),
+            ("cacheus[admission=prob:0.5;reference=libcachesim-aa0fc40]", "cacheus has no option 'reference'"),
+        ] {
+            let result = try bench(["run", "--trace", trace, "--backend", backend, "--capacity", "20", "--no-timing"])
+            #expect(result.status == 2 && result.err.hasPrefix("bench: error: ") && result.err.contains(words) && result.err.split(separator: "\n").count == 1, "\(backend): \(result.err)")
+        }
+    }
+
     @Test("reference= is one line, exit 2: an unknown value, the Caffeine variant, n-samples or lehmer64 beside the repository reference, a policy that does not take it (cacheus: no code of ours matches the repository's)")
     func refusals() throws {
         let folder = TemporaryFolder()

@@ -30,6 +30,46 @@ enum AdmissionChoice: Equatable {
         ("clockpro[variant=paper]", "CLOCK-Pro's cold hand frees a page as it turns, changing hot and cold pages on the way"),
     ]
 
+    static let referenceHelp = "with admission=prob:P, the libCacheSim whose generator it draws from: libcachesim-0.3.5 (lehmer64 from 0xdeadbeef, the default) or libcachesim-aa0fc40 (MMIX from 0); the policy's own code is the same in both"
+
+    /// Whether the admissioner draws from libCacheSim's generator (its reference matters).
+    var draws: Bool {
+        switch self {
+        case .probability, .adaptSize: true
+        case .bloomFilter, .size, .tinyLFU: false
+        }
+    }
+
+    /// The policies whose `can_insert` at aa0fc40 does not call `cache_can_insert_default`,
+    /// so no admissioner is ever asked (the 0.3.5 release's do, after their size rule).
+    static let repositoryNeverAsks = [
+        "2q": "TwoQ_can_insert, TwoQ.c", "qdlp": "QDLP_can_insert, QDLP.c", "s3lru": "S3LRU_can_insert, other/S3LRU.c",
+        "s3fifo": "S3FIFO_can_insert, S3FIFO.c:478", "s3fifod": "S3FIFOd_can_insert, S3FIFOd.c",
+    ]
+
+    static func referenceAlone(backend: String) -> WorkbenchError {
+        WorkbenchError("backend \(ErrorText.quote("\(backend)[reference=…]")): reference= on \(backend) chooses only the generator of a random admission in front (admission=prob:P): \(backend)'s own code is the same in both libCacheSim references")
+    }
+
+    /// `reference=` as given (nil: the release's), validated for this admissioner: the
+    /// repository's AdaptSize admissioner is not implemented (aa0fc40's
+    /// `create_adaptsize_admissioner` ends in `ERROR("adaptsize is not implemented")`,
+    /// cache/admission/adaptsize.cpp:84).
+    func referenceFollowed(_ text: String?, backend: String) throws -> String {
+        guard let text else { return LibCacheSimReference.release }
+        let name = text.trimmingSpaces.lowercased()
+        guard LibCacheSimReference.names.contains(name) else {
+            throw WorkbenchError("backend \(ErrorText.quote("\(backend)[reference=\(text)]")): reference must be one of \(LibCacheSimReference.names.joined(separator: ", "))")
+        }
+        if name == LibCacheSimReference.repository, let place = Self.repositoryNeverAsks[backend] {
+            throw WorkbenchError("backend \(ErrorText.quote("\(backend)[reference=\(text)]")): libCacheSim aa0fc40's \(backend) never asks an admissioner (\(place) does not call cache_can_insert_default), so its runs with admission= are its runs without; the 0.3.5 release's asks after its own size rule")
+        }
+        if case .adaptSize = self, name == LibCacheSimReference.repository {
+            throw WorkbenchError("backend \(ErrorText.quote("\(backend)[reference=\(text)]")): libCacheSim aa0fc40 has no AdaptSize admission (its create_adaptsize_admissioner stops with 'adaptsize is not implemented', adaptsize.cpp:84); the 0.3.5 release's is followed by default")
+        }
+        return name
+    }
+
     /// The option as the user wrote it, for every message about it: `lru[admission=prob:0]`
     /// (there is no `--admission` flag; `admission=` is a backend option).
     static func written(_ text: String, backend: String) -> String { ErrorText.quote("\(backend)[admission=\(text)]") }

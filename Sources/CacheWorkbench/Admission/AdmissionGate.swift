@@ -43,7 +43,12 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
     private var pending: (key: UInt64, admitted: Bool)?
     private(set) var counts = AdmissionCounts()
 
-    init(_ inner: Inner, choice: AdmissionChoice, capacity: Int, countsObjects: Bool, cost: @escaping @Sendable (Request) -> Int, name: String, text: String) throws {
+    /// The libCacheSim code a random admissioner's draws follow (`reference=`), said in
+    /// `settings` when the inner policy's own do not say it; nil for the others.
+    private let reference: String?
+
+    init(_ inner: Inner, choice: AdmissionChoice, capacity: Int, countsObjects: Bool, cost: @escaping @Sendable (Request) -> Int, name: String, text: String,
+         reference: String = LibCacheSimReference.release, saysReference: Bool = false) throws {
         self.inner = inner
         self.capacity = capacity
         self.cost = cost
@@ -55,13 +60,17 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
             }
             tinyLFU = TinyLFUAdmission(objects: countsObjects ? capacity : nil, countersMultiplier: multiplier)
         } else {
-            // libCacheSim has one generator per thread: a randomized policy shares its own.
-            admissioner = choice.make(random: (inner as? any LibCacheSimRandomized)?.libCacheSimRandom ?? LibCacheSimRandom())
+            // libCacheSim has one generator per thread: a randomized policy shares its own
+            // (which follows the same reference); otherwise the reference's from its start.
+            let own = reference == LibCacheSimReference.repository ? LibCacheSimRandom(.mmix) : LibCacheSimRandom()
+            admissioner = choice.make(random: (inner as? any LibCacheSimRandomized)?.libCacheSimRandom ?? own)
         }
+        self.reference = saysReference ? reference : nil
     }
 
     var settings: String {
-        let own = "admission=\(tinyLFU?.settings ?? admissioner?.settings ?? "")"
+        var own = "admission=\(tinyLFU?.settings ?? admissioner?.settings ?? "")"
+        if let reference, !inner.settings.contains("reference=") { own += ";reference=\(reference)" }
         return inner.settings.isEmpty ? own : inner.settings + ";" + own
     }
 
@@ -141,9 +150,12 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
 extension AdmissionChoice {
     /// `backend` (the policy `name` builds) behind this admission policy.
     /// `text`: the option's value as written, for the message of a refusal.
-    func gate(_ backend: any CacheBackend, config: BackendConfig, name: String, text: String) throws -> any CacheBackend {
+    /// `reference`: the backend's `reference=` as written (nil: the release's).
+    func gate(_ backend: any CacheBackend, config: BackendConfig, name: String, text: String, reference: String? = nil) throws -> any CacheBackend {
+        let followed = try referenceFollowed(reference, backend: name)
         func wrap<B: CacheBackend>(_ inner: B) throws -> any CacheBackend {
-            try AdmissionGate<B>(inner, choice: self, capacity: config.capacityBytes, countsObjects: config.countsObjects, cost: config.memoryCost, name: name, text: text)
+            try AdmissionGate<B>(inner, choice: self, capacity: config.capacityBytes, countsObjects: config.countsObjects, cost: config.memoryCost, name: name, text: text,
+                                 reference: followed, saysReference: draws || reference != nil)
         }
         return try wrap(backend)
     }

@@ -10,11 +10,21 @@ extension BackendKind {
     func admitting() -> BackendKind {
         var kind = self
         kind.options.append(("admission", name == "lru" ? AdmissionChoice.help : AdmissionChoice.shortHelp))
+        // `reference=` chooses a random admissioner's generator too; a policy whose own code
+        // is the same in both references takes it for that alone.
+        let ownReference = options.contains { $0.name == "reference" }
+        let takesReference = ownReference || !LibCacheSimReference.unmatched.contains(name)
+        if !ownReference && takesReference { kind.options.append(("reference", name == "lru" ? AdmissionChoice.referenceHelp : "as lru: the generator of admission=prob:P")) }
         let (make, name) = (factory, self.name)
         kind.factory = { config in
             var own = config
-            guard let text = own.options.removeValue(forKey: "admission") else { return try make(config) }
-            return try AdmissionChoice(parsing: text, backend: name).gate(try make(own), config: config, name: name, text: text)
+            // The policy's own (read, left for it), the gate's (taken), or none (refused as unknown).
+            let reference = ownReference ? own.options["reference"] : takesReference ? own.options.removeValue(forKey: "reference") : nil
+            guard let text = own.options.removeValue(forKey: "admission") else {
+                if reference != nil && !ownReference { throw AdmissionChoice.referenceAlone(backend: name) }
+                return try make(config)
+            }
+            return try AdmissionChoice(parsing: text, backend: name).gate(try make(own), config: config, name: name, text: text, reference: reference)
         }
         return kind
     }
