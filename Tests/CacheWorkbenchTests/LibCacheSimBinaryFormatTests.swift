@@ -247,13 +247,85 @@ struct LibCacheSimBinaryFormatTests {
         // stat: version 1, 4 requests, 2 objects, 507 requested bytes, 107 unique (first
         // sizes 100 + 7), times 1…4, 2 gets, 1 set, 1 delete, sizes 7…300.
         #expect((0..<12).map { int(16 + 8 * $0) } == [1, 4, 2, 507, 107, 1, 4, 2, 1, 1, 7, 300])
-        // Next access of request 0 (id 10) is request 2; of request 1, none.
-        #expect(int(8192 + 28) == 2)
-        #expect(int(8192 + 36 + 28) == -1)
+        // Next access of request 0 (id 10) is the 3rd request (1-based, as traceConvLCS writes
+        // it); of request 1, none: INT64_MAX.
+        #expect(int(8192 + 28) == 3)
+        #expect(int(8192 + 36 + 28) == Int64.max)
         #expect(summary(try read(path)) == ["1.0 10 100 get", "2.0 11 7 set", "3.0 10 100 delete", "4.0 10 300 get"])
         // A time lcs cannot hold is an error, and no file is left behind.
         #expect(throws: (any Error).self) { try LCSWriter.write([Request(time: -1, id: 1, size: 1)], label: "t", to: folder.path + "/neg.lcs") }
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/neg.lcs"))
+    }
+
+    @Test("convert --lcs-version 1…8 writes each record version of the 8 KiB layout (24, 28, 36, 40, 44, 52, 68, 100 bytes), read back with the same requests; version 1 drops the op and says so; 1 and 2 refuse a size of 2^32; the version is refused for other targets and outside 1…8")
+    func lcsWriterVersions() throws {
+        let folder = TemporaryFolder()
+        let source = folder.file("t.csv", "time,key,size,op\n1,10,100,get\n2,11,7,set\n3,10,100,delete\n4,10,300,get\n")
+        let expected = ["1.0 10 100 get", "2.0 11 7 set", "3.0 10 100 delete", "4.0 10 300 get"]
+        for version in 1...8 {
+            let path = folder.path + "/v\(version).lcs"
+            let outcome = try TraceConversion.convert(try TraceFile(path: source), to: path, as: .lcs, lcsVersion: version)
+            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+            let record = [0, 24, 28, 36, 40, 44, 52, 68, 100][version]
+            #expect(bytes.count == 8192 + 4 * record, "v\(version)")
+            func int(_ offset: Int) -> Int64 { Int64(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }) }
+            #expect(int(8) == Int64(version))
+            // Request 0's next access (the 3rd request, 1-based) where its version keeps it.
+            #expect(int(8192 + [0, 16, 20, 28, 28, 28, 28, 28, 28][version]) == 3, "v\(version)")
+            if version == 1 {
+                #expect(outcome.losses.droppedOperations == 2 && outcome.losses.phrases.contains("2 set/delete ops dropped (lcs version 1 has no op: read back as gets)"))
+                #expect(summary(try read(path)) == expected.map { $0.replacingOccurrences(of: "set", with: "get").replacingOccurrences(of: "delete", with: "get") })
+            } else {
+                #expect(outcome.losses.droppedOperations == 0)
+                #expect(summary(try read(path)) == expected, "v\(version)")
+            }
+        }
+        for version in [1, 2] {
+            #expect(throws: (any Error).self) { try LCSWriter.write([Request(time: 1, id: 1, size: 1 << 32)], label: "t", to: folder.path + "/big\(version).lcs", version: version) }
+            #expect(!FileManager.default.fileExists(atPath: folder.path + "/big\(version).lcs"))
+        }
+        #expect(try LCSWriter.write([Request(time: 1, id: 1, size: 1 << 32)], label: "t", to: folder.path + "/big3.lcs", version: 3) == 0)
+        let other = try bench(["convert", source, folder.path + "/o.oracleGeneral.bin", "--lcs-version", "1"])
+        #expect(other.status == 2 && other.err.hasPrefix("bench: error: --lcs-version chooses the record version of --to lcs") && other.err.split(separator: "\n").count == 1, "\(other.err)")
+        let outside = try bench(["convert", source, folder.path + "/o.lcs", "--lcs-version", "9"])
+        #expect(outside.status == 2 && outside.err.hasPrefix("bench: error: --lcs-version must be 1 to 8") && !FileManager.default.fileExists(atPath: folder.path + "/o.lcs"), "\(outside.err)")
+    }
+
+    @Test("every lcs version the workbench writes reads in libCacheSim 0.3.5 (its PyPI package) with the same LRU, Belady and S3-FIFO miss ratios as the oracleGeneral twin",
+          .enabled(if: FileManager.default.fileExists(atPath: SourceCheckout.root.path + "/.venv/bin/python"), "needs .venv (scripts/bootstrap --python)"))
+    func lcsVersionsInLibCacheSim() throws {
+        let folder = TemporaryFolder()
+        let requests = zipfRequests(requests: 3_000, images: 500).map { Request(time: $0.time.rounded(.down), id: $0.id, size: $0.size) }
+        let twin = folder.path + "/z.oracleGeneral"
+        try OracleGeneralWriter.write(requests, label: "zipf", to: twin)
+        for version in 1...8 { try LCSWriter.write(requests, label: "zipf", to: folder.path + "/z-v\(version).lcs", version: version) }
+        let script = """
+            import sys, libcachesim as lcs
+            folder = sys.argv[1]
+            def run(path, kind, cls, size):
+                return getattr(lcs, cls)(cache_size=size).process_trace(lcs.TraceReader(path, kind))
+            for cls in ["LRU", "Belady", "S3FIFO"]:
+                for size in [1 << 20, 8 << 20]:
+                    twin = run(folder + "/z.oracleGeneral", lcs.TraceType.ORACLE_GENERAL_TRACE, cls, size)
+                    same = [v for v in range(1, 9) if run(f"{folder}/z-v{v}.lcs", lcs.TraceType.LCS_TRACE, cls, size) == twin]
+                    print(cls, size, twin[0], len(same))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: SourceCheckout.root.path + "/.venv/bin/python")
+        process.arguments = ["-c", script, folder.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 6, "\(text)")
+        for line in lines {
+            let fields = line.split(separator: " ")
+            #expect(fields.last == "8" && (Double(fields[2]) ?? 0) > 0, "\(line): all 8 versions give the twin's miss ratio")
+        }
     }
 
     @Test("text layouts with no name of their own are guessed, and the guess is said")

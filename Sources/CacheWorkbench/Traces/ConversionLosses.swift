@@ -3,7 +3,7 @@ import WorkbenchMetrics
 /// What `bench convert` could not carry into its target, counted per kind, so a lossy
 /// conversion says how many requests lost what (never a silent approximation):
 ///
-/// | kind                         | csv  | lcs (v3)          | oracleGeneral, lcs-aa0fc40 |
+/// | kind                         | csv  | lcs (v2–v8)       | oracleGeneral, lcs v1, lcs-aa0fc40 |
 /// |------------------------------|------|-------------------|---------------------|
 /// | fractional time              | kept | floored (counted) | floored (counted)   |
 /// | key text (non-integer keys)  | kept | 64-bit digest     | 64-bit digest       |
@@ -19,7 +19,7 @@ import WorkbenchMetrics
 /// had none, the response headers the workbench does not keep, private request headers.
 ///
 /// A value the target cannot hold at all — a negative time, a time of 2^32 s or more, an
-/// oracleGeneral or lcs-aa0fc40 size of 2^32 bytes or more — is refused by the writer (exit 2),
+/// oracleGeneral, lcs v1/v2 or lcs-aa0fc40 size of 2^32 bytes or more — is refused by the writer (exit 2),
 /// not cut.
 /// O(1) per request.
 public struct ConversionLosses: Sendable, Equatable {
@@ -41,7 +41,7 @@ public struct ConversionLosses: Sendable, Equatable {
     public init() {}
 
     /// Counts what `request` loses in `target`.
-    mutating func count(_ request: Request, in target: TraceConversion.Target) {
+    mutating func count(_ request: Request, in target: TraceConversion.Target, lcsVersion: Int = LCSWriter.version) {
         if request.recorded != nil { droppedRecordedFacts += 1 }
         guard target != .appRecording else { return }
         if request.http != nil { droppedHTTPFacts += 1 }
@@ -49,9 +49,9 @@ public struct ConversionLosses: Sendable, Equatable {
         if request.time.rounded(.down) != request.time { fractionalTimes += 1 }
         if request.name != nil { hashedKeys += 1 }
         if request.hasDimensions { droppedDimensions += 1 }
-        if (target == .oracleGeneral || target == .lcsRepository) && request.operation != .get {
+        if (target == .oracleGeneral || target == .lcsRepository || (target == .lcs && lcsVersion == 1)) && request.operation != .get {
             droppedOperations += 1
-            operationlessTarget = target == .oracleGeneral ? "oracleGeneral" : "aa0fc40's lcs format <IQIQ"
+            operationlessTarget = target == .oracleGeneral ? "oracleGeneral" : target == .lcs ? "lcs version 1" : "aa0fc40's lcs format <IQIQ"
         }
     }
 

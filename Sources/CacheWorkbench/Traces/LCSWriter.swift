@@ -1,26 +1,33 @@
 import WorkbenchCore
 import WorkbenchMetrics
 /// Writes a trace as libCacheSim's `lcs` binary: by default in the PyPI release 0.3.5's 8 KiB
-/// layout, version 3 (`LCSReader` has both layouts); `writeRepositoryLayout` writes the
-/// repository's 1 KiB layout at aa0fc40. Version 3 is the version that holds everything a workbench request carries for libCacheSim — time,
-/// id, a 64-bit size (v1 and v2 hold 32 bits; workbench sizes reach 2^53) and the op (v1
-/// has none). Tenant and TTL are written 0; next access is the 0-based index of the
-/// object's next request, -1 when none (as libCacheSim's converters write it). The header's
-/// statistics hold what the workbench knows: version 1 of the stat, requests, objects,
-/// requested and unique bytes (each object's first size), first and last time, gets, sets
-/// and deletes (as n_read, n_write, n_delete), smallest and largest size; the rest is 0,
-/// which lcs.h reserves for "not computed". Times are whole seconds (u32): fractions are
-/// dropped and counted. The file appears whole or not at all, created exclusively.
+/// layout, version 3 (`LCSReader` has both layouts); any of that layout's versions 1–8 as its
+/// traceConv writes them (`traceConvLCS.cpp`'s `_reverse_file`); `writeRepositoryLayout`
+/// writes the repository's 1 KiB layout at aa0fc40. Version 3, the default, holds everything a
+/// workbench request carries for libCacheSim — time, id, a 64-bit size and the op. Versions 1
+/// and 2 hold 32-bit sizes (a larger one is refused, not cut) and version 1 no op (sets and
+/// deletes read back as gets: `ConversionLosses` counts them); 4–8 are version 3's record
+/// followed by 1, 2, 4, 8 or 16 u32 features, written 0 (the workbench has none). Tenant and TTL
+/// are written 0; next access is the 1-based position of the object's next request, `INT64_MAX`
+/// when none (traceConvLCS's values). The header's statistics hold what the workbench knows:
+/// version 1 of the stat, requests, objects, requested and unique bytes (each object's first
+/// size), first and last time, gets, sets and deletes (as n_read, n_write, n_delete), smallest
+/// and largest size; the rest is 0, which lcs.h reserves for "not computed". Times are whole
+/// seconds (u32): fractions are dropped and counted. The file appears whole or not at all,
+/// created exclusively.
 ///
 /// Complexity: O(n) time and memory (the next accesses need the whole trace).
 public enum LCSWriter {
     public static let version = 3
-    static let recordSize = 36
+    /// The 8 KiB layout's versions (lcs.h's `lcs_req_v1` … `lcs_req_v8`).
+    public static let versions = 1...8
 
     /// Returns how many requests' times lost a fraction of a second.
     @discardableResult
-    public static func write(_ requests: [Request], label: String, to path: String) throws -> Int {
-        let nextAccess = NextAccess.positions(of: requests.map(\.id), never: -1)
+    public static func write(_ requests: [Request], label: String, to path: String, version: Int = version) throws -> Int {
+        guard versions.contains(version) else { throw WorkbenchError("--lcs-version must be 1 to 8 (lcs.h's record versions), not \(version)") }
+        let recordSize = LCSReader.recordSizes[version]
+        let nextAccess = NextAccess.libCacheSimPositions(of: requests.map(\.id), never: Int64.max)
         let (count, overflow) = requests.count.multipliedReportingOverflow(by: recordSize)
         guard !overflow, count <= Int.max - LCSReader.headerSize else { throw WorkbenchError("\(label): too many requests for one lcs file") }
         var bytes = [UInt8](repeating: 0, count: LCSReader.headerSize + count)
@@ -34,13 +41,27 @@ public enum LCSWriter {
                 guard request.time >= 0, request.time < 4_294_967_296 else {
                     throw WorkbenchError("\(label): request \(index + 1): time \(request.time) does not fit lcs's u32 seconds")
                 }
+                if version <= 2, request.size > Int(UInt32.max) {
+                    throw WorkbenchError("\(label): request \(index + 1): size \(request.size) does not fit lcs version \(version)'s u32 size (version 3 holds 64 bits)")
+                }
                 if request.time.rounded(.down) != request.time { fractions += 1 }
                 let record = base + LCSReader.headerSize + index * recordSize
+                let op = UInt32(LibCacheSimOperation.code(of: request.operation)).littleEndian  // op:8 in the low byte, tenant:24 0
                 record.storeBytes(of: UInt32(request.time).littleEndian, toByteOffset: 0, as: UInt32.self)
                 record.storeBytes(of: request.id.littleEndian, toByteOffset: 4, as: UInt64.self)
-                record.storeBytes(of: Int64(request.size).littleEndian, toByteOffset: 12, as: Int64.self)
-                record.storeBytes(of: UInt32(LibCacheSimOperation.code(of: request.operation)).littleEndian, toByteOffset: 20, as: UInt32.self)
-                record.storeBytes(of: nextAccess[index].littleEndian, toByteOffset: 28, as: Int64.self)
+                switch version {
+                case 1:
+                    record.storeBytes(of: UInt32(request.size).littleEndian, toByteOffset: 12, as: UInt32.self)
+                    record.storeBytes(of: nextAccess[index].littleEndian, toByteOffset: 16, as: Int64.self)
+                case 2:
+                    record.storeBytes(of: UInt32(request.size).littleEndian, toByteOffset: 12, as: UInt32.self)
+                    record.storeBytes(of: op, toByteOffset: 16, as: UInt32.self)
+                    record.storeBytes(of: nextAccess[index].littleEndian, toByteOffset: 20, as: Int64.self)
+                default:  // 3, and 4–8 with their features left 0
+                    record.storeBytes(of: Int64(request.size).littleEndian, toByteOffset: 12, as: Int64.self)
+                    record.storeBytes(of: op, toByteOffset: 20, as: UInt32.self)
+                    record.storeBytes(of: nextAccess[index].littleEndian, toByteOffset: 28, as: Int64.self)
+                }
                 if firstSizes[request.id] == nil { firstSizes[request.id] = request.size }
                 counts[Int(request.operation.rawValue)] += 1
                 requestedBytes = requestedBytes.addingReportingOverflow(request.size).overflow ? Int.max : requestedBytes + request.size
@@ -76,7 +97,7 @@ public enum LCSWriter {
     /// them) and sizes are 32 bits: a larger size is refused, as oracleGeneral's. O(n).
     public static func writeRepositoryLayout(_ requests: [Request], label: String, to path: String) throws {
         let headerSize = LCSReader.repositoryHeaderSize
-        let zeroBased = NextAccess.positions(of: requests.map(\.id), never: -1)
+        let nextAccess = NextAccess.libCacheSimPositions(of: requests.map(\.id), never: -1)
         let (count, overflow) = requests.count.multipliedReportingOverflow(by: 24)
         guard !overflow, count <= Int.max - headerSize else { throw WorkbenchError("\(label): too many requests for one lcs file") }
         var bytes = [UInt8](repeating: 0, count: headerSize + count)
@@ -95,8 +116,7 @@ public enum LCSWriter {
                 record.storeBytes(of: UInt32(request.time).littleEndian, toByteOffset: 0, as: UInt32.self)
                 record.storeBytes(of: request.id.littleEndian, toByteOffset: 4, as: UInt64.self)
                 record.storeBytes(of: UInt32(request.size).littleEndian, toByteOffset: 12, as: UInt32.self)
-                let next = zeroBased[index] < 0 ? -1 : zeroBased[index] + 1
-                record.storeBytes(of: next.littleEndian, toByteOffset: 16, as: Int64.self)
+                record.storeBytes(of: nextAccess[index].littleEndian, toByteOffset: 16, as: Int64.self)
                 if firstSizes[request.id] == nil { firstSizes[request.id] = request.size }
                 requestedBytes = requestedBytes.addingReportingOverflow(request.size).overflow ? Int.max : requestedBytes + request.size
             }

@@ -21,6 +21,14 @@ public final class NextAccess: @unchecked Sendable {
         return NextAccess(positions: positions(of: ids, never: never))
     }
 
+    /// For each of `ids`, the 1-based position of the next equal id, or `never`, as
+    /// libCacheSim's traceConv writes next access in oracleGeneral and lcs files (its
+    /// `stat.n_req - vtime`; its Belady reads `next_access_vtime - n_req` with `n_req`
+    /// already counting the current request). O(n).
+    static func libCacheSimPositions(of ids: [UInt64], never: Int64) -> [Int64] {
+        positions(of: ids, never: -1).map { $0 < 0 ? never : $0 + 1 }
+    }
+
     /// For each of `ids`, the index of the next equal id, or `never`: one backward pass.
     static func positions(of ids: [UInt64], never: Int64) -> [Int64] {
         var positions = [Int64](repeating: never, count: ids.count)

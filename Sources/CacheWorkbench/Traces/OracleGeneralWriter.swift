@@ -5,12 +5,12 @@ import Glibc
 #endif
 
 /// Writes a trace as libCacheSim's oracleGeneral binary (24-byte little-endian records:
-/// u32 time, u64 id, u32 size, i64 next access = the 0-based index of the object's next
-/// request, -1 when none). Next access needs the future, so it takes the whole trace in
+/// u32 time, u64 id, u32 size, i64 next access = the 1-based position of the object's next
+/// request, -1 when none, as libCacheSim's traceConv writes it). Next access needs the future, so it takes the whole trace in
 /// memory. The file appears whole or not at all. `label` names the trace in errors.
 public enum OracleGeneralWriter {
     public static func write(_ requests: [Request], label: String, to path: String) throws {
-        let nextAccess = NextAccess.positions(of: requests.map(\.id), never: -1)
+        let nextAccess = NextAccess.libCacheSimPositions(of: requests.map(\.id), never: -1)
         var bytes = [UInt8](repeating: 0, count: requests.count * 24)
         try bytes.withUnsafeMutableBytes { buffer in
             for (index, request) in requests.enumerated() {

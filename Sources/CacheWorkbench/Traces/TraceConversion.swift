@@ -40,8 +40,14 @@ public enum TraceConversion {
     /// Reads the whole trace (the binary targets need every next access), counting what
     /// each request loses in `target` as it is read; key text is kept only for csv.
     /// O(n) time and memory.
+    /// `lcsVersion`: the record version of an `lcs` target (1–8, `LCSWriter`); nil: 3.
     @discardableResult
-    public static func convert(_ trace: TraceFile, to path: String, as target: Target) throws -> Outcome {
+    public static func convert(_ trace: TraceFile, to path: String, as target: Target, lcsVersion: Int? = nil) throws -> Outcome {
+        if let lcsVersion {
+            guard target == .lcs else { throw WorkbenchError("--lcs-version chooses the record version of --to lcs (libCacheSim 0.3.5's 8 KiB layout); \(target.rawValue) has one layout") }
+            guard LCSWriter.versions.contains(lcsVersion) else { throw WorkbenchError("--lcs-version must be 1 to 8 (lcs.h's record versions), not \(lcsVersion)") }
+        }
+        let version = lcsVersion ?? LCSWriter.version
         let source = try trace.open(keepKeyNames: true)
         var requests: [Request] = []
         var losses = ConversionLosses()
@@ -49,7 +55,7 @@ public enum TraceConversion {
             let mark = requests.count
             guard try source.append(to: &requests, limit: 1 << 16) > 0 else { break }
             for index in mark..<requests.count {
-                losses.count(requests[index], in: target)
+                losses.count(requests[index], in: target, lcsVersion: version)
                 if target == .appRecording { continue }
                 requests[index].http = nil
                 requests[index].recorded = nil
@@ -70,7 +76,7 @@ public enum TraceConversion {
         case .csv:
             try TraceExport.write(InMemoryTrace(label: trace.label, requests: requests), to: path, shape: .native(withOp: true))
         case .oracleGeneral: try OracleGeneralWriter.write(requests, label: trace.label, to: path)
-        case .lcs: try LCSWriter.write(requests, label: trace.label, to: path)
+        case .lcs: try LCSWriter.write(requests, label: trace.label, to: path, version: version)
         case .lcsRepository: try LCSWriter.writeRepositoryLayout(requests, label: trace.label, to: path)
         }
         return Outcome(requests: requests.count, skipped: source.skippedRows, losses: losses,
