@@ -310,16 +310,8 @@ struct LibCacheSimBinaryFormatTests {
                     same = [v for v in range(1, 9) if run(f"{folder}/z-v{v}.lcs", lcs.TraceType.LCS_TRACE, cls, size) == twin]
                     print(cls, size, twin[0], len(same))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: SourceCheckout.root.path + "/.venv/bin/python")
-        process.arguments = ["-c", script, folder.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, text, _) = try runBounded(300, SourceCheckout.root.path + "/.venv/bin/python", ["-c", script, folder.path])
+        #expect(status == 0)
         let lines = text.split(separator: "\n")
         #expect(lines.count == 6, "\(text)")
         for line in lines {
