@@ -79,7 +79,7 @@ let package = Package(
                 "Core", "Metrics", "Traces", "HTTP", "Backends", "Reports", "Commands", "Experiments", "CacheWorkbench.swift",
                 "CacheWorkbench.docc",
             ],
-            sources: ["Admission", "Policies", "Replay", "Analysis"]
+            sources: ["Admission", "Prefetch", "Policies", "Replay", "Analysis"]
         ),
         // Tables, CSV and JSON rows, notes, journals, charts: what a finished row becomes. Above
         // the simulation (it formats `RunResult`), below the commands that write through it, so a
@@ -119,7 +119,7 @@ let package = Package(
                 "WorkbenchSimulation", "WorkbenchReports", "WorkbenchCommands", "WorkbenchExperiments",
             ],
             exclude: [
-                "Core", "Metrics", "Traces", "HTTP", "Backends", "Admission", "Policies", "Replay", "Analysis", "Reports", "Commands",
+                "Core", "Metrics", "Traces", "HTTP", "Backends", "Admission", "Prefetch", "Policies", "Replay", "Analysis", "Reports", "Commands",
                 "Experiments",
             ]
         ),

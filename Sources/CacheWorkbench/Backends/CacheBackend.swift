@@ -170,6 +170,9 @@ public struct BackendDetails: Sendable, Equatable {
     /// What an admission policy in front of the backend let through and turned away
     /// (`AdmissionGate`); nil without one.
     public var admission: AdmissionCounts?
+    /// What a prefetcher in front of the backend inserted and how it was used
+    /// (`PrefetchGate`); nil without one.
+    public var prefetch: PrefetchCounts?
 
     public struct Remark: Sendable, Equatable {
         public var count: Int

@@ -212,6 +212,26 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     func specializedReplay(with replayer: Replayer) throws -> ReplayTally { try replayer.replay(self) }
 }
 
+/// A prefetcher's insertions (`PrefetchGate`): libCacheSim's prefetchers look an object up
+/// without updating it and call `cache->insert` after their own eviction loop, skipping
+/// `can_insert` (no size rule, no admission).
+extension PolicySimulator: PrefetchTarget {
+    func isCachedUntouched(_ id: UInt64) -> Bool {
+        guard let slot = nodes.pointee.find(id) else { return false }
+        return !isGhost(slot)
+    }
+
+    func insertPrefetched(_ id: UInt64, cost: Int) {
+        let room = capacity - cost
+        while nodes.pointee.usedBytes > room, nodes.pointee.count > 0 { evictOne(incoming: cost) }
+        guard policy.pointee.storesAfterEviction(cost) else { return }
+        let slot = nodes.pointee.add(id, cost: cost, meta: policy.pointee.newMeta)
+        policy.pointee.admit(slot, &nodes.pointee)
+    }
+
+    var keepsGhosts: Bool { Policy.keepsGhostNodes }
+}
+
 /// An admissioner is asked unless the policy's own size rule comes first and refuses.
 extension PolicySimulator: AdmissionOrdering {
     func asksAdmission(cost: Int) -> Bool { !Policy.sizeRuleBeforeAdmission || policy.pointee.admits(cost) }

@@ -30,6 +30,37 @@ extension BackendKind {
     }
 }
 
+extension BackendKind {
+    /// This backend with the `prefetch` option: a prefetcher in front of it (`PrefetchGate`),
+    /// the one line that gives it to every policy (outside any admission gate, which passes
+    /// the prefetcher's insertions through unasked).
+    func prefetching() -> BackendKind {
+        var kind = self
+        kind.options.append(("prefetch", name == "lru" ? PrefetchChoice.help : PrefetchChoice.shortHelp))
+        kind.options.append(("prefetch-params", name == "lru" ? PrefetchChoice.paramsHelp : "as lru"))
+        let (make, name) = (factory, self.name)
+        kind.factory = { config in
+            var own = config
+            let params = own.options.removeValue(forKey: "prefetch-params")
+            guard let text = own.options.removeValue(forKey: "prefetch") else {
+                if params != nil { throw WorkbenchError("backend \(PrefetchChoice.written(name, "prefetch-params=…")): prefetch-params needs prefetch= (obl)") }
+                return try make(config)
+            }
+            let choice = try PrefetchChoice(parsing: text, params: params, backend: name)
+            let inner = try make(own)
+            guard let target = inner as? any CacheBackend & PrefetchTarget else {
+                throw WorkbenchError("backend \(PrefetchChoice.written(name, "prefetch=\(text)")): \(name) is not a policy simulator a prefetcher can insert into")
+            }
+            guard !target.keepsGhosts else {
+                throw WorkbenchError("backend \(PrefetchChoice.written(name, "prefetch=\(text)")): \(name) keeps ghost entries, and libCacheSim's insert of a prefetched object reads the ghost state its last lookup left; not reproduced, so refused")
+            }
+            func wrap<B: CacheBackend & PrefetchTarget>(_ inner: B) -> any CacheBackend { PrefetchGate(inner, prefetcher: choice.make(), capacity: config.capacityBytes) }
+            return wrap(target)
+        }
+        return kind
+    }
+}
+
 public enum BackendRegistry {
     /// Memory and policy backends first, then the disk backends, then the presets, then any
     /// registered by a program of one's own (`register`). `bench run` with no `--backend`
@@ -64,10 +95,10 @@ public enum BackendRegistry {
     }
 
     /// The backends themselves, before the presets built from them; every policy takes an
-    /// admission policy (`admission=…`), except the offline bound PFOO-L, which bounds every
+    /// admission policy (`admission=…`) and a prefetcher (`prefetch=…`), except the offline bound PFOO-L, which bounds every
     /// policy rather than being one.
     private static let baseKinds: [BackendKind] = ownKinds.map { kind in
-        kind.name == "lru" || (policyNames.contains(kind.name) && !kind.needsWholeReplay) ? kind.admitting() : kind
+        kind.name == "lru" || (policyNames.contains(kind.name) && !kind.needsWholeReplay) ? kind.admitting().prefetching() : kind
     }
 
     private static let ownKinds: [BackendKind] = [

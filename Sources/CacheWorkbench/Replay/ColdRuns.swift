@@ -133,6 +133,15 @@ enum ColdRuns {
         if let admission = part.admission {
             total.admission = AdmissionCounts(admitted: (total.admission?.admitted ?? 0) + admission.admitted, rejected: (total.admission?.rejected ?? 0) + admission.rejected)
         }
+        if let prefetch = part.prefetch {
+            var counts = total.prefetch ?? PrefetchCounts()
+            counts.issued += prefetch.issued
+            counts.hits += prefetch.hits
+            counts.wasted += prefetch.wasted
+            counts.unused += prefetch.unused
+            counts.tooLarge += prefetch.tooLarge
+            total.prefetch = counts
+        }
         if let sources = part.costSources {
             var counts = total.costSources ?? CostSourceCounts()
             counts.counts = zip(counts.counts, sources.counts).map(+)

@@ -32,6 +32,9 @@ public struct ReplayTally: Sendable {
     /// Misses an admission policy admitted and rejected over the counted requests; nil
     /// without one (`AdmissionGate`).
     public var admission: AdmissionCounts?
+    /// What a prefetcher inserted and how it was used over the counted requests; nil
+    /// without one (`PrefetchGate`).
+    public var prefetch: PrefetchCounts?
     public var skippedRows = 0
     /// What the backend held before the first request: entries a disk backend reopened from
     /// an earlier run's `--cache-dir` (a warm start); 0 for a cold one.

@@ -200,6 +200,7 @@ struct ReplaySession<Backend: CacheBackend> {
             tally.logicalWriteBytes = tally.tiers!.diskWriteBytes
         }
         if let admission = tally.finalDetails.admission { tally.admission = admission.since(loop.countsStart.admission) }
+        if let prefetch = tally.finalDetails.prefetch { tally.prefetch = prefetch.since(loop.countsStart.prefetch) }
         if let wrong = tally.finalDetails.wrongBodyHits { tally.wrongBodyHits = wrong - (loop.countsStart.wrongBodyHits ?? 0) }
         if let verified = tally.finalDetails.verifiedHits { tally.verifiedHits = verified - (loop.countsStart.verifiedHits ?? 0) }
         tally.skippedRows = skippedRows

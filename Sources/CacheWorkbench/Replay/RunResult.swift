@@ -137,6 +137,8 @@ extension RunResult {
         + ["cost_from_recorded"]
         // The decoded-size estimate's rule (issue 43), before the encoded fallback.
         + ["cost_from_estimate"]
+        // A prefetcher's counts (issue 45), nil without one.
+        + ["prefetches", "prefetch_hits", "wasted_prefetches", "prefetches_unused"]
         + runColumnNames
         // Every counted request's outcome, for the report's paired test (`OutcomeBits.base64`).
         + ["outcome_bits"]
@@ -302,6 +304,7 @@ extension RunResult {
             + [.from(t.agreement?.appHitRatio), .from(t.agreement?.compared), .from(t.agreement?.agreeing), t.backgroundResponse == nil ? .empty : .int(t.backgrounds)]
             + [t.costSources.map { .int($0[.recorded]) } ?? .empty]
             + [t.costSources.map { .int($0[.estimate]) } ?? .empty]
+            + [.from(t.prefetch?.issued), .from(t.prefetch?.hits), .from(t.prefetch?.wasted), .from(t.prefetch?.unused)]
             + runCells
             + [t.requests > 0 && t.outcomes.count == t.requests ? .text(t.outcomes.base64) : .empty]
     }
