@@ -38,8 +38,20 @@ struct ARCPolicy: VictimNamingPolicy {
     private var ghostHitInB1 = false
     private var ghostHitInB2 = false
 
+    /// libCacheSim aa0fc40's ARCv0 (ARCv0.c): B1 and B2 are LRU caches of the capacity's
+    /// bytes each, so a ghost joining one drops its oldest ids while it would pass the
+    /// capacity (`B1->get`, `B2->get`, lines 430 and 439), and case IV drops B2's oldest
+    /// while all four lists reach twice the capacity (a `while`, lines 503–508), where ARC
+    /// drops one.
+    private let ghostListsCapped: Bool
+
     init(capacity: Int, options: PolicyOptions) {
+        self.init(capacity: capacity, ghostListsCapped: false)
+    }
+
+    init(capacity: Int, ghostListsCapped: Bool) {
         self.capacity = capacity
+        self.ghostListsCapped = ghostListsCapped
     }
 
     var newMeta: UInt8 { 1 }
@@ -100,7 +112,11 @@ struct ARCPolicy: VictimNamingPolicy {
             nodes.evict(victim)
             return victim
         }
-        if t1.bytes + b1.bytes + t2.bytes + b2.bytes >= 2 * capacity, b2.bytes > 0 { dropOldest(&b2, &nodes) }
+        if ghostListsCapped {
+            while t1.bytes + b1.bytes + t2.bytes + b2.bytes >= 2 * capacity, b2.bytes > 0 { dropOldest(&b2, &nodes) }
+        } else if t1.bytes + b1.bytes + t2.bytes + b2.bytes >= 2 * capacity, b2.bytes > 0 {
+            dropOldest(&b2, &nodes)
+        }
         return replace(&nodes)
     }
 
@@ -121,11 +137,13 @@ struct ARCPolicy: VictimNamingPolicy {
         let victim: Int32
         if replacesFromT1 {
             victim = t1.tail
+            if ghostListsCapped { while b1.bytes > 0, b1.bytes + nodes[victim].cost > capacity { dropOldest(&b1, &nodes) } }
             nodes.unlink(victim, &t1)
             nodes[victim].meta = 3
             nodes.pushHead(victim, &b1)
         } else {
             victim = t2.tail
+            if ghostListsCapped { while b2.bytes > 0, b2.bytes + nodes[victim].cost > capacity { dropOldest(&b2, &nodes) } }
             nodes.unlink(victim, &t2)
             nodes[victim].meta = 4
             nodes.pushHead(victim, &b2)

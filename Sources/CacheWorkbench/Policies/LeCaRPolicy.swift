@@ -62,7 +62,22 @@ struct LeCaRPolicy: VictimNamingPolicy {
     /// libCacheSim's `n_req`: requests seen so far, this one included.
     private var now: Int64 = 0
 
+    /// libCacheSim aa0fc40's LeCaRv0 (LeCaRv0.c): LeCaR with its defaults fixed (no
+    /// parameters) and histories that are LRU caches of half the capacity, equal to LeCaR's
+    /// except for an evicted object larger than a history, where the C dereferences NULL
+    /// (lines 277 and 285): the workbench forgets it, as LeCaR does, and counts it.
+    private let repositoryV0: Bool
+    private(set) var fallbacks = 0
+    static var fallbackRule: String? {
+        "an evicted object larger than half the cache (a history's size): libCacheSim aa0fc40's lecarv0 dereferences NULL there (LeCaRv0.c:285); the workbench forgot it, as LeCaR does"
+    }
+
     init(capacity: Int, options: PolicyOptions) throws {
+        try self.init(capacity: capacity, options: options, repositoryV0: false)
+    }
+
+    init(capacity: Int, options: PolicyOptions, repositoryV0: Bool) throws {
+        self.repositoryV0 = repositoryV0
         learns = try options.integer("update-weight", default: 1, range: 0...1) == 1
         startWeight = try options.number("lru-weight", default: 0.5, range: 0...1)
         lruWeight = startWeight
@@ -143,6 +158,7 @@ struct LeCaRPolicy: VictimNamingPolicy {
     }
 
     private mutating func remember(_ key: UInt64, cost: Int, byLRU: Bool) {
+        if repositoryV0 && cost > historyBytes { fallbacks += 1 }
         let slot = history.add(key, cost: cost, meta: Evicted(byLRU: byLRU, at: now))
         if byLRU {
             history.pushHead(slot, &lruHistory)

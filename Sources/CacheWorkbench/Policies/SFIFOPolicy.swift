@@ -21,9 +21,27 @@ struct SFIFOPolicy: VictimNamingPolicy {
     private var segmented: SLRUPolicy
     private let top: Int32
 
+    /// libCacheSim aa0fc40's two older segmented policies, which keep SFIFO's top segment
+    /// (no reordering on a hit there): `slruv0` (SLRUv0.c: SLRU whose top-segment hit does
+    /// nothing, and whose insertion evicts segment 0 until the object fits there) and
+    /// `sfifov0` (fifo/SFIFOv0.c: SFIFO with `n-queue` segments, whose cascading coolings
+    /// the C corrupts: counted, `SLRUPolicy.fallbacks`).
+    enum RepositoryVariant { case slruv0, sfifov0 }
+
     init(capacity: Int, options: PolicyOptions) throws {
-        segmented = try SLRUPolicy(capacity: capacity, options: options)
-        top = Int32(try options.integer("n-seg", default: 4, range: 1...16) - 1)
+        try self.init(capacity: capacity, options: options, variant: nil)
+    }
+
+    init(capacity: Int, options: PolicyOptions, variant: RepositoryVariant?) throws {
+        let countOption = variant == .sfifov0 ? "n-queue" : "n-seg"
+        segmented = try SLRUPolicy(capacity: capacity, options: options, countOption: countOption,
+                                   evictsIntoSegmentZero: variant == .slruv0, countsOverwrittenCoolings: variant == .sfifov0)
+        top = Int32(try options.integer(countOption, default: 4, range: 1...16) - 1)
+    }
+
+    var fallbacks: Int { segmented.fallbacks }
+    static var fallbackRule: String? {
+        "a cooling that cascaded through a middle segment: libCacheSim aa0fc40's sfifov0 overwrites the object it moves there (its one req_local, fifo/SFIFOv0.c:437–449), losing it and caching another twice; the workbench moved the right object"
     }
 
     func deallocate() { segmented.deallocate() }

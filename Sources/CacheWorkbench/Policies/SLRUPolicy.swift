@@ -20,18 +20,38 @@ struct SLRUPolicy: VictimNamingPolicy {
     /// the replay's instructions at 64 MiB.
     private let segments: UnsafeMutableBufferPointer<Nodes.Queue>
     let segmentSize: Int
+    /// The option naming the segment count (`n-seg`; `n-queue` for sfifov0, as its C names it).
+    private let countOption: String
+    /// libCacheSim aa0fc40's SLRUv0 (`SLRUv0_insert`, SLRUv0.c:235–241): a new object that
+    /// finds no segment with room evicts segment 0's least recent objects until it fits
+    /// there, where SLRU lets segment 0 overflow (the capacity as a whole was made room in).
+    private let evictsIntoSegmentZero: Bool
+    /// libCacheSim aa0fc40's SFIFOv0 (`SFIFOv0_cool`, fifo/SFIFOv0.c:426–450) keeps the
+    /// object a cooling moves in one variable for the whole cache, which a cooling cascading
+    /// through a middle segment overwrites: the C then loses the outer object and caches the
+    /// inner one twice. The workbench moves the right object and counts each such cooling
+    /// (`fallbacks`); never with unit sizes, where a promotion leaves room below.
+    private let countsOverwrittenCoolings: Bool
+    private(set) var fallbacks = 0
 
     init(capacity: Int, options: PolicyOptions) throws {
-        let count = try options.integer("n-seg", default: 4, range: 1...16)
+        try self.init(capacity: capacity, options: options, countOption: "n-seg", evictsIntoSegmentZero: false, countsOverwrittenCoolings: false)
+    }
+
+    init(capacity: Int, options: PolicyOptions, countOption: String, evictsIntoSegmentZero: Bool, countsOverwrittenCoolings: Bool) throws {
+        let count = try options.integer(countOption, default: 4, range: 1...16)
         segments = .allocate(capacity: count)
         segments.initialize(repeating: Nodes.Queue())
         segmentSize = capacity / count
+        self.countOption = countOption
+        self.evictsIntoSegmentZero = evictsIntoSegmentZero
+        self.countsOverwrittenCoolings = countsOverwrittenCoolings
     }
 
     func deallocate() { segments.deallocate() }
 
     var newMeta: Int32 { 0 }
-    var settings: String { "n-seg=\(segments.count)" }
+    var settings: String { "\(countOption)=\(segments.count)" }
 
     func admits(_ cost: Int) -> Bool { cost <= segmentSize }
 
@@ -59,7 +79,12 @@ struct SLRUPolicy: VictimNamingPolicy {
         nodes.unlink(moved, &segments[id])
         nodes[moved].meta = Int32(id - 1)
         nodes.pushHead(moved, &segments[id - 1])
-        while segments[id - 1].bytes > segmentSize { cool(id - 1, &nodes) }
+        var cascaded = false
+        while segments[id - 1].bytes > segmentSize {
+            cascaded = cascaded || id - 1 >= 1
+            cool(id - 1, &nodes)
+        }
+        if cascaded && countsOverwrittenCoolings { fallbacks += 1 }
     }
 
     @inline(__always) mutating func admit(_ slot: Int32, _ nodes: inout Nodes) {
@@ -72,6 +97,13 @@ struct SLRUPolicy: VictimNamingPolicy {
         while candidate > 0 {
             candidate -= 1
             segment = segments[candidate].bytes + cost <= segmentSize ? candidate : segment
+        }
+        if evictsIntoSegmentZero && segment == 0 {
+            while segments[0].bytes + cost > segmentSize, segments[0].bytes > 0 {
+                let victim = segments[0].tail
+                nodes.unlink(victim, &segments[0])
+                nodes.evict(victim)
+            }
         }
         nodes[slot].meta = Int32(segment)
         nodes.pushHead(slot, &segments[segment])

@@ -139,6 +139,22 @@ public enum BackendRegistry {
         BackendKind(name: "nop", summary: "no cache: every request a miss, nothing stored (libCacheSim's nop); opt-in") {
             try PolicySimulator<NopPolicy>(capacity: $0.capacityBytes, options: $0.options)
         },
+        // libCacheSim aa0fc40's older versions of four policies (docs/policies-cachesim-rest.md).
+        BackendKind(name: "arcv0", summary: "libCacheSim aa0fc40's ARCv0: ARC whose ghost lists are LRU caches of the capacity (B2 trimmed with a while); opt-in") {
+            PolicySimulator(capacity: $0.capacityBytes, policy: ARCPolicy(capacity: $0.capacityBytes, ghostListsCapped: true))
+        },
+        BackendKind(name: "slruv0", summary: "libCacheSim aa0fc40's SLRUv0: SLRU whose top-segment hit does nothing and whose insertion evicts segment 0 to fit; opt-in",
+                    options: [("n-seg", "as slru")]) {
+            PolicySimulator(capacity: $0.capacityBytes, policy: try SFIFOPolicy(capacity: $0.capacityBytes, options: PolicyOptions(values: $0.options), variant: .slruv0))
+        },
+        BackendKind(name: "lecarv0", summary: "libCacheSim aa0fc40's LeCaRv0: LeCaR with its defaults fixed and MMIX draws (reference aa0fc40); opt-in") {
+            PolicySimulator(capacity: $0.capacityBytes, policy: try LeCaRPolicy(
+                capacity: $0.capacityBytes, options: PolicyOptions(values: ["reference": LibCacheSimReference.repository]), repositoryV0: true))
+        },
+        BackendKind(name: "sfifov0", summary: "libCacheSim aa0fc40's SFIFOv0: SFIFO with n-queue segments; the C's corrupted cascading coolings counted, not reproduced; opt-in",
+                    options: [("n-queue", "sfifov0: number of equal FIFO segments (its default 4)")]) {
+            PolicySimulator(capacity: $0.capacityBytes, policy: try SFIFOPolicy(capacity: $0.capacityBytes, options: PolicyOptions(values: $0.options), variant: .sfifov0))
+        },
         BackendKind(name: "lfucpp", summary: "libCacheSim's LFUCpp (cpp/LFU.cpp: lowest count, then least recently requested): the same evictions as lfu, whose ties go to the first to reach the count; opt-in") {
             try PolicySimulator<LFUPolicy>(capacity: $0.capacityBytes, options: $0.options)
         },
@@ -516,7 +532,7 @@ public enum BackendRegistry {
     /// So are the names libCacheSim's cachesim takes that add nothing to a comparison of
     /// policies — `nop` (no cache) and `lfucpp` (lfu's evictions) — and its Belady-assisted
     /// policies, which with byte capacities turn their queue forever in libCacheSim.
-    public static let optInNames: Set<String> = Set(["foundation-urlcache", "nop", "lfucpp", "lru-belady", "fifo-belady", "sieve-belady"]
+    public static let optInNames: Set<String> = Set(["foundation-urlcache", "nop", "lfucpp", "lru-belady", "fifo-belady", "sieve-belady", "arcv0", "slruv0", "lecarv0", "sfifov0"]
         + LearnedPolicyProcess.classes.map(\.key))
 
     /// A comma-separated list of names, or `default` (or nothing), `all`, `policies`, `tiers`.
