@@ -62,6 +62,9 @@ struct ReplayArguments: ParsableArguments {
     @Flag(name: .customLong("ignore-obj-size"), help: "Every object counts 1 (libCacheSim's --ignore-obj-size): capacities are in objects, byte figures count objects.")
     var ignoreObjectSize = false
 
+    @Flag(name: .customLong("consider-obj-metadata"), help: "Policies count libCacheSim's per-object metadata bytes (16 for lru, 40 for arc, …) in their byte capacity, as its cachesim --consider-obj-metadata (docs/policies-cachesim-rest.md).")
+    var considerObjectMetadata = false
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay this many requests (100000), this share of the trace (0.2, 20%) or this much trace time (30m, 1h: libCacheSim's --warmup-sec) before counting anything.", valueName: "n|share|time"))
     var warmup: String?
 
@@ -256,6 +259,7 @@ struct ReplayArguments: ParsableArguments {
         arguments.decodedRatio = pricing.decodedRatio
         arguments.estimate = pricing.estimate
         arguments.ignoreObjectSize = ignoreObjectSize
+        arguments.considerObjectMetadata = considerObjectMetadata
         arguments.warmup = warmup
         arguments.timing = !noTiming
         arguments.preload = preload

@@ -19,6 +19,9 @@ public struct BackendConfig: Sendable {
     public var materialize = false
     /// Whether capacities count objects (`--ignore-obj-size`: every object costs 1).
     public var countsObjects = false
+    /// `--consider-obj-metadata`: a policy simulator adds libCacheSim's per-object
+    /// metadata bytes for its policy to each object's size in its capacity.
+    public var considersObjectMetadata = false
 
     public init(capacityBytes: Int, seed: UInt64 = 1, options: [String: String] = [:], disk: DiskContext? = nil) {
         self.capacityBytes = capacityBytes

@@ -35,6 +35,8 @@ public struct RunSetup {
         /// `--estimate`: the decoded-size estimate's point (`central`, `low`, `high`) or `off`; nil: central.
         public var estimate: String?
         public var ignoreObjectSize = false
+        /// `--consider-obj-metadata`: libCacheSim's per-object metadata in the policies' capacity.
+        public var considerObjectMetadata = false
         /// `--warmup`: a request count (`100000`) or a share of the trace (`0.2`, `20%`).
         public var warmup: String?
         public var timing = true
@@ -123,6 +125,13 @@ public struct RunSetup {
         let recording = try Self.recordingFacts(file)
         options.timeline = arguments.timeline != nil
         options.ignoreObjectSize = arguments.ignoreObjectSize
+        if arguments.considerObjectMetadata {
+            // libCacheSim turns it off there (cli_parser.c:327–331: no size above 1), silently.
+            guard !arguments.ignoreObjectSize else {
+                throw WorkbenchError("--consider-obj-metadata adds metadata bytes to each object's size in a byte capacity; under --ignore-obj-size capacities count objects (libCacheSim's cachesim turns the metadata off there)")
+            }
+            options.considersObjectMetadata = true
+        }
         options.http = httpSettings
         options.operations = ReplayOptionText.honoursOperations(arguments.http)
         if options.http != nil {
@@ -150,6 +159,8 @@ public struct RunSetup {
             capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: capacities.text, device: device), options: options, preload: arguments.preload,
             traceChecksum: nil)
         plan.costModel = costModel
+        // Each backend's metadata size, or its refusal, before any row.
+        if options.considersObjectMetadata { for backend in plan.backends { _ = try ObjectMetadataBytes.bytes(for: backend.name) } }
         plan.knownPricesPixels = try plan.autoPricesPixels()
         plan.device = device
         if let device, !arguments.capacityGiven {

@@ -23,6 +23,10 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     private let nodes: UnsafeMutablePointer<PolicyNodes<Policy.Meta>>
     /// The victim `nextVictimKey` named last, until `evictNext` takes it (-1: none).
     private var named: Int32 = -1
+    /// libCacheSim's per-object metadata bytes (`cache->obj_md_size`, under
+    /// `--consider-obj-metadata`), added to each object's size wherever the capacity counts
+    /// it: the fit, the eviction loop, the bytes held (`ObjectMetadataBytes`). 0: none.
+    var metadataBytes = 0
 
     convenience init(capacity: Int, options: [String: String] = [:], nextAccess: NextAccess? = nil) throws {
         self.init(capacity: capacity, policy: try Policy(capacity: capacity, options: PolicyOptions(values: options, nextAccess: nextAccess)))
@@ -47,7 +51,20 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
         policy.deallocate()
     }
 
-    var settings: String { policy.pointee.settings }
+    var settings: String {
+        let own = policy.pointee.settings
+        guard metadataBytes > 0 else { return own }
+        return (own.isEmpty ? "" : own + ";") + "obj-metadata-bytes=\(metadataBytes)"
+    }
+
+    /// With metadata, whether the object and its metadata fit (libCacheSim's
+    /// `cache_can_insert_default`: `obj_size + obj_md_size > cache_size` refuses it);
+    /// without, the replayer's rule. O(1).
+    func admits(_ request: Request, cost: Int) -> Bool? {
+        guard metadataBytes > 0 else { return nil }
+        let (stored, overflow) = cost.addingReportingOverflow(metadataBytes)
+        return !overflow && stored <= capacity && policy.pointee.admits(stored)
+    }
 
     /// Whether the policy would store an object of `cost` bytes (tests).
     func admitsForTests(_ cost: Int) -> Bool { cost <= capacity && policy.pointee.admits(cost) }
@@ -116,8 +133,9 @@ final class PolicySimulator<Policy: EvictionPolicy>: KeyOnlyBackend {
     }
 
     @inline(__always)
-    func fillKey(_ id: UInt64, cost: Int) {
-        guard cost <= capacity, policy.pointee.admits(cost) else { return }
+    func fillKey(_ id: UInt64, cost size: Int) {
+        let (cost, overflow) = size.addingReportingOverflow(metadataBytes)
+        guard !overflow, cost <= capacity, policy.pointee.admits(cost) else { return }
         // The bytes that may stay cached beside the new object: evict while more are.
         let room = capacity - cost
         while nodes.pointee.usedBytes > room, nodes.pointee.count > 0 { evictOne(incoming: cost) }

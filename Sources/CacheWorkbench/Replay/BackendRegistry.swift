@@ -61,6 +61,36 @@ extension BackendKind {
     }
 }
 
+extension BackendKind {
+    /// This policy with libCacheSim's per-object metadata in its capacity under
+    /// `--consider-obj-metadata` (`ObjectMetadataBytes`), the one line that gives it to every
+    /// policy; inside any admission gate or prefetcher.
+    func accountingObjectMetadata() -> BackendKind {
+        var kind = self
+        let (make, name) = (factory, self.name)
+        kind.factory = { config in
+            let made = try make(config)
+            guard config.considersObjectMetadata else { return made }
+            let bytes = try ObjectMetadataBytes.bytes(for: name)
+            guard let simulator = made as? any MetadataAccounting else {
+                throw WorkbenchError("--consider-obj-metadata: \(name) is not a policy simulator")
+            }
+            simulator.setMetadataBytes(bytes)
+            return made
+        }
+        return kind
+    }
+}
+
+/// A backend whose capacity can count libCacheSim's per-object metadata (`PolicySimulator`).
+protocol MetadataAccounting: AnyObject {
+    func setMetadataBytes(_ bytes: Int)
+}
+
+extension PolicySimulator: MetadataAccounting {
+    func setMetadataBytes(_ bytes: Int) { metadataBytes = bytes }
+}
+
 public enum BackendRegistry {
     /// Memory and policy backends first, then the disk backends, then the presets, then any
     /// registered by a program of one's own (`register`). `bench run` with no `--backend`
@@ -97,8 +127,9 @@ public enum BackendRegistry {
     /// The backends themselves, before the presets built from them; every policy takes an
     /// admission policy (`admission=…`) and a prefetcher (`prefetch=…`), except the offline bound PFOO-L, which bounds every
     /// policy rather than being one.
-    private static let baseKinds: [BackendKind] = ownKinds.map { kind in
-        kind.name == "lru" || (policyNames.contains(kind.name) && !kind.needsWholeReplay) ? kind.admitting().prefetching() : kind
+    private static let baseKinds: [BackendKind] = ownKinds.map { own in
+        let kind = own.accountingObjectMetadata()  // refused by every backend it does not apply to
+        return kind.name == "lru" || (policyNames.contains(kind.name) && !kind.needsWholeReplay) ? kind.admitting().prefetching() : kind
     }
 
     private static let ownKinds: [BackendKind] = [

@@ -14,6 +14,10 @@ public struct ReplayOptions: Sendable {
     public var ignoreObjectSize = false
     /// Requests replayed before the counters start (the cache warms, nothing is counted).
     public var warmupRequests = 0
+    /// `--consider-obj-metadata`: policies add libCacheSim's per-object metadata bytes to
+    /// each object's cost (`ObjectMetadataBytes`); the replay then takes the general loop,
+    /// whose fit is the backend's own.
+    public var considersObjectMetadata = false
     /// How pixel costs are found for requests without dimensions (pixel cost model only).
     public var pixelRules = PixelCostRules()
     /// `--display`: the size the app downsampled to, for the presets whose library

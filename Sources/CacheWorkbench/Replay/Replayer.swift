@@ -214,6 +214,8 @@ struct ReplayLoop<Backend: CacheBackend> {
     let capacity: Int
     let timing: Bool
     let pricesPixels: Bool
+    /// `ReplayOptions.considersObjectMetadata`: not plain (the fit is the backend's).
+    let considersObjectMetadata: Bool
     let ignoreObjectSize: Bool
     var warmupLeft: Int
     let pixelRules: PixelCostRules
@@ -286,6 +288,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         self.capacity = capacity
         self.timing = options.timing
         self.pricesPixels = options.costModel == .pixels
+        self.considersObjectMetadata = options.considersObjectMetadata
         self.ignoreObjectSize = options.ignoreObjectSize
         self.warmupLeft = max(0, options.warmupRequests)
         self.pixelRules = options.pixelRules
@@ -475,7 +478,7 @@ struct ReplayLoop<Backend: CacheBackend> {
     /// each outcome kept when asked): no timing, warm-up, warnings, HTTP, operations or pixels
     /// (a `KeyOnlyBackend` holds no payloads and stores no bytes, by its contract).
     var isPlain: Bool {
-        !timing && warmupLeft == 0 && schedule == nil && http == nil && !honoursOperations && !pricesPixels
+        !timing && warmupLeft == 0 && schedule == nil && http == nil && !honoursOperations && !pricesPixels && !considersObjectMetadata
             && nextLifecycle == lifecycle.count && agreement == nil
     }
 

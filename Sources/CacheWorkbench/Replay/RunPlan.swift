@@ -225,6 +225,7 @@ public struct RunPlan: Sendable {
             config.memoryCost = { ReplayOptions.price($0, ignoreObjectSize: ignoreSize, pricesPixels: pricesPixels, rules: rules, bitmap: bitmap).cost }
             config.diskCost = { ignoreSize ? 1 : $0.size }
             config.countsObjects = ignoreSize
+            config.considersObjectMetadata = runOptions.considersObjectMetadata
             config.materialize = runOptions.materialize
             if backend.needsFuture { config.nextAccess = nextAccess }
             return PreparedPoint(
