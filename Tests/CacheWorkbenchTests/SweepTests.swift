@@ -214,7 +214,7 @@ struct SweepTests {
         let streamed = try bench(["sweep", "--trace", trace, "--backend", "lru,fifo", "--capacity", "5%..50%", "--points", "2", "--no-timing", "--csv", "-"])
         let lines = streamed.out.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(streamed.status == 0 && lines[0] == resultsHeader[...])  // a literal (Trust3MessagesTests.swift)
-        #expect(lines[1...4].allSatisfy { CSVRowText.fields(of: String($0)).count == 219 })  // 207 + cost_from_estimate, the 10 run columns and outcome_bits (issue 43)
+        #expect(lines[1...4].allSatisfy { CSVRowText.fields(of: String($0)).count == 223 })  // 207 + cost_from_estimate, the 10 run columns and outcome_bits (issue 43), the 4 prefetch columns (issue 45)
         #expect(lines[5].hasPrefix("backend") || lines[5].isEmpty)
         for (arguments, reason) in [(["--points", "1"], "--points must be from 2"), (["--jobs", "0"], "--jobs must be from 1"),
                                     (["--spacing", "cubic"], "--spacing must be log or linear"), (["--json", "x.json"], "--json and --timeline")] {

@@ -233,7 +233,7 @@ backend_remarks,sweep_point,orphans_removed,plan_id,warning_hits_lost,warning_hi
 warning_memory_hits_lost,warning_disk_hits_gained,warning_recovery_requests,warning_recovery_max_requests,\
 warnings_unrecovered,warning_window,sample_every,disk_refused,durability,model_of,device,capacity_rule,http_rules,\
 library_hits,unique_objects,compulsory_misses,command,points_at_once,gets,sets,deletes,admitted,rejected,hit_bytes,\
-miss_bytes,app_hit_ratio,app_compared,app_agreeing,background_events,cost_from_recorded,cost_from_estimate,har_runs,runs,\
+miss_bytes,app_hit_ratio,app_compared,app_agreeing,background_events,cost_from_recorded,cost_from_estimate,prefetches,prefetch_hits,wasted_prefetches,prefetches_unused,har_runs,runs,\
 run_hit_ratio_mean,run_hit_ratio_min,run_hit_ratio_max,run_hit_ratios,run_byte_hit_ratio_mean,run_byte_hit_ratio_min,\
 run_byte_hit_ratio_max,run_byte_hit_ratios,outcome_bits
 """
