@@ -5,6 +5,7 @@ import Testing
 @testable import WorkbenchTraces
 @testable import WorkbenchBackends
 @testable import WorkbenchSimulation
+@testable import WorkbenchCommands
 
 /// Issue 45 §2: libCacheSim aa0fc40's v0 policies — `arcv0`, `slruv0`, `lecarv0`, `sfifov0` —
 /// against its C code (cachesim's `create_cache` and `cache->get` per request, in a driver
@@ -77,6 +78,22 @@ struct RepositoryV0Tests {
         let requests = loaded.map { Request(time: $0.time, id: $0.id, size: 1) }
         for (name, hits) in [("arcv0", 356_015), ("slruv0", 359_098), ("lecarv0", 313_388), ("sfifov0", 359_098)] {
             #expect(try Self.replay(name, requests, capacity: 1_000).hits == hits, "\(name)")
+        }
+    }
+
+    @Test("a trace whose keys change size is said for lhd, arcv0 and slruv0 (their libCacheSim code takes a hit's new size): by hand 2 of 6 counted requests (a 10→20, a 20→10; b's size-0 request is not one); nothing for lru, nothing under --ignore-obj-size; the AdaptSize recording has 4,876")
+    func sizeChangeNote() throws {
+        let folder = TemporaryFolder()
+        let trace = folder.file("t.csv", "time,key,size\n0,a,10\n1,a,20\n2,b,5\n3,a,20\n4,a,10\n5,b,0\n6,b,5\n")
+        let said = try bench(["run", "--trace", trace, "--backend", "lhd,arcv0,lru", "--capacity", "100", "--no-timing"])
+        #expect(said.status == 0 && said.err.contains("bench: note: arcv0, lhd: 2 requests change their key's size; libCacheSim's code takes a hit's new size there (arcv0 re-inserts the object at it, lhd rates the hit at it)"), "\(said.err)")
+        for arguments in [["--backend", "lru"], ["--backend", "lhd", "--ignore-obj-size"]] {
+            let quiet = try bench(["run", "--trace", trace, "--capacity", "100", "--no-timing"] + arguments)
+            #expect(quiet.status == 0 && !quiet.err.contains("change their key's size"), "\(arguments)")
+        }
+        #expect(ObjectSizeChangeNote.line(["slruv0"], changes: 0) == nil)
+        if FileManager.default.fileExists(atPath: sharedTrace("webcachesim_adaptsize_request.trace.xz")) {
+            #expect(try TraceSummary.sizeChanges(TraceFile(path: sharedTrace("webcachesim_adaptsize_request.trace.xz"))) == 4_876)
         }
     }
 }

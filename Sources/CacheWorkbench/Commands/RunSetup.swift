@@ -159,6 +159,12 @@ public struct RunSetup {
             capacities: try arguments.parsedCapacities ?? Capacity.list(parsing: capacities.text, device: device), options: options, preload: arguments.preload,
             traceChecksum: nil)
         plan.costModel = costModel
+        // libCacheSim rates or re-inserts an object at a hit's new size in these policies, where
+        // the workbench keeps the size it stored: said when the trace has such hits (one read).
+        let atNewSize = plan.backends.map(\.name).filter(ObjectSizeChangeNote.policies.contains)
+        if !atNewSize.isEmpty && !options.ignoreObjectSize, let note = ObjectSizeChangeNote.line(atNewSize, changes: try TraceSummary.sizeChanges(file)) {
+            plan.factsNotes.append(note)
+        }
         // Each backend's metadata size, or its refusal, before any row.
         if options.considersObjectMetadata { for backend in plan.backends { _ = try ObjectMetadataBytes.bytes(for: backend.name) } }
         plan.knownPricesPixels = try plan.autoPricesPixels()

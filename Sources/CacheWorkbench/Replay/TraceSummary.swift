@@ -121,6 +121,22 @@ public struct TraceSummary: Sendable, Equatable {
         return seen.count
     }
 
+    /// The non-zero-size requests whose size differs from their key's previous non-zero-size
+    /// request's (traceAnalyzer's "requests with a size unlike the previous one"). O(n) time,
+    /// O(unique keys) memory.
+    public static func sizeChanges(_ trace: any Trace) throws -> Int {
+        let source = try trace.open(keepKeyNames: false)
+        var last: [UInt64: Int] = [:]
+        var changes = 0
+        while let chunk = try source.nextChunk() {
+            try Interruption.check()
+            for request in chunk where request.size > 0 {
+                if let previous = last.updateValue(request.size, forKey: request.id), previous != request.size { changes += 1 }
+            }
+        }
+        return changes
+    }
+
     /// The non-zero-size requests (those a replay counts) before the first request at least
     /// `seconds` after the trace's first (a zero-size one included, as libCacheSim starts its
     /// clock at its first request): `--warmup 1h` as `simulate_with_multi_caches` counts it
