@@ -10,7 +10,7 @@ import Testing
 /// and libCacheSim aa0fc40's C code (a driver outside the project: cachesim's
 /// `create_cache` and `create_prefetcher`, `cache->get` per request, the prefetches counted
 /// by wrapping the cache's insert and evict), whose figures are stored here.
-@Suite("prefetching: OBL in front of a policy", .onTestWorkers)
+@Suite("prefetching: OBL and PG in front of a policy", .onTestWorkers)
 struct PrefetchTests {
     /// (hits, prefetches, prefetch hits, wasted, unused) of `backend` over `ids` (each
     /// `size` bytes; unit sizes and an object capacity with `objects`).
@@ -56,7 +56,7 @@ struct PrefetchTests {
         }
     }
 
-    @Test("equal to libCacheSim aa0fc40 on ARC's OLTP trace (recorded): lru and fifo with default OBL at 1,000 objects (262,734 and 234,120 hits, 2,594 prefetches all hit) and block-size=1 at 10,000 (557,500 and 526,297); the CSV's prefetch columns",
+    @Test("equal to libCacheSim aa0fc40 on ARC's OLTP trace (recorded): lru and fifo with default OBL at 1,000 objects (262,734 and 234,120 hits, 2,594 prefetches all hit) and block-size=1 at 10,000 (557,500 and 526,297), PG with block-size=4096 at 1,000 (301,291 and 262,452, with the prefetch counts); the CSV's prefetch columns",
           .enabled(if: FileManager.default.fileExists(atPath: sharedTrace("arc_OLTP.lis.zst")), "needs ../shared/data/arc_OLTP.lis.zst; absent in a clone without ../shared"))
     func cOLTP() throws {
         let folder = TemporaryFolder()
@@ -69,10 +69,63 @@ struct PrefetchTests {
         for row in rows { #expect(row["prefetches"] == "2594" && row["prefetch_hits"] == "2594" && row["wasted_prefetches"] == "0" && row["prefetches_unused"] == "0", "\(row)") }
         let loaded = try InMemoryTrace.load(TraceFile(path: sharedTrace("arc_OLTP.lis.zst")), keepKeyNames: false).requests
         let units = loaded.map { Request(time: $0.time, id: $0.id, size: 1) }
+        // PG, block-size=4096, at 1,000 objects: (hits, issued, prefetch hits, wasted).
+        for (name, hits, issued, used, wasted) in [("lru", 301_291, 1413, 1235, 178), ("fifo", 262_452, 1945, 1776, 169)] {
+            var config = BackendConfig(capacityBytes: 1_000, options: ["prefetch": "pg", "prefetch-params": "block-size=4096"])
+            config.countsObjects = true
+            let made = try BackendRegistry.named(name).make(config)
+            let tally = try replayUntimed(units, backend: made, capacity: 1_000)
+            let counts = made.details.prefetch!
+            #expect(tally.hits == hits && counts.issued == issued && counts.hits == used && counts.wasted == wasted, "pg \(name): \(tally.hits) \(counts)")
+        }
         for (name, hits) in [("lru", 557_500), ("fifo", 526_297)] {
             var config = BackendConfig(capacityBytes: 10_000, options: ["prefetch": "obl", "prefetch-params": "block-size=1"])
             config.countsObjects = true
             #expect(try replayUntimed(units, backend: BackendRegistry.named(name).make(config), capacity: 10_000).hits == hits, "\(name)")
+        }
+    }
+
+    static let loop6: [UInt64] = Array(1...6) + Array(1...6) + Array(1...6) + [1, 2]
+    static let loop5x12: [UInt64] = (0..<12).flatMap { _ in Array(UInt64(1)...5) }
+
+    /// aa0fc40's counts with PG on two loops of 4,096-byte objects (a hand-made trace each,
+    /// PG's uninitialized stack byte zero): (trace, policy, prefetch-params, capacity, hits,
+    /// issued, prefetch hits, wasted, unused).
+    static let cLoops: [(String, String, String?, Int, Int, Int, Int, Int, Int)] = [
+        ("loop6", "lru", "lookahead-range=2", 8192, 7, 22, 7, 13, 2), ("loop6", "lru", "lookahead-range=2", 12288, 13, 15, 13, 0, 2),
+        ("loop6", "fifo", "lookahead-range=2", 8192, 13, 15, 13, 0, 2), ("loop6", "lru", nil, 12288, 0, 0, 0, 0, 0),
+        ("loop5x12", "lru", nil, 8192, 16, 184, 16, 166, 2), ("loop5x12", "lru", nil, 12288, 21, 172, 21, 148, 3), ("loop5x12", "lru", nil, 16384, 31, 84, 31, 50, 3),
+        ("loop5x12", "fifo", nil, 12288, 23, 185, 23, 159, 3), ("loop5x12", "fifo", nil, 16384, 31, 169, 31, 134, 4),
+        ("loop5x12", "lru", "lookahead-range=2", 8192, 28, 83, 28, 54, 1), ("loop5x12", "fifo", "lookahead-range=2", 8192, 54, 56, 54, 0, 2),
+    ]
+
+    @Test("PG equals libCacheSim aa0fc40 on two hand-made loops: 11 cells of lru and fifo, default and lookahead-range=2, hits and the prefetch counts (the default PG prefetches nothing on 1…6 ×3: a successor's 1/20 does not exceed 0.05)")
+    func pgLoops() throws {
+        for (name, policy, params, capacity, hits, issued, used, wasted, unused) in Self.cLoops {
+            var options = ["prefetch": "pg"]
+            if let params { options["prefetch-params"] = params }
+            let (got, counts) = try Self.replay(policy, options, name == "loop6" ? Self.loop6 : Self.loop5x12, size: 4096, capacity: capacity)
+            let label = "\(name) \(policy) \(params ?? "") at \(capacity)"
+            #expect(got == hits && counts.issued == issued && counts.hits == used && counts.wasted == wasted && counts.unused == unused, "\(label): \(got) \(counts)")
+        }
+    }
+
+    /// aa0fc40 with PG (block-size 4096) on the 20,000-request Zipf trace in objects: (policy,
+    /// prefetch-threshold, capacity, hits, issued, prefetch hits, wasted, unused).
+    static let cZipfPG: [(String, Double, Int, Int, Int, Int, Int, Int)] = [
+        ("lru", 0.05, 50, 3319, 92, 41, 51, 0), ("lru", 0.05, 300, 8078, 20, 9, 11, 0), ("lru", 0.05, 1500, 13425, 3, 2, 1, 0),
+        ("fifo", 0.05, 50, 2842, 107, 46, 61, 0), ("fifo", 0.05, 300, 7169, 61, 50, 11, 0), ("fifo", 0.05, 1500, 12654, 16, 15, 1, 0),
+        ("lru", 0.04, 50, 3257, 1775, 134, 1641, 0), ("lru", 0.04, 300, 7989, 2519, 372, 2133, 14), ("lru", 0.04, 1500, 13363, 1931, 520, 1198, 213),
+        ("fifo", 0.04, 50, 2832, 1806, 152, 1654, 0), ("fifo", 0.04, 300, 7228, 2809, 662, 2133, 14), ("fifo", 0.04, 1500, 12826, 2361, 1028, 1083, 250),
+    ]
+
+    @Test("PG equals libCacheSim aa0fc40 on the Zipf trace in objects: 12 cells (lru and fifo, block-size=4096, thresholds 0.05 and 0.04, 50, 300, 1,500 objects), hits and prefetch counts")
+    func pgZipf() throws {
+        let ids = zipfRequests(requests: 20_000, images: 2_000).map(\.id)
+        for (policy, threshold, capacity, hits, issued, used, wasted, unused) in Self.cZipfPG {
+            let options = ["prefetch": "pg", "prefetch-params": "block-size=4096,prefetch-threshold=\(threshold)"]
+            let (got, counts) = try Self.replay(policy, options, ids, size: 1, capacity: capacity, objects: true)
+            #expect(got == hits && counts.issued == issued && counts.hits == used && counts.wasted == wasted && counts.unused == unused, "\(policy) \(threshold) at \(capacity): \(got) \(counts)")
         }
     }
 
@@ -94,7 +147,8 @@ struct PrefetchTests {
         for (backend, capacity, words) in [
             ("arc[prefetch=obl]", "1MiB", "arc keeps ghost entries"),
             ("lru[prefetch-params=block-size=1]", "1MiB", "prefetch-params needs prefetch="),
-            ("lru[prefetch=amp]", "1MiB", "unknown prefetcher 'amp'"),
+            ("lru[prefetch=amp]", "1MiB", "unknown prefetcher 'amp'; prefetch= takes obl or pg"),
+            ("lru[prefetch=pg;prefetch-params=lookahead-range=0]", "1MiB", "lookahead-range must be a whole number from 1 to 100"),
             ("lru[prefetch=obl;prefetch-params=depth=2]", "1MiB", "obl has no parameter 'depth'"),
             ("lru[prefetch=obl;prefetch-params=sequential-confidence-k=0]", "1MiB", "sequential-confidence-k must be a whole number from 1"),
         ] {

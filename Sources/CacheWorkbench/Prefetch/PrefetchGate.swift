@@ -26,6 +26,9 @@ final class PrefetchGate<Inner: CacheBackend & PrefetchTarget>: CacheBackend {
     let inner: Inner
     private var prefetcher: any Prefetcher
     private let capacity: Int
+    /// Under `--ignore-obj-size` the prefetcher sees every request's size as 1, as
+    /// libCacheSim's reader gives it.
+    private let countsObjects: Bool
     /// The last missed request, until its prefetch runs (at its `set` or the next call).
     private var pendingMiss: UInt64?
     /// Prefetched objects not requested since: a demand request finds each a hit (used) or
@@ -33,10 +36,11 @@ final class PrefetchGate<Inner: CacheBackend & PrefetchTarget>: CacheBackend {
     private var unrequested = Set<UInt64>()
     private var counts = PrefetchCounts()
 
-    init(_ inner: Inner, prefetcher: any Prefetcher, capacity: Int) {
+    init(_ inner: Inner, prefetcher: any Prefetcher, capacity: Int, countsObjects: Bool = false) {
         self.inner = inner
         self.prefetcher = prefetcher
         self.capacity = capacity
+        self.countsObjects = countsObjects
     }
 
     var settings: String { inner.settings.isEmpty ? prefetcher.settings : inner.settings + ";" + prefetcher.settings }
@@ -44,7 +48,7 @@ final class PrefetchGate<Inner: CacheBackend & PrefetchTarget>: CacheBackend {
     func get(_ request: Request) throws -> Bool {
         flushPrefetch()
         let hit = try inner.get(request)
-        prefetcher.found(request.id, size: request.size, hit: hit)
+        prefetcher.found(request.id, size: countsObjects ? 1 : request.size, hit: hit)
         if unrequested.remove(request.id) != nil {
             if hit { counts.hits += 1 } else { counts.wasted += 1 }
         }
@@ -68,7 +72,7 @@ final class PrefetchGate<Inner: CacheBackend & PrefetchTarget>: CacheBackend {
 
     private func prefetch(after id: UInt64) {
         for candidate in prefetcher.candidates(after: id) where !inner.isCachedUntouched(candidate.id) {
-            guard candidate.size <= capacity else {
+            guard candidate.size > 0, candidate.size <= capacity else {
                 counts.tooLarge += 1
                 continue
             }

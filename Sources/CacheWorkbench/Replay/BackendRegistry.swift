@@ -43,7 +43,7 @@ extension BackendKind {
             var own = config
             let params = own.options.removeValue(forKey: "prefetch-params")
             guard let text = own.options.removeValue(forKey: "prefetch") else {
-                if params != nil { throw WorkbenchError("backend \(PrefetchChoice.written(name, "prefetch-params=…")): prefetch-params needs prefetch= (obl)") }
+                if params != nil { throw WorkbenchError("backend \(PrefetchChoice.written(name, "prefetch-params=…")): prefetch-params needs prefetch= (obl or pg)") }
                 return try make(config)
             }
             let choice = try PrefetchChoice(parsing: text, params: params, backend: name)
@@ -54,7 +54,9 @@ extension BackendKind {
             guard !target.keepsGhosts else {
                 throw WorkbenchError("backend \(PrefetchChoice.written(name, "prefetch=\(text)")): \(name) keeps ghost entries, and libCacheSim's insert of a prefetched object reads the ghost state its last lookup left; not reproduced, so refused")
             }
-            func wrap<B: CacheBackend & PrefetchTarget>(_ inner: B) -> any CacheBackend { PrefetchGate(inner, prefetcher: choice.make(), capacity: config.capacityBytes) }
+            func wrap<B: CacheBackend & PrefetchTarget>(_ inner: B) -> any CacheBackend {
+                PrefetchGate(inner, prefetcher: choice.make(capacity: config.capacityBytes), capacity: config.capacityBytes, countsObjects: config.countsObjects)
+            }
             return wrap(target)
         }
         return kind
