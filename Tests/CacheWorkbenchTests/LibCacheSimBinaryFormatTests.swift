@@ -346,7 +346,7 @@ struct LibCacheSimBinaryFormatTests {
         // told from its content: it is an error as native CSV (docs/formats.md says to name
         // it), and named it reads.
         let mapped = folder.file("io.csv", "idx,tstamp,op,len,lbn\n1,2,r,4096,7\n")
-        #expect(failure(mapped) == "\(mapped):1: the first row is not data (its time 'idx' is not a number) so it must be a header, but column 1 'idx' is not one of time, key, size, width, height, op")
+        #expect(failure(mapped) == "\(mapped):1: the first row is not data (its time 'idx' is not a number) so it must be a header, but column 1 'idx' is not one of time, key, size, width, height, op, ttl")
         let byColumns = try TraceFile(path: mapped, format: TraceFormat.named("libcachesim-csv"), formatOptions: ["columns": "time=2,key=5,size=4"])
         #expect(summary(try InMemoryTrace.load(byColumns, keepKeyNames: true).requests) == ["2.0 7 4096 get"])
         // A native CSV is not a guess.

@@ -21,14 +21,7 @@ import WorkbenchBackends
 ///
 /// Complexity: the inner backend's, plus the admissioner's (O(1) per request except
 /// AdaptSize's periodic reconfiguration); TinyLFU O(1) per victim named.
-final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
-    static var needsKeyNames: Bool { Inner.needsKeyNames }
-    static var holdsPayloads: Bool { Inner.holdsPayloads }
-    static var storesBytes: Bool { Inner.storesBytes }
-    static var needsFuture: Bool { Inner.needsFuture }
-    static var probesIO: Bool { Inner.probesIO }
-    static var receivesBodies: Bool { Inner.receivesBodies }
-
+final class AdmissionGate<Inner: CacheBackend>: GateForwarding {
     let inner: Inner
     /// The admissioner asked on a miss (nil with TinyLFU).
     private var admissioner: (any Admissioner)?
@@ -129,13 +122,6 @@ final class AdmissionGate<Inner: CacheBackend>: CacheBackend {
         try inner.set(request, cost: cost, payload: payload)
     }
 
-    func remove(_ request: Request) throws { try inner.remove(request) }
-    func didReceiveMemoryWarning() throws -> Int { try inner.didReceiveMemoryWarning() }
-    func didEnterBackground() throws -> Int { try inner.didEnterBackground() }
-    var backgroundResponse: String { inner.backgroundResponse }
-    func trim(toCost target: Int) throws -> Int? { try inner.trim(toCost: target) }
-    func close() throws { try inner.close() }
-    var facts: BackendFacts { inner.facts }
 
     var details: BackendDetails {
         var details = inner.details

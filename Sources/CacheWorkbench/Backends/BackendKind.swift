@@ -22,6 +22,8 @@ public struct BackendConfig: Sendable {
     /// `--consider-obj-metadata`: a policy simulator adds libCacheSim's per-object
     /// metadata bytes for its policy to each object's size in its capacity.
     public var considersObjectMetadata = false
+    /// `--use-ttl`: a policy simulator expires objects by the requests' TTLs (`ExpiryGate`).
+    public var usesTTL = false
 
     public init(capacityBytes: Int, seed: UInt64 = 1, options: [String: String] = [:], disk: DiskContext? = nil) {
         self.capacityBytes = capacityBytes

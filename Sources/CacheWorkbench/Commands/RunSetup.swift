@@ -37,6 +37,8 @@ public struct RunSetup {
         public var ignoreObjectSize = false
         /// `--consider-obj-metadata`: libCacheSim's per-object metadata in the policies' capacity.
         public var considerObjectMetadata = false
+        /// `--use-ttl`: objects expire by their requests' TTLs.
+        public var useTTL = false
         /// `--warmup`: a request count (`100000`) or a share of the trace (`0.2`, `20%`).
         public var warmup: String?
         public var timing = true
@@ -125,6 +127,11 @@ public struct RunSetup {
         let recording = try Self.recordingFacts(file)
         options.timeline = arguments.timeline != nil
         options.ignoreObjectSize = arguments.ignoreObjectSize
+        if arguments.useTTL {
+            if arguments.preload { throw WorkbenchError("--use-ttl replays whole requests (their TTLs); --preload keeps key records, which have none: leave --preload out") }
+            if httpSettings != nil || ReplayOptionText.honoursOperations(arguments.http) { throw WorkbenchError("--use-ttl expires a demand-fill policy's objects by the trace's TTLs; --mode http has its own freshness rules and --mode ops its own sets") }
+            options.usesTTL = true
+        }
         if arguments.considerObjectMetadata {
             // libCacheSim turns it off there (cli_parser.c:327–331: no size above 1), silently.
             guard !arguments.ignoreObjectSize else {
@@ -167,6 +174,7 @@ public struct RunSetup {
         }
         // Each backend's metadata size, or its refusal, before any row.
         if options.considersObjectMetadata { for backend in plan.backends { _ = try ObjectMetadataBytes.bytes(for: backend.name) } }
+        if options.usesTTL { for backend in plan.backends { if let refusal = ExpiryRules.refusal(for: backend.name) { throw refusal } } }
         plan.knownPricesPixels = try plan.autoPricesPixels()
         plan.device = device
         if let device, !arguments.capacityGiven {

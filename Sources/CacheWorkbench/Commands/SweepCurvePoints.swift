@@ -22,7 +22,7 @@ extension SweepRun {
         let points = pending.filter(isCurvePoint)
         let options = plan.options
         guard sweep.filter(isCurvePoint).count >= 2, !points.isEmpty, options.http == nil, !options.operations, !options.timing, options.memoryWarnings == nil, !options.timeline,
-              !options.comparesWithApp, !options.replaysBackgrounds, options.warmupRequests == 0, !options.considersObjectMetadata,
+              !options.comparesWithApp, !options.replaysBackgrounds, options.warmupRequests == 0, !options.considersObjectMetadata, !options.usesTTL,
               plan.warmupFraction == nil, plan.coldRuns == nil, points.first != nil, (plan.costModel ?? .encoded) == .encoded else { return nil }
         let summary = plan.knownSummaries[.encoded]
         if points.contains(where: { $0.capacity.needsWorkingSet }) && summary == nil { return nil }

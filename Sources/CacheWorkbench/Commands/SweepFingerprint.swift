@@ -47,7 +47,7 @@ extension SweepRun {
             ("--trace", trace), ("checksum", checksum), ("--format", arguments.format ?? ""), ("--backend", backends), ("capacities", capacities),
             ("--cost", arguments.cost), ("--infer-dimensions", arguments.inferDimensions ?? "url"), ("--decoded-ratio", arguments.decodedRatio ?? ""),
             ("--device", arguments.device ?? ""), ("--url-units", arguments.urlUnits ?? ""), ("--estimate", arguments.estimate ?? ""), ("--display", arguments.display ?? ""),
-            ("--ignore-obj-size", flag(arguments.ignoreObjectSize)), ("--consider-obj-metadata", flag(arguments.considerObjectMetadata)), ("--warmup", arguments.warmup ?? ""), ("--no-timing", flag(!arguments.timing)),
+            ("--ignore-obj-size", flag(arguments.ignoreObjectSize)), ("--consider-obj-metadata", flag(arguments.considerObjectMetadata)), ("--use-ttl", flag(arguments.useTTL)), ("--warmup", arguments.warmup ?? ""), ("--no-timing", flag(!arguments.timing)),
             ("--no-materialize", flag(!arguments.materialize)), ("--preload", flag(arguments.preload)), ("--seed", String(arguments.seed)),
             ("--sample-every", arguments.sampleEvery.map(String.init) ?? "auto"), ("--repeat", String(arguments.repeats)),
             ("--memory-warning", arguments.memoryWarning ?? ""), ("--warning-window", arguments.warningWindow.map(String.init) ?? "auto"),

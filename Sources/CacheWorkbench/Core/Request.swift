@@ -28,6 +28,9 @@ public struct Request: Sendable, Equatable {
     public var width: UInt32
     public var height: UInt32
     public var operation: Operation
+    /// Seconds the trace gives the object to live from this request (a ttl column, Twitter's
+    /// traces, lcs version 3 and later); 0 when it gives none. Read only under `--use-ttl`.
+    public var ttl: UInt32 = 0
     public var name: String?
     /// HTTP facts (status, caching headers, timings) when the trace recorded them (HAR);
     /// nil otherwise. One reference, so requests without it stay small.
@@ -37,8 +40,9 @@ public struct Request: Sendable, Equatable {
 
     public init(
         time: Double, id: UInt64, size: Int, width: UInt32 = 0, height: UInt32 = 0,
-        operation: Operation = .get, name: String? = nil, http: HTTPMetadata? = nil, recorded: RecordedImage? = nil
+        operation: Operation = .get, name: String? = nil, http: HTTPMetadata? = nil, recorded: RecordedImage? = nil, ttl: UInt32 = 0
     ) {
+        self.ttl = ttl
         self.time = time
         self.id = id
         self.size = size

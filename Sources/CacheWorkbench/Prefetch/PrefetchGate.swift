@@ -15,14 +15,7 @@ import WorkbenchBackends
 /// Complexity: the inner backend's, plus the prefetcher's per request and, per candidate,
 /// one lookup and the policy's evictions and admission; O(prefetched, unrequested objects)
 /// memory for the counts.
-final class PrefetchGate<Inner: CacheBackend & PrefetchTarget>: CacheBackend {
-    static var needsKeyNames: Bool { Inner.needsKeyNames }
-    static var holdsPayloads: Bool { Inner.holdsPayloads }
-    static var storesBytes: Bool { Inner.storesBytes }
-    static var needsFuture: Bool { Inner.needsFuture }
-    static var probesIO: Bool { Inner.probesIO }
-    static var receivesBodies: Bool { Inner.receivesBodies }
-
+final class PrefetchGate<Inner: CacheBackend & PrefetchTarget>: GateForwarding {
     let inner: Inner
     private var prefetcher: any Prefetcher
     private let capacity: Int
@@ -83,12 +76,6 @@ final class PrefetchGate<Inner: CacheBackend & PrefetchTarget>: CacheBackend {
         }
     }
 
-    func remove(_ request: Request) throws { try inner.remove(request) }
-    func didReceiveMemoryWarning() throws -> Int { try inner.didReceiveMemoryWarning() }
-    func didEnterBackground() throws -> Int { try inner.didEnterBackground() }
-    var backgroundResponse: String { inner.backgroundResponse }
-    func trim(toCost target: Int) throws -> Int? { try inner.trim(toCost: target) }
-    func close() throws { try inner.close() }
 
     var facts: BackendFacts {
         var facts = inner.facts

@@ -84,6 +84,24 @@ extension BackendKind {
     }
 }
 
+extension BackendKind {
+    /// This policy with objects expiring under `--use-ttl` (`ExpiryGate`), inside any
+    /// admission gate or prefetcher, as libCacheSim checks expiry in its lookup.
+    func expiring() -> BackendKind {
+        var kind = self
+        let (make, name) = (factory, self.name)
+        kind.factory = { config in
+            let made = try make(config)
+            guard config.usesTTL else { return made }
+            if let refusal = ExpiryRules.refusal(for: name) { throw refusal }
+            guard let target = made as? any CacheBackend & PrefetchTarget else { throw WorkbenchError("--use-ttl: \(name) is not a policy simulator") }
+            func wrap<B: CacheBackend & PrefetchTarget>(_ inner: B) -> any CacheBackend { ExpiryGate(inner) }
+            return wrap(target)
+        }
+        return kind
+    }
+}
+
 /// A backend whose capacity can count libCacheSim's per-object metadata (`PolicySimulator`).
 protocol MetadataAccounting: AnyObject {
     func setMetadataBytes(_ bytes: Int)
@@ -130,7 +148,7 @@ public enum BackendRegistry {
     /// admission policy (`admission=…`) and a prefetcher (`prefetch=…`), except the offline bound PFOO-L, which bounds every
     /// policy rather than being one.
     private static let baseKinds: [BackendKind] = ownKinds.map { own in
-        let kind = own.accountingObjectMetadata()  // refused by every backend it does not apply to
+        let kind = own.accountingObjectMetadata().expiring()  // each refused by every backend it does not apply to
         return kind.name == "lru" || (policyNames.contains(kind.name) && !kind.needsWholeReplay) ? kind.admitting().prefetching() : kind
     }
 

@@ -26,7 +26,8 @@ public enum PreloadChoice {
     /// replayed from it, with `availableBytes` available (nil when unknown: not preloaded);
     /// nil when they should not. Opens the trace, reads none of it. O(1).
     public static func preloadBytes(_ plan: RunPlan, availableBytes: Int?) throws -> Int? {
-        guard plan.loadSeconds == nil, !plan.factsPending || plan.factsPass?.isOpen == true, let available = availableBytes,
+        // A key record has no TTL: under --use-ttl the trace is streamed as requests.
+        guard plan.loadSeconds == nil, !plan.options.usesTTL, !plan.factsPending || plan.factsPass?.isOpen == true, let available = availableBytes,
               let bytes = try InMemoryTrace.packedBytes(plan.trace), bytes <= available / 4 else { return nil }
         return bytes
     }

@@ -18,6 +18,9 @@ public struct ReplayOptions: Sendable {
     /// each object's cost (`ObjectMetadataBytes`); the replay then takes the general loop,
     /// whose fit is the backend's own.
     public var considersObjectMetadata = false
+    /// `--use-ttl`: objects expire by their requests' TTLs (`ExpiryGate`); the replay takes
+    /// the general loop on whole requests (a key record has no TTL), never a packed preload.
+    public var usesTTL = false
     /// How pixel costs are found for requests without dimensions (pixel cost model only).
     public var pixelRules = PixelCostRules()
     /// `--display`: the size the app downsampled to, for the presets whose library

@@ -216,6 +216,8 @@ struct ReplayLoop<Backend: CacheBackend> {
     let pricesPixels: Bool
     /// `ReplayOptions.considersObjectMetadata`: not plain (the fit is the backend's).
     let considersObjectMetadata: Bool
+    /// `ReplayOptions.usesTTL`: not plain (the TTL rides on whole requests).
+    let usesTTL: Bool
     let ignoreObjectSize: Bool
     var warmupLeft: Int
     let pixelRules: PixelCostRules
@@ -289,6 +291,7 @@ struct ReplayLoop<Backend: CacheBackend> {
         self.timing = options.timing
         self.pricesPixels = options.costModel == .pixels
         self.considersObjectMetadata = options.considersObjectMetadata
+        self.usesTTL = options.usesTTL
         self.ignoreObjectSize = options.ignoreObjectSize
         self.warmupLeft = max(0, options.warmupRequests)
         self.pixelRules = options.pixelRules
@@ -478,7 +481,7 @@ struct ReplayLoop<Backend: CacheBackend> {
     /// each outcome kept when asked): no timing, warm-up, warnings, HTTP, operations or pixels
     /// (a `KeyOnlyBackend` holds no payloads and stores no bytes, by its contract).
     var isPlain: Bool {
-        !timing && warmupLeft == 0 && schedule == nil && http == nil && !honoursOperations && !pricesPixels && !considersObjectMetadata
+        !timing && warmupLeft == 0 && schedule == nil && http == nil && !honoursOperations && !pricesPixels && !considersObjectMetadata && !usesTTL
             && nextLifecycle == lifecycle.count && agreement == nil
     }
 

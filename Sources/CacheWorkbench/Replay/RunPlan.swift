@@ -226,6 +226,7 @@ public struct RunPlan: Sendable {
             config.diskCost = { ignoreSize ? 1 : $0.size }
             config.countsObjects = ignoreSize
             config.considersObjectMetadata = runOptions.considersObjectMetadata
+            config.usesTTL = runOptions.usesTTL
             config.materialize = runOptions.materialize
             if backend.needsFuture { config.nextAccess = nextAccess }
             return PreparedPoint(

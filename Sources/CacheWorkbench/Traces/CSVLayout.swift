@@ -10,6 +10,8 @@ struct CSVLayout: Equatable {
     var width: Int?
     var height: Int?
     var op: Int?
+    /// Seconds to live (`--use-ttl`), by header only.
+    var ttl: Int? = nil
     var hasHeader: Bool
 
     /// Column names in order, for error messages.
@@ -21,6 +23,7 @@ struct CSVLayout: Equatable {
         if let width { names[width] = "width" }
         if let height { names[height] = "height" }
         if let op { names[op] = "op" }
+        if let ttl { names[ttl] = "ttl" }
         return names.joined(separator: ",")
     }
 
@@ -32,6 +35,7 @@ struct CSVLayout: Equatable {
         "width": "width", "w": "width",
         "height": "height", "h": "height",
         "op": "op", "operation": "op",
+        "ttl": "ttl",
     ]
 
     static func decide(firstRow fields: [UnsafeRawBufferPointer]) throws(FieldParsing.Failure) -> CSVLayout {
@@ -57,7 +61,7 @@ struct CSVLayout: Equatable {
             let name = FieldParsing.text(field).trimmingSpaces.lowercased()
             guard let canonical = aliases[name] else {
                 throw FieldParsing.Failure(
-                    "the first row is not data (its time \(FieldParsing.quote(fields[0])) is not a number) so it must be a header, but column \(index + 1) \(FieldParsing.quote(field)) is not one of time, key, size, width, height, op")
+                    "the first row is not data (its time \(FieldParsing.quote(fields[0])) is not a number) so it must be a header, but column \(index + 1) \(FieldParsing.quote(field)) is not one of time, key, size, width, height, op, ttl")
             }
             if columns[canonical] != nil {
                 throw FieldParsing.Failure("header names the \(canonical) column twice")
@@ -72,6 +76,6 @@ struct CSVLayout: Equatable {
         }
         return CSVLayout(
             columnCount: fields.count, time: columns["time"]!, key: columns["key"]!, size: columns["size"]!,
-            width: columns["width"], height: columns["height"], op: columns["op"], hasHeader: true)
+            width: columns["width"], height: columns["height"], op: columns["op"], ttl: columns["ttl"], hasHeader: true)
     }
 }

@@ -119,9 +119,16 @@ public final class CSVTraceReader: AppendingRequestSource {
         let operation = try layout.op.map { column throws(FieldParsing.Failure) in
             try FieldParsing.operation(fields[column])
         } ?? .get
+        var ttl: UInt32 = 0
+        if let column = layout.ttl {
+            guard let seconds = UInt32(FieldParsing.text(fields[column]).trimmingSpaces) else {
+                throw FieldParsing.Failure("ttl \(FieldParsing.quote(fields[column])) is not whole seconds from 0 to 4294967295")
+            }
+            ttl = seconds
+        }
         return Request(
             time: time, id: key.id, size: size, width: width, height: height,
-            operation: operation, name: key.name)
+            operation: operation, name: key.name, ttl: ttl)
     }
 
     // MARK: - Row splitting

@@ -209,6 +209,7 @@ final class LCSReader: BinaryRecordReader {
         let id = UInt64(littleEndian: record.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
         let size: Int
         var operation = Operation.get
+        var ttl: UInt32 = 0
         switch version {
         case 1:
             size = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
@@ -222,7 +223,8 @@ final class LCSReader: BinaryRecordReader {
             }
             size = Int(wide)
             operation = try LibCacheSimOperation.operation(code: record.load(fromByteOffset: 20, as: UInt8.self))
+            ttl = UInt32(littleEndian: record.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
         }
-        return Request(time: Double(time), id: id, size: size, operation: operation)
+        return Request(time: Double(time), id: id, size: size, operation: operation, ttl: ttl)
     }
 }

@@ -17,8 +17,11 @@ struct TwitterFormat: LineFormat {
         let key = try FieldParsing.key(fields[1], keepName: keepKeyNames)
         let size = try FieldParsing.size(fields[2], column: "key size") + FieldParsing.size(fields[3], column: "value size")
         guard size <= SizeLimits.largestObject else { throw FieldParsing.Failure("key size + value size (\(size)) is larger than the largest object accepted, 2^53 bytes") }
+        guard let ttl = UInt32(FieldParsing.text(fields[6]).trimmingSpaces) else {
+            throw FieldParsing.Failure("TTL \(FieldParsing.quote(fields[6])) is not whole seconds from 0 to 4294967295")
+        }
         requests.append(Request(time: try FieldParsing.time(fields[0]), id: key.id, size: size,
-                                operation: try Self.operation(fields[5]), name: key.name))
+                                operation: try Self.operation(fields[5]), name: key.name, ttl: ttl))
     }
 
     static func operation(_ bytes: UnsafeRawBufferPointer) throws(FieldParsing.Failure) -> Operation {
