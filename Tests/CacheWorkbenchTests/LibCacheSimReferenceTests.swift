@@ -133,7 +133,7 @@ struct LibCacheSimReferenceTests {
         }
     }
 
-    @Test("reference= with admission, refused in one line: alone on a policy whose code is the same in both, before a policy whose aa0fc40 code never asks an admissioner (s3fifo), with AdaptSize (not implemented at aa0fc40); cacheus takes none")
+    @Test("reference= with admission, refused in one line: alone on a policy whose code is the same in both, before a policy whose aa0fc40 code never asks an admissioner (s3fifo), with AdaptSize (not implemented at aa0fc40)")
     func admissionReferenceRefusals() throws {
         let folder = TemporaryFolder()
         let trace = folder.file("t.csv", "time,key,size\n0,1,10\n1,2,10\n")
@@ -141,14 +141,47 @@ struct LibCacheSimReferenceTests {
             ("lru[reference=libcachesim-aa0fc40]", "reference= on lru chooses only the generator of a random admission in front"),
             ("s3fifo[admission=prob:0.5;reference=libcachesim-aa0fc40]", "libCacheSim aa0fc40's s3fifo never asks an admissioner (S3FIFO_can_insert, S3FIFO.c:478"),
             ("lru[admission=adaptsize;reference=libcachesim-aa0fc40]", "libCacheSim aa0fc40 has no AdaptSize admission"),
-            ("cacheus[admission=prob:0.5;reference=libcachesim-aa0fc40]", "cacheus has no option 'reference'"),
         ] {
             let result = try bench(["run", "--trace", trace, "--backend", backend, "--capacity", "20", "--no-timing"])
             #expect(result.status == 2 && result.err.hasPrefix("bench: error: ") && result.err.contains(words) && result.err.split(separator: "\n").count == 1, "\(backend): \(result.err)")
         }
     }
 
-    @Test("reference= is one line, exit 2: an unknown value, the Caffeine variant, n-samples or lehmer64 beside the repository reference, a policy that does not take it (cacheus: no code of ours matches the repository's)")
+    /// aa0fc40's cacheus (`exact_any`, one cache per process): (capacity, hits, byte hits) on
+    /// the Zipf trace, capacities under 2,000 in objects.
+    static let cacheusRepository: [(Int, Int, Int)] = [
+        (50, 5750, 5750), (300, 9830, 9830), (1500, 13829, 13829),
+        (1_048_576, 1063, 163_965_097), (8_388_608, 4414, 870_384_743), (67_108_864, 9190, 2_014_907_110),
+    ]
+
+    @Test("cacheus[reference=libcachesim-aa0fc40] equals the repository's code on the Zipf grid (6 cells): MMIX draws, and SR-LRU without the new mark an id brings back from history (aa0fc40's SR_LRU_insert drops 0.3.5's SR_LRU.c:247 and :272, so SR never grows); the release's code, or only its generator changed, differs")
+    func cacheusRepository() throws {
+        let requests = zipfRequests(requests: 20_000, images: 2_000)
+        let units = requests.map { Request(time: $0.time, id: $0.id, size: 1) }
+        var mmixOnlyDiffers = 0
+        for (capacity, hits, hitBytes) in Self.cacheusRepository {
+            let trace = capacity < 2_000 ? units : requests
+            let backend = try BackendRegistry.named("cacheus").make(BackendConfig(capacityBytes: capacity, options: ["reference": "libcachesim-aa0fc40"]))
+            let tally = try replayUntimed(trace, backend: backend, capacity: capacity)
+            #expect(tally.hits == hits && tally.hitBytes == ByteTotal(hitBytes), "at \(capacity): \(tally.hits), \(tally.hitBytes)")
+            let mmix = try BackendRegistry.named("cacheus").make(BackendConfig(capacityBytes: capacity, options: ["generator": "mmix", "seed": "0"]))
+            if try replayUntimed(trace, backend: mmix, capacity: capacity).hits != hits { mmixOnlyDiffers += 1 }
+        }
+        #expect(mmixOnlyDiffers == 6, "the new mark matters in every cell: \(mmixOnlyDiffers)")
+    }
+
+    @Test("cacheus[reference=libcachesim-aa0fc40] on ARC's OLTP trace at 1,000 and 10,000 objects: 344,497 and 561,280 hits, as aa0fc40's code (recorded)",
+          .enabled(if: FileManager.default.fileExists(atPath: sharedTrace("arc_OLTP.lis.zst")), "needs ../shared/data/arc_OLTP.lis.zst; absent in a clone without ../shared"))
+    func cacheusRepositoryOLTP() throws {
+        let loaded = try InMemoryTrace.load(TraceFile(path: sharedTrace("arc_OLTP.lis.zst")), keepKeyNames: false).requests
+        let requests = loaded.map { Request(time: $0.time, id: $0.id, size: 1) }
+        for (capacity, hits) in [(1_000, 344_497), (10_000, 561_280)] {
+            let backend = try BackendRegistry.named("cacheus").make(BackendConfig(capacityBytes: capacity, options: ["reference": "libcachesim-aa0fc40"]))
+            #expect(try replayUntimed(requests, backend: backend, capacity: capacity).hits == hits, "at \(capacity)")
+        }
+    }
+
+    @Test("reference= is one line, exit 2: an unknown value, the Caffeine variant, n-samples or lehmer64 beside the repository reference, a backend that does not take it (nscache: no libCacheSim policy)")
     func refusals() throws {
         let folder = TemporaryFolder()
         let trace = folder.file("t.csv", "time,key,size\n0,1,10\n1,2,10\n")
@@ -160,7 +193,7 @@ struct LibCacheSimReferenceTests {
         #expect(samples.status == 2 && samples.err.contains("draws 64 samples whatever n-samples says"), "\(samples.err)")
         let lehmer = try bench(["run", "--trace", trace, "--backend", "random[reference=libcachesim-aa0fc40;generator=lehmer64]", "--capacity", "1MiB", "--no-timing"])
         #expect(lehmer.status == 2 && lehmer.err.contains("draws with mmix"), "\(lehmer.err)")
-        let notTaken = try bench(["run", "--trace", trace, "--backend", "cacheus[reference=libcachesim-aa0fc40]", "--capacity", "1MiB", "--no-timing"])
+        let notTaken = try bench(["run", "--trace", trace, "--backend", "nscache[reference=libcachesim-aa0fc40]", "--capacity", "1MiB", "--no-timing"])
         #expect(notTaken.status == 2 && notTaken.err.hasPrefix("bench: error: "), "\(notTaken.err)")
     }
 }

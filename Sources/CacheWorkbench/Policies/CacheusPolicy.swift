@@ -69,12 +69,14 @@ struct CacheusPolicy: VictimNamingPolicy {
     private var learningRateDue = false
 
     init(capacity: Int, options: PolicyOptions) throws {
-        lru = SRLRU(capacity: capacity)
+        // `reference=libcachesim-aa0fc40`: MMIX draws, and SR-LRU without the new mark.
+        let random = try LibCacheSimRandom(options: options)
+        lru = SRLRU(capacity: capacity, carriesNewMark: random.reference != LibCacheSimReference.repository)
         let historyBytes = Int(Double(capacity) / 2 * 1)  // `cache_size / 2 * ghost_list_factor`
         lruHistory = GhostQueue(capacity: historyBytes)
         lfuHistory = GhostQueue(capacity: historyBytes)
         interval = Int64(max(capacity, 1))
-        generator = try LibCacheSimRandom(options: options)
+        generator = random
         learningRate = 0.001 + Double(generator.next() % 1000) / 1000
     }
 

@@ -10,10 +10,6 @@ enum LibCacheSimReference {
     /// The values `reference=` takes, the default first.
     static let names = [release, repository]
 
-    /// Policies whose repository code differs from the release's in ways not reproduced:
-    /// they take no `reference=` at all (not even for an admissioner's generator).
-    static let unmatched: Set<String> = ["cacheus"]
-
     /// The `reference` option's value (validated; the release when not given).
     static func of(_ options: PolicyOptions) throws -> String { try options.choice("reference", among: names) }
 }

@@ -56,7 +56,13 @@ struct SRLRU {
     /// The objects the last `admit` pushed out of SR into H, oldest first; still allocated.
     private(set) var overflow: [Int32] = []
 
-    init(capacity: Int) {
+    /// Whether an id back from H brings its "new" mark (the 0.3.5 release's `SR_LRU.c:247`,
+    /// `:272`). libCacheSim aa0fc40's `SR_LRU_insert` (lines 240–283) drops both lines, so the
+    /// copy it inserts is never new and SR never grows: SR and R stay at capacity / 2.
+    let carriesNewMark: Bool
+
+    init(capacity: Int, carriesNewMark: Bool = true) {
+        self.carriesNewMark = carriesNewMark
         historySize = capacity
         srSize = capacity / 2
         rSize = capacity / 2
@@ -107,7 +113,7 @@ struct SRLRU {
         overflow.removeAll(keepingCapacity: true)
         let cost = nodes[slot].cost
         if let remembered = history.find(nodes[slot].key) {
-            let wasNew = history[remembered].meta.new
+            let wasNew = carriesNewMark && history[remembered].meta.new
             history.unlink(remembered, &historyQueue)
             history.free(remembered)
             while r.bytes + cost > rSize, r.count > 0 { demoteTail(&nodes) }

@@ -13,13 +13,12 @@ extension BackendKind {
         // `reference=` chooses a random admissioner's generator too; a policy whose own code
         // is the same in both references takes it for that alone.
         let ownReference = options.contains { $0.name == "reference" }
-        let takesReference = ownReference || !LibCacheSimReference.unmatched.contains(name)
-        if !ownReference && takesReference { kind.options.append(("reference", name == "lru" ? AdmissionChoice.referenceHelp : "as lru: the generator of admission=prob:P")) }
+        if !ownReference { kind.options.append(("reference", name == "lru" ? AdmissionChoice.referenceHelp : "as lru: the generator of admission=prob:P")) }
         let (make, name) = (factory, self.name)
         kind.factory = { config in
             var own = config
-            // The policy's own (read, left for it), the gate's (taken), or none (refused as unknown).
-            let reference = ownReference ? own.options["reference"] : takesReference ? own.options.removeValue(forKey: "reference") : nil
+            // The policy's own (read, left for it) or the gate's (taken).
+            let reference = ownReference ? own.options["reference"] : own.options.removeValue(forKey: "reference")
             guard let text = own.options.removeValue(forKey: "admission") else {
                 if reference != nil && !ownReference { throw AdmissionChoice.referenceAlone(backend: name) }
                 return try make(config)
@@ -399,7 +398,7 @@ public enum BackendRegistry {
         ) { try PolicySimulator<LeCaRPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(
             name: "cacheus", summary: "policy-only Cacheus: scan-resistant LRU and churn-resistant LFU experts weighted by regret, learning rate adapted (Rodriguez et al., FAST 2021; libCacheSim's Cacheus)",
-            options: [("generator", "as beladysize"), ("seed", "as beladysize")]
+            options: [("generator", "as beladysize"), ("seed", "as beladysize"), ("reference", "as random")]
         ) { try PolicySimulator<CacheusPolicy>(capacity: $0.capacityBytes, options: $0.options) },
         BackendKind(name: "crlfu", summary: "policy-only CR-LFU, Cacheus's churn-resistant LFU expert alone: evict the last to reach the lowest count (libCacheSim's CR_LFU)") {
             try PolicySimulator<CRLFUPolicy>(capacity: $0.capacityBytes, options: $0.options)
