@@ -2,7 +2,7 @@
 // lists (--capacity, ram:P% with and without a --device), sizes (--inline-limit, --max-bytes, --max-line-bytes), memory-warning schedules
 // (--memory-warning), libcachesim-csv's --columns/--header/--delimiter, and --warmup,
 // --decoded-ratio, --infer-dimensions, mrc's --sampling-rate and --sample-size, the policies' numeric
-// options and admission=, bench plot's --only (a backend list), --mode http and its options, a tier's --on-warning and --disk-capacity; --capacity recorded; sweep capacity ranges, backend lists with
+// options, admission= and prefetch=/prefetch-params=, bench plot's --only (a backend list), --mode http and its options, a tier's --on-warning and --disk-capacity; --capacity recorded; sweep capacity ranges, backend lists with
 // variants and tiers, and the journal's row text.
 // The first byte
 // picks the parser; the rest is the option's text. An error is a correct answer; a crash
@@ -96,6 +96,18 @@ public func fuzzOptions(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case 5:
         if let warmup = try? ReplayOptionText.warmup(text) {
             precondition((warmup.count ?? 0) >= 0 && (warmup.share.map { $0 >= 0 && $0 < 1 } ?? true), "warm-up out of range")
+            precondition(warmup.seconds.map { $0 >= 0 && $0 <= 3_155_760_000 } ?? true, "warm-up span out of range")
+        }
+        // prefetch=obl|pg with prefetch-params=…: a parsed prefetcher runs on ids from the
+        // text without a trap, and asks only for sizes it was told of.
+        for name in ["obl", "pg"] {
+            guard let choice = try? PrefetchChoice(parsing: name, params: text, backend: "lru") else { continue }
+            var prefetcher = choice.make(capacity: Int(data[0]) * 97 + 1)
+            for (index, byte) in text.utf8.enumerated() {
+                let id = UInt64(byte % 16) &+ (index.isMultiple(of: 7) ? .max : 0)
+                prefetcher.found(id, size: Int(byte), hit: byte.isMultiple(of: 2))
+                for candidate in prefetcher.candidates(after: id) { precondition(candidate.size >= 0, "a negative prefetch size") }
+            }
         }
         if let ratio = try? ReplayOptionText.decodedRatio(text) { precondition(ratio > 0 && ratio <= 1000, "ratio out of range") }
         _ = try? ReplayOptionText.inferDimensions(text)

@@ -157,6 +157,15 @@ struct FuzzRegressionTests {
                 #expect(CSVRowText.unescape(CSVRowText.escape(text)) == text)
             case 5:
                 _ = try? ReplayOptionText.warmup(text)
+                for name in ["obl", "pg"] {
+                    guard let choice = try? PrefetchChoice(parsing: name, params: text, backend: "lru") else { continue }
+                    var prefetcher = choice.make(capacity: Int(kind) * 97 + 1)
+                    for (index, byte) in text.utf8.enumerated() {
+                        let id = UInt64(byte % 16) &+ (index.isMultiple(of: 7) ? .max : 0)
+                        prefetcher.found(id, size: Int(byte), hit: byte.isMultiple(of: 2))
+                        for candidate in prefetcher.candidates(after: id) { #expect(candidate.size >= 0) }
+                    }
+                }
                 if case .trim(let share)? = try? TierWarningResponse(parsing: text) { #expect(share >= 0 && share < 1) }
                 if let bytes = try? TierOptionText.diskCapacity(text) { #expect(bytes > 0 && bytes <= SizeLimits.largestCapacity) }
             default: #expect(!ErrorText.quote(text).unicodeScalars.contains { $0.value < 0x20 })

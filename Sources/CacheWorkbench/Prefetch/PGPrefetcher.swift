@@ -113,7 +113,9 @@ struct PGPrefetcher: Prefetcher {
 /// libCacheSim's `pqueue.c` for PG's arcs, with the positions and stale slots the C leaves:
 /// a 1-based heap (largest count on top, `cmp_pri` = strictly less), whose array keeps what
 /// a pop leaves past its end, so that a change of priority of an arc no longer in the heap
-/// percolates down whatever its recorded position holds, as the C does.
+/// percolates down whatever its recorded position holds, as the C does. (`LibCacheSimPQueue`,
+/// the same heap for Size and GDSF, drops a popped slot and compares old with new priority
+/// in a change; PG needs both quirks, so its arcs keep this heap of their own.)
 struct PGHeap {
     private var d: [Int32] = [-1]
     /// C's `size`: one past the last heap slot.
