@@ -66,7 +66,7 @@ struct ObjectMetadataTests {
         #expect(try csvRows(csv).map { $0["hits"] } == ["387389", "392785", "242419", "396734", "391848"])
     }
 
-    @Test("refused in one line, exit 2, before any row: a policy libCacheSim runs otherwise with it (gdsf, slru, lirs, wtinylfu, 2q), a backend that is no cachesim policy, --ignore-obj-size")
+    @Test("refused in one line, exit 2, before any row: a policy libCacheSim runs otherwise with it (gdsf, slru, lirs, wtinylfu, 2q), a backend that is no cachesim policy, a prefetcher, --ignore-obj-size")
     func refusals() throws {
         let folder = TemporaryFolder()
         let trace = folder.file("t.csv", "time,key,size\n0,1,10\n1,2,10\n")
@@ -77,6 +77,7 @@ struct ObjectMetadataTests {
             ("wtinylfu", [], "WTinyLFU.c:100–101"),
             ("2q", [], "its inner LRU (Am) adds 16"),
             ("nscache", [], "nscache is not offered with it: libCacheSim's cachesim has no such policy"),
+            ("lru[prefetch=obl]", [], "--consider-obj-metadata with prefetch=: libCacheSim's prefetchers make room"),
             ("lru", ["--ignore-obj-size"], "under --ignore-obj-size capacities count objects"),
         ] as [(String, [String], String)] {
             let csv = folder.path + "/r.csv"

@@ -173,7 +173,12 @@ public struct RunSetup {
             plan.factsNotes.append(note)
         }
         // Each backend's metadata size, or its refusal, before any row.
-        if options.considersObjectMetadata { for backend in plan.backends { _ = try ObjectMetadataBytes.bytes(for: backend.name) } }
+        if options.considersObjectMetadata {
+            for backend in plan.backends {
+                _ = try ObjectMetadataBytes.bytes(for: backend.name)
+                if backend.variantOptions["prefetch"] != nil { throw ObjectMetadataBytes.prefetchRefusal }
+            }
+        }
         if options.usesTTL { for backend in plan.backends { if let refusal = ExpiryRules.refusal(for: backend.name) { throw refusal } } }
         plan.knownPricesPixels = try plan.autoPricesPixels()
         plan.device = device

@@ -39,6 +39,9 @@ package enum ObjectMetadataBytes {
         "lruprob": "libCacheSim aa0fc40's lru-prob draws with MMIX, which the workbench's lruprob (the 0.3.5 release's draws) does not follow",
     ]
 
+    /// A prefetcher with the metadata is refused: not compared with libCacheSim's code.
+    package static let prefetchRefusal = WorkbenchError("--consider-obj-metadata with prefetch=: libCacheSim's prefetchers make room without the metadata bytes (OBL) or with them (PG) and then insert the object with them; not compared with its code, so refused")
+
     /// The bytes for `policy`, or the reason it is refused.
     package static func bytes(for policy: String) throws -> Int {
         if let bytes = byPolicy[policy] { return bytes }

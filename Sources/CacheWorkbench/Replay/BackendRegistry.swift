@@ -45,6 +45,7 @@ extension BackendKind {
                 if params != nil { throw WorkbenchError("backend \(PrefetchChoice.written(name, "prefetch-params=…")): prefetch-params needs prefetch= (obl or pg)") }
                 return try make(config)
             }
+            if config.considersObjectMetadata { throw ObjectMetadataBytes.prefetchRefusal }
             let choice = try PrefetchChoice(parsing: text, params: params, backend: name)
             let inner = try make(own)
             guard let target = inner as? any CacheBackend & PrefetchTarget else {
