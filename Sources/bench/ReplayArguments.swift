@@ -65,7 +65,7 @@ struct ReplayArguments: ParsableArguments {
     @Flag(name: .customLong("consider-obj-metadata"), help: "Policies count libCacheSim's per-object metadata bytes (16 for lru, 40 for arc, …) in their byte capacity, as its cachesim --consider-obj-metadata (docs/policies-cachesim-rest.md).")
     var considerObjectMetadata = false
 
-    @Flag(name: .customLong("use-ttl"), help: "Objects expire by the trace's TTLs (a ttl column, Twitter's traces, lcs v3+): an expired object is a miss, as libCacheSim's cache_find_base with TTLs (docs/policies-cachesim-rest.md).")
+    @Flag(name: .customLong("use-ttl"), help: "Objects expire by the trace's TTLs (a ttl column, Twitter's and CacheLib's traces, lcs v3+): an expired object is a miss, as libCacheSim's cache_find_base with TTLs (docs/policies-cachesim-rest.md).")
     var useTTL = false
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay this many requests (100000), this share of the trace (0.2, 20%) or this much trace time (30m, 1h: libCacheSim's --warmup-sec) before counting anything.", valueName: "n|share|time"))

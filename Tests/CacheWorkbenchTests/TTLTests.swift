@@ -49,13 +49,15 @@ struct TTLTests {
         #expect(result.out.contains("requests found their object expired (--use-ttl)"), "\(result.out)")
     }
 
-    @Test("the TTL is read from a ttl column, Twitter's seventh field and lcs version 3 and later (0 otherwise); --use-ttl on a trace without one says so; refused in one line: s3fifo and slru (libCacheSim's code does not expire their objects), --preload, --mode ops")
+    @Test("the TTL is read from a ttl column, Twitter's seventh field, a CacheLib trace's ttl column and lcs version 3 and later (0 otherwise); --use-ttl on a trace without one says so; refused in one line: s3fifo and slru (libCacheSim's code does not expire their objects), --preload, --mode ops")
     func readersAndRefusals() throws {
         let folder = TemporaryFolder()
         let trace = Self.csv(in: folder)
         #expect(try InMemoryTrace.load(TraceFile(path: trace), keepKeyNames: false).requests.map(\.ttl).prefix(3) == [10, 0, 5])
         let twitter = folder.file("cluster52.csv", "0,key-a,10,90,1,get,3600\n")
         #expect(try InMemoryTrace.load(TraceFile(path: twitter), keepKeyNames: false).requests.map(\.ttl) == [3600])
+        let cachelib = folder.file("kv.csv", "op_time,key,key_size,op,op_count,size,ttl\n1,9,4,GET,2,21,7200\n2,8,4,SET,1,5,0\n")
+        #expect(try InMemoryTrace.load(TraceFile(path: cachelib, format: TraceFormat.named("cachelib")), keepKeyNames: false).requests.map(\.ttl) == [7200, 7200, 0])
         let lcs = folder.path + "/t.lcs"
         let raw = [Request(time: 1, id: 7, size: 10)]
         try LCSWriter.write(raw, label: "t", to: lcs)

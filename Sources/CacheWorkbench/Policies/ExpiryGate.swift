@@ -61,7 +61,7 @@ final class ExpiryGate<Inner: CacheBackend & PrefetchTarget>: GateForwarding {
         var details = inner.details
         details.remark(expired, "requests found their object expired (--use-ttl): removed, a miss, stored again with the request's TTL")
         if carried == 0 {
-            details.remark(seen, "requests, none with a TTL (a ttl column, Twitter's traces, lcs version 3 and later): under --use-ttl each object lives libCacheSim's default 300 days")
+            details.remark(seen, "requests, none with a TTL (a ttl column, Twitter's and CacheLib's traces, lcs version 3 and later): under --use-ttl each object lives libCacheSim's default 300 days")
         }
         return details
     }
